@@ -1,0 +1,42 @@
+# Two commands for a newcomer: `make serve` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: install translations site serve test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Compiled catalogs (.mo) are build output: made from the committed .po files.
+translations: $(STAMP)
+	$(BIN)/pybabel compile --statistics -d translations -D messages
+
+site: $(STAMP) translations
+	$(BIN)/mkdocs build --strict --quiet -f site/mkdocs.yml
+
+serve: site
+	@test -s .secret_key || { $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(32))" > .secret_key; \
+		echo "Generated a server secret in .secret_key (THIRTYONE_SECRET_KEY); keep it to keep games valid across restarts."; }
+	THIRTYONE_SECRET_KEY="$$(cat .secret_key)" $(BIN)/thirtyone serve --host 127.0.0.1 --port 8000 --workers 2
+
+lint: $(STAMP)
+	$(BIN)/ruff check api tests benchmarks
+
+test: $(STAMP) translations
+	$(BIN)/ruff check api tests benchmarks
+	$(BIN)/python -m pytest -n 2 -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/hands.py
+	$(BIN)/python benchmarks/games.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .ruff_cache

@@ -1,0 +1,657 @@
+"""Rule options, presets, and the rule sets built from them.
+
+Every rule of the family is an option with a default (RULES.md); a *preset* is a named set of
+option values plus the family of game flow it plays with. :func:`make_rules` builds a frozen
+:class:`Rules` from a preset and overrides, refusing anything that cannot apply.
+
+>>> rules = make_rules("scat", {"three_of_a_kind": "30.5", "lives": 4})
+>>> rules.variant, rules.three_of_a_kind, rules.lives, rules.deck
+('scat', '30.5', 4, 'full52')
+>>> rules.overrides()
+{'three_of_a_kind': '30.5', 'lives': 4}
+>>> find_preset("Big Tonka").id
+'scat'
+>>> make_rules("trentuno", {"lives": 5})
+Traceback (most recent call last):
+...
+thirtyone.errors.OptionError: option 'lives' does not apply to 'trentuno'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from thirtyone.cards import DECKS, SUITS, Deck, parse_card
+from thirtyone.errors import N_, CardError, OptionError
+
+
+class Family(StrEnum):
+    """The game flows; a preset plays with exactly one."""
+
+    DRAW = "draw"
+    """Draw from the stock or the discard pile, discard, knock (scat, blitz, bank, ...)."""
+    WIDOW = "widow"
+    """Exchange with cards on the table (schnautz, trentuno, jokers, no-trips, stop-the-bus)."""
+    SWITCH = "switch"
+    """The dealer's two hands and the table hands of Switch."""
+    RACE = "race"
+    """The two-player race to 31."""
+
+
+class Settlement(StrEnum):
+    """How a round's result is paid."""
+
+    LIVES = "lives"
+    POINTS = "points"
+    POT = "pot"
+    ESCALATING = "escalating"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """What one option is: its type, allowed values, default and description.
+
+    ``kind`` is one of ``choice``, ``bool``, ``int``, ``int-or-none``, ``suits`` (a ranking
+    of the four suit letters) or ``card`` (a card code).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "choices": list(self.choices),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "description": self.description,
+        }
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` in canonical form, or raise :class:`OptionError`."""
+        where = f"options.{self.name}"
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise _bad_type(self, value, where)
+            return value
+        if self.kind in ("int", "int-or-none"):
+            if value is None and self.kind == "int-or-none":
+                return None
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _bad_type(self, value, where)
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise OptionError(
+                    "option_out_of_range",
+                    N_("option {option!r} must be between {minimum} and {maximum}, not {value!r}"),
+                    field=where, option=self.name, value=value,
+                    minimum=self.minimum, maximum=self.maximum,
+                )
+            return value
+        if self.kind == "choice":
+            # Numbers are accepted for choices spelled as numbers ("30.5", 30.5).
+            text = _format_number(value) if isinstance(value, int | float) and not isinstance(
+                value, bool) else value
+            if text not in self.choices:
+                if not isinstance(value, str):
+                    raise _bad_type(self, value, where)
+                raise OptionError(
+                    "bad_option_value",
+                    N_("option {option!r} must be one of {choices}, not {value!r}"),
+                    field=where, option=self.name, value=value,
+                    choices=", ".join(map(str, self.choices)),
+                )
+            return text
+        if self.kind == "suits":
+            if not isinstance(value, str):
+                raise _bad_type(self, value, where)
+            order = value.upper()
+            if sorted(order) != sorted(SUITS):
+                raise OptionError(
+                    "bad_option_value",
+                    N_("option {option!r} must order the four suits C, D, H and S, not {value!r}"),
+                    field=where, option=self.name, value=value,
+                )
+            return order
+        if self.kind == "card":
+            try:
+                return parse_card(value).code
+            except CardError:
+                raise OptionError(
+                    "bad_option_value", N_("option {option!r} must be a card code, not {value!r}"),
+                    field=where, option=self.name, value=value,
+                ) from None
+        raise AssertionError(self.kind)  # pragma: no cover - the kinds are closed
+
+
+def _format_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _bad_type(spec: OptionSpec, value: Any, where: str) -> OptionError:
+    return OptionError(
+        "bad_option_type",
+        N_("option {option!r} takes a value of type {type}, not {value!r}"),
+        field=where, option=spec.name, type=spec.kind, value=value,
+    )
+
+
+def _option(
+    default: Any,
+    description: str,
+    *,
+    kind: str = "choice",
+    choices: tuple[Any, ...] = (),
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> Any:
+    spec = OptionSpec("", kind, default, description, choices, minimum, maximum)
+    return field(default=default, metadata={"spec": spec})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete rule set: the preset it comes from and the value of every option.
+
+    Build one with :func:`make_rules`; the constructor does not check combinations.
+    Instances are immutable and hashable, so tables computed from them can be cached.
+    """
+
+    variant: str = "scat"
+    family: Family = Family.DRAW
+    settlement: Settlement = Settlement.LIVES
+
+    # §1 Cards
+    deck: str = _option("full52", N_("The deck played with."), choices=tuple(DECKS))
+    values: str = _option(
+        "standard", N_("How cards count: standard (ace 11) or race (ace 1)."),
+        choices=("standard", "race"),
+    )
+    suit_order: str = _option(
+        "HDCS", N_("Suit ranking, highest first; used only by the suit tie-break."), kind="suits"
+    )
+
+    # §2 Hand value
+    three_of_a_kind: str = _option(
+        "off",
+        N_("Three cards of one rank: not special, worth 30½, or worth 30 below a suited 30."),
+        choices=("off", "30.5", "30-below-suited"),
+    )
+    trips_equal: bool = _option(False, N_("All three-of-a-kind hands tie."), kind="bool")
+    three_aces: int | None = _option(
+        None, N_("Points for three aces even when three of a kind is not special."),
+        kind="int-or-none", minimum=1, maximum=31,
+    )
+    wild: str = _option(
+        "none",
+        N_("Wild cards: none, jokers, or the jack of clubs for three of a kind only."),
+        choices=("none", "jokers", "jack-of-clubs-trips"),
+    )
+    joker_card: str = _option(
+        "6S", N_("The card that is wild when jokers are played with the 36-card deck."),
+        kind="card",
+    )
+    tie_break: str = _option(
+        "none", N_("How equal points are decided: a tie, by the cards' ranks, or by suit."),
+        choices=("none", "ranks", "suit"),
+    )
+    blitz: str = _option(
+        "any-31", N_("Which hand is a blitz: any 31 in one suit, only ace-king-ten, or none."),
+        choices=("any-31", "ace-king-ten", "off"),
+    )
+    ranking: str = _option(
+        "thirty-one", N_("How hands rank: by points, or by the brag ranking of Stop the Bus."),
+        choices=("thirty-one", "brag"),
+    )
+
+    # §3 Round structure
+    first_dealer: str = _option(
+        "random", N_("How the first dealer is chosen when the caller does not name one."),
+        choices=("draw-low", "draw-high", "random"),
+    )
+    max_turns: int = _option(
+        300, N_("Turns after which a round goes straight to the showdown."),
+        kind="int", minimum=10, maximum=10_000,
+    )
+    rounds: int | None = _option(
+        None, N_("Deals in the match; empty means one deal per player."),
+        kind="int-or-none", minimum=1, maximum=1000,
+    )
+    target: int | None = _option(
+        None, N_("Points that end the match early; empty means none."),
+        kind="int-or-none", minimum=1, maximum=1000,
+    )
+
+    # §4 Draw and knock
+    may_discard_pickup: bool = _option(
+        False, N_("A card taken from the discard pile may be discarded in the same turn."),
+        kind="bool",
+    )
+    knock_first_round: bool = _option(
+        True, N_("Knocking is allowed in the first round of turns."), kind="bool"
+    )
+    stock_exhausted: str = _option(
+        "void",
+        N_("When the stock runs out: the round is void, or the discard pile becomes the stock."),
+        choices=("void", "recycle"),
+    )
+    knocker_penalty: int = _option(
+        2, N_("Lives the knocker loses when lowest or tied for lowest (1: no knocker rule)."),
+        kind="int", minimum=1, maximum=3,
+    )
+    lives: int = _option(3, N_("Lives each seat starts with."), kind="int", minimum=1, maximum=10)
+    free_ride: bool = _option(
+        True, N_("A seat with no lives left plays on until its next loss."), kind="bool"
+    )
+    lives_to_pot: bool = _option(
+        False, N_("Each lost life is a chip paid into a pot that the winner takes."), kind="bool"
+    )
+    honour_tie_break: bool = _option(
+        False,
+        N_("Two seats left, tied, one on a free ride: the cards' ranks break the tie."),
+        kind="bool",
+    )
+
+    # §4 Pot, widow and exchange
+    ante: int = _option(
+        0, N_("Chips each seat puts into the pot before each deal."),
+        kind="int", minimum=0, maximum=100,
+    )
+    widow: str = _option(
+        "none", N_("Cards dealt to the table: none, three face up, or three face down."),
+        choices=("none", "face-up", "face-down"),
+    )
+    widow_discards: str = _option(
+        "face-up", N_("How cards given to the widow lie: face up or face down."),
+        choices=("face-up", "face-down"),
+    )
+    exchange_max: int = _option(
+        1, N_("The most cards exchanged with the table in one turn."),
+        kind="int", minimum=1, maximum=3,
+    )
+    exchange: str = _option(
+        "up-to-max", N_("Cards exchanged in a turn: one up to the maximum, or one or all three."),
+        choices=("up-to-max", "one-or-three"),
+    )
+    knock: str = _option(
+        "plain", N_("How a player knocks: by a plain knock, or by taking all three table cards."),
+        choices=("plain", "take-all"),
+    )
+    declarations: bool = _option(
+        False, N_("After the deal each player may declare a hand at once, or pass."), kind="bool"
+    )
+    dealt_31_wins: bool = _option(
+        False, N_("A player dealt 31 declares it and wins the pot at once."), kind="bool"
+    )
+    widow_31_wins: bool = _option(
+        False, N_("A widow of 31 in one suit wins the pot for the dealer."), kind="bool"
+    )
+    call_fee: int = _option(
+        0, N_("Chips the player who knocks pays into the pot."),
+        kind="int", minimum=0, maximum=100,
+    )
+    blitz_fee: int = _option(
+        0, N_("Chips every other seat pays into the pot when a blitz is shown."),
+        kind="int", minimum=0, maximum=100,
+    )
+    tie: str = _option(
+        "split", N_("Best hands tied: split the pot, or play a next deal among the tied seats."),
+        choices=("split", "carry"),
+    )
+    table_face_up: bool = _option(
+        False, N_("The table cards are dealt face up and the dealer cannot swap all three."),
+        kind="bool",
+    )
+    stakes: str = _option(
+        "escalating", N_("Stakes: the loser of each deal pays more each deal, or betting."),
+        choices=("escalating", "betting"),
+    )
+
+    def options(self) -> dict[str, Any]:
+        """Every option's value, by name."""
+        return {name: getattr(self, name) for name in OPTIONS}
+
+    def overrides(self) -> dict[str, Any]:
+        """The options whose value differs from the preset's default."""
+        base = PRESETS[self.variant].rules
+        return {
+            name: value for name in OPTIONS if (value := getattr(self, name)) != getattr(base, name)
+        }
+
+    @property
+    def preset(self) -> Preset:
+        return PRESETS[self.variant]
+
+    @property
+    def deck_cards(self) -> Deck:
+        """The :class:`~thirtyone.cards.Deck` these rules play with."""
+        return DECKS[self.deck]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"variant": ..., "options": {...}}``, the overrides only; see :func:`make_rules`."""
+        return {"variant": self.variant, "options": self.overrides()}
+
+
+OPTIONS: dict[str, OptionSpec] = {
+    f.name: dataclasses.replace(f.metadata["spec"], name=f.name)
+    for f in fields(Rules)
+    if "spec" in f.metadata
+}
+"""Every option of the rules model, by name, in the order of RULES.md."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A rule source text (see the rules site for the full citations)."""
+
+    id: str
+    title: str
+    author: str
+    language: str
+
+
+SOURCES: dict[str, Source] = {
+    source.id: source
+    for source in (
+        Source("000", "Тридцать одно", "D. Parlett, The Oxford Dictionary of Card Games "
+               "(Russian edition)", "ru"),
+        Source("001", "Тридцать одно", "A Russian card-games handbook", "ru"),
+        Source("002", "Il Trentuno", "An Italian description of Trentuno", "it"),
+        Source("003", "Тридцать один (карточная игра)", "Wikipedia, 'Thirty-one (card game)' "
+               "(Russian translation)", "ru"),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named rule set: its family, player range, sources, and the options a table may change."""
+
+    id: str
+    name: str
+    summary: str
+    family: Family
+    settlement: Settlement
+    players: tuple[int, int]
+    sources: tuple[str, ...]
+    defaults: Mapping[str, Any]
+    settable: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> Rules:
+        """The preset's rules with no overrides."""
+        return _PRESET_RULES[self.id]
+
+    def option_specs(self) -> list[OptionSpec]:
+        """The options a table may change for this preset, with this preset's defaults."""
+        base = self.rules
+        return [
+            dataclasses.replace(OPTIONS[name], default=getattr(base, name))
+            for name in OPTIONS
+            if name in self.settable
+        ]
+
+
+_HAND = (
+    "three_of_a_kind", "trips_equal", "three_aces", "wild", "joker_card", "tie_break",
+    "suit_order",
+)
+_ROUND = ("first_dealer", "max_turns", "rounds")
+_DRAW = (
+    "deck", "blitz", "may_discard_pickup", "knock_first_round", "stock_exhausted",
+)
+_LIVES = ("knocker_penalty", "lives", "free_ride")
+_POT = ("ante", "tie")
+_WIDOW = ("exchange_max", "widow_discards")
+
+_PRESET_LIST = (
+    Preset(
+        "scat", N_("Thirty-One (Scat)"),
+        N_("Draw and discard toward 31 in one suit; knock to end the round; "
+           "the lowest hand loses a life."),
+        Family.DRAW, Settlement.LIVES, (2, 7), ("003",), {},
+        _HAND + _ROUND + _DRAW + _LIVES,
+        ("Thirty-One", "31", "Big Tonka", "Nickel Nock", "Cadillac", "Cad", "Whammy",
+         "Jubel", "Clinker", "Klinker", "Skedaddle", "Snip Snap Snoop", "Schnitzel",
+         "Тридцать один", "Trente et un"),
+    ),
+    Preset(
+        "blitz", N_("Blitz"),
+        N_("The handbook's game: a blitz is ace, king and ten of one suit, the stock is "
+           "recycled, and lost lives are chips in a pot for the last seat standing."),
+        Family.DRAW, Settlement.LIVES, (2, 7), ("001",),
+        {"blitz": "ace-king-ten", "stock_exhausted": "recycle", "knocker_penalty": 1,
+         "first_dealer": "draw-low", "lives_to_pot": True, "honour_tie_break": True},
+        _HAND + _ROUND + _DRAW + _LIVES + ("lives_to_pot", "honour_tie_break"),
+        ("Тридцать одно",),
+    ),
+    Preset(
+        "cut-throat", N_("West Lansing Cut Throat"),
+        N_("Scat with no free ride, three of a kind worth 30½, and all trips equal."),
+        Family.DRAW, Settlement.LIVES, (2, 7), ("003",),
+        {"free_ride": False, "three_of_a_kind": "30.5", "trips_equal": True},
+        _HAND + _ROUND + _DRAW + _LIVES,
+        ("Cut Throat", "West Lansing Cut Throat"),
+    ),
+    Preset(
+        "no-elimination", N_("Thirty-One without elimination"),
+        N_("Everyone is scored every round: high, middle or low, with a bonus or a cost "
+           "for the knocker; the most points win."),
+        Family.DRAW, Settlement.POINTS, (2, 7), ("003",),
+        {"first_dealer": "draw-high"},
+        _HAND + _ROUND + _DRAW + ("target",),
+    ),
+    Preset(
+        "eenendertigen", N_("Eenendertigen"),
+        N_("The Dutch game: Scat with the 32-card piquet deck."),
+        Family.DRAW, Settlement.LIVES, (2, 7), ("003",), {"deck": "piquet32"},
+        _HAND + _ROUND + _DRAW + _LIVES,
+        ("Dutch", "Dutch Thirty-One"),
+    ),
+    Preset(
+        "schnautz", N_("Schnautz"),
+        N_("A widow game with a pot: declare a strong hand at once, or exchange with the "
+           "face-up widow until someone knocks or makes 31."),
+        Family.WIDOW, Settlement.POT, (3, 15), ("000",),
+        {"three_of_a_kind": "30.5", "tie_break": "ranks", "first_dealer": "draw-low",
+         "ante": 1, "widow": "face-up", "declarations": True},
+        _HAND + _ROUND + _POT + _WIDOW + ("declarations",),
+        ("Schnauz", "Thirty-One (2)", "Тридцать одно (2)"),
+    ),
+    Preset(
+        "bank", N_("Banking"),
+        N_("Scat with a pot and a face-down widow to exchange with instead of drawing; "
+           "the best hand takes the pot."),
+        Family.DRAW, Settlement.POT, (2, 7), ("001", "003"),
+        {"ante": 1, "widow": "face-down", "blitz_fee": 1, "first_dealer": "draw-low"},
+        _HAND + _ROUND + _DRAW + _POT + _WIDOW + ("blitz_fee",),
+        ("Banking",),
+    ),
+    Preset(
+        "trentuno", N_("Trentuno"),
+        N_("The Italian 32-card game: exchange one to three cards with the face-up widow "
+           "each turn; the jack of clubs is wild for three of a kind."),
+        Family.WIDOW, Settlement.POT, (3, 9), ("002",),
+        {"deck": "piquet32", "wild": "jack-of-clubs-trips",
+         "three_of_a_kind": "30-below-suited", "tie_break": "ranks", "ante": 1,
+         "widow": "face-up", "exchange_max": 3, "knock": "take-all", "dealt_31_wins": True,
+         "widow_31_wins": True},
+        ("first_dealer", "max_turns", "rounds", "ante", "tie"),
+        ("Il Trentuno", "Trentuno con la vedova"),
+    ),
+    Preset(
+        "jokers", N_("Thirty-One with jokers"),
+        N_("Schnautz with two wild jokers, three aces worth 31, any number of cards "
+           "exchanged, and a fee for calling the showdown."),
+        Family.WIDOW, Settlement.POT, (3, 15), ("000",),
+        {"deck": "full54", "wild": "jokers", "three_aces": 31, "exchange_max": 3,
+         "tie_break": "suit", "call_fee": 1, "ante": 1, "widow": "face-up",
+         "first_dealer": "draw-low"},
+        ("deck", "joker_card", "three_aces", "suit_order") + _ROUND + _POT + _WIDOW
+        + ("call_fee",),
+    ),
+    Preset(
+        "no-trips", N_("Thirty-One without trips"),
+        N_("A 32-card game: the dealer may swap for the face-down table cards, then "
+           "everyone exchanges one card at a time; the stakes grow every deal."),
+        Family.WIDOW, Settlement.ESCALATING, (2, 9), ("000",),
+        {"deck": "piquet32", "widow": "face-down", "first_dealer": "draw-low"},
+        ("tie_break", "first_dealer", "max_turns", "table_face_up", "stakes"),
+    ),
+    Preset(
+        "switch", N_("Switch"),
+        N_("The dealer picks one of two hands; turns swap cards or whole hands with the "
+           "table hands, renew a table hand, or knock."),
+        Family.SWITCH, Settlement.LIVES, (2, 7), ("003",), {},
+        _HAND + _ROUND + ("blitz",) + _LIVES,
+    ),
+    Preset(
+        "stop-the-bus", N_("Stop the Bus"),
+        N_("Exchange one card or all three with the three face-up table cards; hands rank "
+           "as in brag; knock to stop the bus."),
+        Family.WIDOW, Settlement.LIVES, (2, 7), ("003",),
+        {"ranking": "brag", "blitz": "off", "widow": "face-up", "exchange": "one-or-three"},
+        _ROUND + _LIVES + ("knock_first_round",),
+        ("Stop the Bus",),
+    ),
+    Preset(
+        "race", N_("The race to 31"),
+        N_("Two players take turns picking one of 24 face-up cards; who makes exactly 31 "
+           "wins, who must pass 31 loses."),
+        Family.RACE, Settlement.NONE, (2, 2), ("000",),
+        {"deck": "race24", "values": "race", "blitz": "off", "first_dealer": "random"},
+        ("first_dealer",),
+        ("Race to 31", "Thirty-One (1)", "Тридцать одно (1)"),
+    ),
+)
+
+PRESETS: dict[str, Preset] = {preset.id: preset for preset in _PRESET_LIST}
+"""The 13 presets by id, in the order of RULES.md §4."""
+
+_PRESET_RULES: dict[str, Rules] = {
+    preset.id: Rules(
+        variant=preset.id, family=preset.family, settlement=preset.settlement, **preset.defaults
+    )
+    for preset in _PRESET_LIST
+}
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\W_]+", "", name.casefold())
+
+
+_BY_NAME: dict[str, Preset] = {}
+for _preset in _PRESET_LIST:
+    for _name in (_preset.id, _preset.name, *_preset.aliases):
+        _BY_NAME.setdefault(_key(_name), _preset)
+
+
+def find_preset(name: str) -> Preset:
+    """The preset with this id or any of its names, spelled in any case.
+
+    >>> find_preset("Schnauz").id, find_preset("stop the bus").id
+    ('schnautz', 'stop-the-bus')
+    """
+    preset = _BY_NAME.get(_key(name)) if isinstance(name, str) else None
+    if preset is None:
+        raise OptionError(
+            "unknown_variant", N_("unknown variant: {variant!r}"), field="variant", variant=name
+        )
+    return preset
+
+
+def make_rules(variant: str | Rules = "scat", options: Mapping[str, Any] | None = None) -> Rules:
+    """Build the rules of ``variant`` with ``options`` overriding its defaults.
+
+    Unknown variants or options, options the preset does not use, values of the wrong type or
+    out of range, and combinations that cannot apply raise :class:`OptionError`.
+
+    >>> make_rules("scat", {"wild": "jokers"})
+    Traceback (most recent call last):
+    ...
+    thirtyone.errors.OptionError: wild jokers need a deck with jokers (full54 or short36)
+    """
+    if isinstance(variant, Rules):
+        if not options:
+            return variant
+        options = {**variant.overrides(), **options}
+        variant = variant.variant
+    if not options:
+        return find_preset(variant).rules
+    if not isinstance(options, Mapping):
+        raise OptionError(
+            "bad_options", N_("options must be an object of option names and values"),
+            field="options",
+        )
+    preset = find_preset(variant)
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        spec = OPTIONS.get(name) if isinstance(name, str) else None
+        if spec is None:
+            raise OptionError(
+                "unknown_option", N_("unknown option: {option!r}"),
+                field=f"options.{name}", option=name,
+            )
+        if name not in preset.settable:
+            raise OptionError(
+                "option_not_applicable", N_("option {option!r} does not apply to {variant!r}"),
+                field=f"options.{name}", option=name, variant=preset.id,
+            )
+        changes[name] = spec.check(value)
+    rules = dataclasses.replace(preset.rules, **changes)
+    check_combination(rules)
+    return rules
+
+
+def _conflict(option: str, message: str, **params: Any) -> OptionError:
+    return OptionError(
+        "option_conflict", message, field=f"options.{option}", option=option, **params
+    )
+
+
+def check_combination(rules: Rules) -> None:
+    """Refuse option values that cannot go together (see :func:`make_rules`)."""
+    deck = DECKS[rules.deck]
+    if rules.wild == "jokers" and rules.deck not in ("full54", "short36"):
+        raise _conflict("wild", N_("wild jokers need a deck with jokers (full54 or short36)"))
+    if rules.deck == "full54" and rules.wild != "jokers":
+        raise _conflict("deck", N_("the jokers of the full54 deck must be wild (wild: jokers)"))
+    if rules.wild == "jokers" and rules.deck == "short36" and (
+        parse_card(rules.joker_card) not in deck
+    ):
+        raise _conflict(
+            "joker_card", N_("the wild card {card} is not in the deck {deck}"),
+            card=rules.joker_card, deck=rules.deck,
+        )
+    if rules.wild == "jack-of-clubs-trips" and rules.three_of_a_kind == "off":
+        raise _conflict(
+            "wild", N_("the jack of clubs can only be wild for three of a kind, which is off")
+        )
+    if rules.trips_equal and rules.three_of_a_kind == "off":
+        raise _conflict(
+            "trips_equal", N_("trips cannot tie each other when three of a kind is off")
+        )
+    if rules.ranking == "brag" and (rules.blitz != "off" or rules.wild != "none"):
+        raise _conflict("ranking", N_("the brag ranking has no blitz and no wild cards"))
+    if (rules.deck == "race24") != (rules.family is Family.RACE):
+        raise _conflict("deck", N_("the race24 deck is only for the race to 31"))
+    if rules.stakes == "betting" and rules.settlement is Settlement.ESCALATING:
+        raise OptionError(
+            "not_implemented", N_("option {option!r} value {value!r} is not implemented yet"),
+            field="options.stakes", option="stakes", value="betting",
+        )
