@@ -1,0 +1,40 @@
+"""What each event says, in English, for the web layer to translate.
+
+:func:`~thirtyone.game.apply_move` returns events as dicts with a ``type`` and parameters;
+``EVENT_MESSAGES[event["type"]].format(**event)`` is the English sentence. Card parameters are
+card codes; a seat is its number. Events only carry public information.
+
+>>> EVENT_MESSAGES["knocked"].format(type="knocked", seat=2)
+'Seat 2 knocked.'
+"""
+
+from __future__ import annotations
+
+from thirtyone.errors import N_
+
+EVENT_MESSAGES: dict[str, str] = {
+    "dealt": N_("Round {round}: seat {dealer} dealt."),
+    "turned_up": N_("{card} was turned up to start the discard pile."),
+    "drew": N_("Seat {seat} drew from the {source}."),
+    "discarded": N_("Seat {seat} discarded {card}."),
+    "knocked": N_("Seat {seat} knocked."),
+    "stood": N_("Seat {seat} stood."),
+    "stock_recycled": N_("The discard pile was turned over as the new stock."),
+    "stock_exhausted": N_("The stock ran out before anyone knocked: nobody loses this round."),
+    "turn_limit": N_("The round reached {turns} turns: showdown."),
+    "blitz": N_("Seat {seat} has a blitz!"),
+    "showdown": N_("Showdown."),
+    "shown": N_("Seat {seat} shows {points} points."),
+    "lives_lost": N_("Seat {seat} lost lives: {lives}; lives left: {left}."),
+    "free_ride": N_("Seat {seat} is on a free ride."),
+    "paid": N_("Seat {seat} paid {chips} chips into the pot."),
+    "eliminated": N_("Seat {seat} is out of the match."),
+    "points_scored": N_("Seat {seat} scored {points} points ({total} in all)."),
+    "pot_won": N_("Seat {seat} won {chips} chips from the pot."),
+    "round_over": N_("Round {round} is over."),
+    "match_won": N_("Seat {seat} won the match."),
+    "laid_out": N_("The cards are laid out; seat {seat} takes first."),
+    "took": N_("Seat {seat} took {card}: {total}."),
+    "stuck": N_("Seat {seat} cannot take a card without passing 31."),
+}
+"""For each event type, its English message template (marked for translation)."""

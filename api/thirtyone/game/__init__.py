@@ -1,0 +1,21 @@
+"""Playing a match: a stateless, seeded state machine over immutable game states.
+
+Start with :func:`new_game`, ask :func:`legal_moves`, check with :func:`validate_move`,
+play with :func:`apply_move` (a new state and the events), show a seat its :func:`view`.
+A state is plain data through :meth:`GameState.to_dict` and :meth:`GameState.from_dict`.
+"""
+
+from thirtyone.game.flow import apply_move, legal_moves, new_game, validate_move
+from thirtyone.game.state import GameState, Phase, Seat
+from thirtyone.game.views import view
+
+__all__ = [
+    "GameState",
+    "Phase",
+    "Seat",
+    "apply_move",
+    "legal_moves",
+    "new_game",
+    "validate_move",
+    "view",
+]

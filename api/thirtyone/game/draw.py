@@ -1,0 +1,235 @@
+"""The draw-and-discard family: scat, blitz, cut-throat, no-elimination, eenendertigen
+(RULES.md §4.1-§4.5).
+
+A turn is ``draw`` (from the stock or the discard pile) then ``discard``, or ``knock``; after
+a knock every other seat has one final turn, which may be ``stand``. A blitz ends the round at
+once, after the deal or after the discard that makes it. The rules read here:
+``may_discard_pickup``, ``knock_first_round``, ``stock_exhausted``, ``max_turns`` and, through
+the hand evaluator, ``blitz``; the settlement reads the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from thirtyone.errors import N_, StateError
+from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.family import Events, FamilyFlow, not_implemented, register
+from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.settlement import Outcome, settle_round
+from thirtyone.game.state import GameState, Phase
+from thirtyone.hands import evaluator
+from thirtyone.rules import Family, Rules
+
+SOURCES = ("stock", "discard")
+
+
+class DrawFlow(FamilyFlow):
+    family = Family.DRAW
+    phases = frozenset({Phase.DRAW, Phase.DISCARD})
+
+    def supports(self, rules: Rules) -> None:
+        if rules.widow != "none":
+            raise not_implemented(rules, "the exchange with the widow")
+
+    # The deal
+
+    def start_round(self, state: GameState) -> tuple[GameState, Events]:
+        order = dealing_order(state)
+        hands, _, rest = deal(state, order)
+        state = state.evolve(
+            phase=Phase.DRAW, turn=order[0], turns=0, hands=hands, stock=rest[1:],
+            discard=rest[:1], table=(), table_face_up=(), out=(), knocker=None, final_turns=0,
+            pickup=None,
+        )
+        events: Events = [
+            {"type": "dealt", "round": state.round, "dealer": state.dealer},
+            {"type": "turned_up", "card": rest[0].code},
+        ]
+        score = evaluator(state.rules).score
+        blitz = tuple(seat for seat in sorted(order) if score(hands[seat]).is_blitz)
+        if blitz:
+            return self._blitz(state, blitz, events)
+        return state, events
+
+    # Legal moves and their checks
+
+    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
+        if state.phase == Phase.DISCARD:
+            pickup = None if state.rules.may_discard_pickup else state.pickup
+            return [{"type": "discard", "card": card.code}
+                    for card in state.hands[state.turn] if card is not pickup]  # type: ignore[index]
+        moves: list[dict[str, Any]] = []
+        if state.stock or _can_recycle(state):
+            moves.append({"type": "draw", "source": "stock"})
+        if state.discard:
+            moves.append({"type": "draw", "source": "discard"})
+        if state.knocker is not None:
+            moves.append({"type": "stand"})
+        elif _may_knock(state):
+            moves.append({"type": "knock"})
+        return moves
+
+    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
+        drawing = state.phase == Phase.DRAW
+        if kind == "discard":
+            if drawing:
+                raise refuse("must_draw", N_("draw a card (or knock) before discarding"))
+            card = move_card(move)
+            if card not in state.hands[state.turn]:  # type: ignore[index]
+                raise refuse("card_not_in_hand", N_("{card} is not in your hand"),
+                             field="card", card=card.code)
+            if card is state.pickup and not state.rules.may_discard_pickup:
+                raise refuse("cannot_discard_pickup",
+                             N_("{card} was just taken from the discard pile and may not be "
+                                "discarded this turn"), field="card", card=card.code)
+            return {"type": "discard", "card": card.code}
+        if kind not in ("draw", "knock", "stand"):
+            raise unknown_move(kind, state.rules.variant)
+        if not drawing:
+            raise refuse("must_discard", N_("discard a card first"))
+        if kind == "draw":
+            source = move.get("source")
+            if source not in SOURCES:
+                raise refuse("bad_move", N_("draw from the stock or the discard pile"),
+                             field="source", source=source)
+            if source == "stock" and not state.stock and not _can_recycle(state):
+                raise refuse("stock_empty", N_("the stock is empty"), field="source")
+            if source == "discard" and not state.discard:
+                raise refuse("discard_empty", N_("the discard pile is empty"), field="source")
+            return {"type": "draw", "source": source}
+        if kind == "knock":
+            if state.knocker is not None:
+                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
+                             knocker=state.knocker)
+            if not _may_knock(state):
+                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+            return {"type": "knock"}
+        if state.knocker is None:
+            raise refuse("cannot_stand", N_("you may stand only in your last turn after a knock"))
+        return {"type": "stand"}
+
+    # Playing a move
+
+    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
+        kind = move["type"]
+        seat: int = state.turn  # type: ignore[assignment]
+        if kind == "draw":
+            return self._draw(state, seat, move["source"])
+        if kind == "discard":
+            return self._discard(state, seat, move_card(move))
+        if kind == "knock":
+            events: Events = [{"type": "knocked", "seat": seat}]
+            final = len(state.active_seats) - 1
+            return self._end_turn(state, seat, events, knocker=seat, final_turns=final)
+        return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
+
+    def _draw(self, state: GameState, seat: int, source: str) -> tuple[GameState, Events]:
+        hands = list(state.hands)
+        stock, discard = state.stock, state.discard
+        events: Events = []
+        if source == "discard":
+            card = discard[-1]
+            hands[seat] += (card,)
+            events.append({"type": "drew", "seat": seat, "source": source, "card": card.code})
+            return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), discard=discard[:-1],
+                                pickup=card), events
+        if not stock:
+            # Turned over without shuffling: the first card discarded is now on top.
+            stock, discard = discard[:-1], discard[-1:]
+            events.append({"type": "stock_recycled", "cards": len(stock)})
+        hands[seat] += (stock[0],)
+        events.append({"type": "drew", "seat": seat, "source": source})
+        return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), stock=stock[1:],
+                            discard=discard, pickup=None), events
+
+    def _discard(self, state: GameState, seat: int, card: Any) -> tuple[GameState, Events]:
+        hands = list(state.hands)
+        hand = tuple(held for held in hands[seat] if held is not card)
+        hands[seat] = hand
+        events: Events = [{"type": "discarded", "seat": seat, "card": card.code}]
+        if evaluator(state.rules).score(hand).is_blitz:
+            state = state.evolve(hands=tuple(hands), discard=(*state.discard, card),
+                                 pickup=None, turns=state.turns + 1)
+            return self._blitz(state, (seat,), events)
+        return self._end_turn(state, seat, events, hands=tuple(hands),
+                              discard=(*state.discard, card), pickup=None)
+
+    def _end_turn(self, state: GameState, seat: int, events: Events,
+                  **changes: Any) -> tuple[GameState, Events]:
+        """Close ``seat``'s turn: a showdown after the last final turn, a void round when the
+        stock ran out before anyone knocked, a showdown at ``max_turns``, else the next seat."""
+        rules = state.rules
+        turns = state.turns + 1
+        knocker = changes.get("knocker", state.knocker)
+        final_turns = changes.get("final_turns", state.final_turns)
+        if state.knocker is not None:
+            final_turns -= 1
+        stock = changes.get("stock", state.stock)
+        changes.update(turns=turns, final_turns=final_turns, phase=Phase.DRAW,
+                       turn=state.next_active(seat))
+        state = state.evolve(**changes)
+        if knocker is not None and final_turns == 0:
+            return self._showdown(state, events)
+        if knocker is None and not stock and rules.stock_exhausted == "void":
+            events.append({"type": "stock_exhausted"})
+            return settle_round(state, Outcome("void", knocker=None), events)
+        if turns >= rules.max_turns:
+            events.append({"type": "turn_limit", "turns": turns})
+            return self._showdown(state, events)
+        return state, events
+
+    # The end of a round
+
+    def _scores(self, state: GameState) -> tuple[Any, ...]:
+        score = evaluator(state.rules).score
+        return tuple(None if seat.eliminated else score(hand)
+                     for seat, hand in zip(state.seats, state.hands, strict=True))
+
+    def _showdown(self, state: GameState, events: Events) -> tuple[GameState, Events]:
+        events.append({"type": "showdown", "knocker": state.knocker})
+        outcome = Outcome("showdown", self._scores(state), state.knocker)
+        return settle_round(state, outcome, events)
+
+    def _blitz(self, state: GameState, seats: tuple[int, ...],
+               events: Events) -> tuple[GameState, Events]:
+        events.extend({"type": "blitz", "seat": seat,
+                       "cards": [card.code for card in state.hands[seat]]} for seat in seats)
+        outcome = Outcome("blitz", self._scores(state), state.knocker, seats)
+        return settle_round(state, outcome, events)
+
+    # Consistency of a state read from data
+
+    def check_state(self, state: GameState) -> None:
+        playing = state.phase in self.phases
+        for index, (seat, hand) in enumerate(zip(state.seats, state.hands, strict=True)):
+            if playing:
+                expected = 0 if seat.eliminated else 3
+                if state.phase == Phase.DISCARD and index == state.turn:
+                    expected = 4
+                good = len(hand) == expected
+            else:
+                good = len(hand) in ((0, 3) if seat.eliminated else (3,))
+            if not good:
+                raise StateError("bad_hand_size",
+                                 N_("seat {seat} holds {count} cards, which is not possible "
+                                    "now"), field="hands", seat=index, count=len(hand))
+        if state.table or state.out:
+            raise StateError("bad_table", N_("this game has no cards on the table"),
+                             field="table")
+        if playing and state.phase == Phase.DRAW and not (state.stock or state.discard):
+            raise StateError("bad_stock", N_("the stock and the discard pile are both empty"),
+                             field="stock")
+
+
+def _can_recycle(state: GameState) -> bool:
+    return state.rules.stock_exhausted == "recycle" and len(state.discard) >= 2
+
+
+def _may_knock(state: GameState) -> bool:
+    """Knocking is refused in the first round of turns unless ``knock_first_round``."""
+    return state.rules.knock_first_round or state.turns >= len(state.active_seats)
+
+
+register(DrawFlow())

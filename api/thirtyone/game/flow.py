@@ -1,0 +1,132 @@
+"""The public game API: start a match, list, check and apply moves.
+
+Every function is pure: a :class:`~thirtyone.game.state.GameState` is never changed, and a
+refused move raises :class:`~thirtyone.errors.MoveError` with a stable code.
+
+>>> state = new_game("scat", 3, seed="doc", dealer=0)
+>>> state.to_move, str(state.phase), [len(hand) for hand in state.to_dict()["hands"]]
+(1, 'draw', [3, 3, 3])
+>>> legal_moves(state)
+[{'type': 'draw', 'source': 'stock'}, {'type': 'draw', 'source': 'discard'}, {'type': 'knock'}]
+>>> state, events = apply_move(state, {"type": "knock"})
+>>> events
+[{'type': 'knocked', 'seat': 1}]
+>>> validate_move(state, {"type": "knock"})
+Traceback (most recent call last):
+...
+thirtyone.errors.MoveError: seat 1 has already knocked
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from thirtyone.errors import N_, OptionError
+from thirtyone.game import draw, racing  # noqa: F401  (each registers its family)
+from thirtyone.game.dealing import first_dealer
+from thirtyone.game.family import Events, FamilyFlow, flow_for
+from thirtyone.game.moves import move_seat, move_type, refuse
+from thirtyone.game.settlement import settler_for
+from thirtyone.game.shuffle import fresh_seed
+from thirtyone.game.state import GameState, Phase
+from thirtyone.rules import Rules, make_rules
+
+
+def new_game(
+    variant: str | Rules,
+    players: int,
+    seed: int | str | None = None,
+    options: Mapping[str, Any] | None = None,
+    dealer: int | None = None,
+) -> GameState:
+    """A new match of ``variant`` (a preset name or a :class:`~thirtyone.rules.Rules`) for
+    ``players`` seats, dealt and ready for the first move.
+
+    Without a ``seed`` a fresh one is drawn from :mod:`secrets` and kept in the state; without
+    a ``dealer`` the rules' ``first_dealer`` draws one from the seed.
+    """
+    rules = make_rules(variant, options)
+    low, high = rules.preset.players
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        raise OptionError(
+            "bad_players", N_("{variant!r} is played by {minimum} to {maximum} players"),
+            field="players", variant=rules.variant, minimum=low, maximum=high, players=players,
+        )
+    flow = flow_for(rules)
+    settler = settler_for(rules)
+    if seed is None:
+        seed = fresh_seed()
+    elif isinstance(seed, bool) or not isinstance(seed, int | str) or len(str(seed)) > 200:
+        raise OptionError("bad_seed", N_("a seed is a number or a text of up to 200 characters"),
+                          field="seed", seed=repr(seed)[:40])
+    if dealer is None:
+        dealer = first_dealer(rules, seed, players)
+    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise OptionError("bad_dealer", N_("the dealer must be a seat from 0 to {last}"),
+                          field="dealer", last=players - 1, dealer=dealer)
+    state = GameState(
+        rules=rules, seed=seed, seats=tuple(settler.seat(rules) for _ in range(players)),
+        dealer=dealer, round=1, phase=Phase.ROUND_OVER, turn=None, turns=0,
+        hands=((),) * players, stock=(), discard=(), table=(), table_face_up=(), out=(),
+        knocker=None, final_turns=0, pickup=None, pot=0, result=None, winners=(), history=(),
+    )
+    state, _ = settler.before_deal(state)
+    state, _ = flow.start_round(state)
+    return state
+
+
+def legal_moves(state: GameState) -> list[dict[str, Any]]:
+    """Every move the seat to act may make now; ``[{"type": "next_round"}]`` between rounds,
+    nothing once the match is over."""
+    if state.phase == Phase.GAME_OVER:
+        return []
+    if state.phase == Phase.ROUND_OVER:
+        return [{"type": "next_round"}]
+    return flow_for(state.rules).legal_moves(state)
+
+
+def validate_move(state: GameState, move: Any) -> None:
+    """Return if ``move`` is legal now; raise :class:`~thirtyone.errors.MoveError` if not."""
+    _check(state, move)
+
+
+def apply_move(state: GameState, move: Any) -> tuple[GameState, Events]:
+    """The state after ``move`` and the events it caused, for everyone to see.
+
+    Events carry only public information (a card drawn from the stock is not named).
+    """
+    flow, canonical, seat = _check(state, move)
+    if canonical["type"] == "next_round":
+        new, events = _next_round(flow, state)
+    else:
+        new, events = flow.play(state, canonical)
+    entry = {"seat": seat, **canonical}
+    return new.evolve(history=(*state.history, entry)), events
+
+
+def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int | None]:
+    kind = move_type(move)
+    seat = move_seat(move)
+    phase = state.phase
+    if phase == Phase.GAME_OVER:
+        raise refuse("game_over", N_("the match is over"))
+    flow = flow_for(state.rules)
+    if kind == "next_round":
+        if phase != Phase.ROUND_OVER:
+            raise refuse("round_not_over", N_("the round is still being played"))
+        return flow, {"type": "next_round"}, None
+    if phase == Phase.ROUND_OVER:
+        raise refuse("round_over", N_("the round is over: deal the next one"))
+    if seat is not None and seat != state.turn:
+        raise refuse("not_your_turn", N_("it is seat {to_move}'s turn, not seat {seat}'s"),
+                     field="seat", seat=seat, to_move=state.turn)
+    return flow, flow.check(state, move, kind), state.turn
+
+
+def _next_round(flow: FamilyFlow, state: GameState) -> tuple[GameState, Events]:
+    """Pass the deal left, take the antes, deal."""
+    state = state.evolve(dealer=state.next_active(state.dealer), round=state.round + 1)
+    state, events = settler_for(state.rules).before_deal(state)
+    state, dealt = flow.start_round(state)
+    return state, events + dealt

@@ -1,0 +1,346 @@
+"""Settling a round: lives and the free ride, the knocker's penalty, points, the pot.
+
+A family ends a round by describing its :class:`Outcome` (the hands' scores, the knocker, who
+showed a blitz, or a void round); the rule set's :class:`Settler` (by
+:class:`~thirtyone.rules.Settlement`) turns it into lives lost, points or chips, decides
+whether the match is over, and writes the round's ``result``. :func:`settle_round` is the one
+call a family makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from thirtyone.game.family import Events, not_implemented
+from thirtyone.game.state import GameState, Phase, Seat
+from thirtyone.rules import Rules, Settlement
+
+if TYPE_CHECKING:
+    from thirtyone.hands import HandScore
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a round ended.
+
+    ``reason`` is ``showdown``, ``blitz`` or ``void`` (the families may add their own);
+    ``scores`` has one score per seat (``None`` for seats out of the match); ``blitz`` the
+    seats that showed a blitz; ``knocker`` the seat that knocked, if any.
+    """
+
+    reason: str
+    scores: tuple[HandScore | None, ...] = ()
+    knocker: int | None = None
+    blitz: tuple[int, ...] = ()
+
+
+class Settler:
+    """The hooks of one settlement. The base class takes no antes."""
+
+    def before_deal(self, state: GameState) -> tuple[GameState, Events]:
+        """Collect what is paid before each deal (antes)."""
+        return state, []
+
+    def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
+        raise NotImplementedError  # pragma: no cover - every registered settler overrides it
+
+    def seat(self, rules: Rules) -> Seat:
+        """A seat at the start of the match."""
+        return Seat()
+
+
+def settle_round(state: GameState, outcome: Outcome, events: Events) -> tuple[GameState, Events]:
+    """End the round of ``state`` with ``outcome``; ``events`` so far get the settlement's."""
+    new, settled = settler_for(state.rules).settle(state, outcome)
+    events.extend(settled)
+    return new, events
+
+
+def shown_hands(state: GameState, seats: Sequence[int], outcome: Outcome) -> list[Any]:
+    """The ``hands`` of a result: for each seat shown its cards and score, others ``None``."""
+    hands: list[Any] = [None] * state.players
+    for seat in seats:
+        score = outcome.scores[seat]
+        hands[seat] = {
+            "cards": [card.code for card in state.hands[seat]],
+            "score": score.to_dict() if score is not None else None,
+        }
+    return hands
+
+
+def show_events(state: GameState, seats: Sequence[int], outcome: Outcome) -> Events:
+    events: Events = []
+    for seat in seats:
+        score = outcome.scores[seat]
+        events.append({
+            "type": "shown",
+            "seat": seat,
+            "cards": [card.code for card in state.hands[seat]],
+            "points": score.points if score is not None else None,
+            "category": score.category if score is not None else None,
+        })
+    return events
+
+
+def finish(
+    state: GameState,
+    seats: Sequence[Seat],
+    pot: int,
+    result: dict[str, Any],
+    winners: Sequence[int],
+    events: Events,
+    *,
+    odd_chips_from: int | None = None,
+) -> tuple[GameState, Events]:
+    """Close the round: the match is over when there are ``winners`` (they share the pot,
+    odd chips to the seats nearest ``odd_chips_from``, by default the dealer's left)."""
+    events.append({"type": "round_over", "round": state.round, "reason": result["reason"]})
+    seats = list(seats)
+    if winners:
+        if pot:
+            start = state.dealer + 1 if odd_chips_from is None else odd_chips_from
+            pot = share_pot(seats, pot, winners, start, events)
+        shared = len(winners) > 1
+        events.extend({"type": "match_won", "seat": seat, "shared": shared} for seat in winners)
+        phase = Phase.GAME_OVER
+    else:
+        phase = Phase.ROUND_OVER
+    result["winners"] = list(winners)
+    return state.evolve(
+        seats=tuple(seats), pot=pot, result=result, winners=tuple(winners), phase=phase,
+        turn=None, pickup=None,
+    ), events
+
+
+def share_pot(seats: list[Seat], pot: int, winners: Sequence[int], start: int,
+              events: Events) -> int:
+    """Split ``pot`` evenly between ``winners``; the odd chips go one each to the winners
+    nearest seat ``start`` clockwise. Returns what is left of the pot (nothing)."""
+    n = len(seats)
+    order = sorted(winners, key=lambda seat: (seat - start) % n)
+    share, odd = divmod(pot, len(order))
+    for rank, seat in enumerate(order):
+        chips = share + (1 if rank < odd else 0)
+        if chips:
+            old = seats[seat]
+            seats[seat] = Seat(old.lives, old.chips + chips, old.points, old.free_ride,
+                               old.eliminated)
+            events.append({"type": "pot_won", "seat": seat, "chips": chips})
+    return 0
+
+
+def rounds_in_match(state: GameState) -> int | None:
+    """The number of deals in the match, or ``None`` when it is played out to the end."""
+    rules = state.rules
+    if rules.rounds is not None:
+        return rules.rounds
+    return None if rules.settlement is Settlement.LIVES else state.players
+
+
+class LivesSettler(Settler):
+    """The lowest hand loses a life (RULES.md §4.1-§4.3): the knocker's penalty, the free
+    ride, eliminations, the last seat standing; with ``lives_to_pot`` each lost life is a chip
+    paid into the pot that the winner takes, and ``honour_tie_break`` breaks a two-seat tie."""
+
+    def seat(self, rules: Rules) -> Seat:
+        return Seat(lives=rules.lives)
+
+    def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
+        active = state.active_seats
+        events: Events = []
+        drawn_match = False
+        if outcome.reason == "void":
+            losses: dict[int, int] = {}
+            shown: Sequence[int] = ()
+        elif outcome.blitz:
+            losses = {seat: 1 for seat in active if seat not in outcome.blitz}
+            shown = outcome.blitz
+        else:
+            shown = active
+            losses, drawn_match = self._showdown_losses(state, outcome, active)
+        events += show_events(state, shown, outcome)
+        seats, pot, lives_lost, out = self._take_lives(state, losses, events)
+        survivors = [seat for seat in active if seat not in out]
+        winners: list[int] = []
+        if drawn_match:
+            winners = list(active)
+        elif not survivors:
+            # One settlement would put every remaining seat out: they share the win.
+            for seat in out:
+                seats[seat] = _with(seats[seat], eliminated=False)
+            winners = list(out)
+        else:
+            events.extend({"type": "eliminated", "seat": seat} for seat in out)
+            if len(survivors) == 1:
+                winners = survivors
+            elif (limit := rounds_in_match(state)) is not None and state.round >= limit:
+                best = max(seats[seat].lives for seat in survivors)
+                winners = [seat for seat in survivors if seats[seat].lives == best]
+        result = {
+            "round": state.round,
+            "reason": outcome.reason,
+            "knocker": outcome.knocker,
+            "blitz": list(outcome.blitz),
+            "hands": shown_hands(state, shown, outcome),
+            "lives_lost": lives_lost,
+            "eliminated": sorted(seat for seat in out if seats[seat].eliminated),
+        }
+        odd_from = None
+        if drawn_match:
+            assert outcome.knocker is not None
+            odd_from = state.next_active(outcome.knocker)
+            result["draw"] = True
+        return finish(state, seats, pot, result, winners, events, odd_chips_from=odd_from)
+
+    def _showdown_losses(
+        self, state: GameState, outcome: Outcome, active: Sequence[int]
+    ) -> tuple[dict[int, int], bool]:
+        """Who loses how many lives at a showdown, and whether the match ends drawn."""
+        rules = state.rules
+        scores = outcome.scores
+        low = min(scores[seat] for seat in active)  # type: ignore[type-var]
+        lowest = [seat for seat in active if scores[seat] == low]
+        knocker = outcome.knocker
+        if (
+            rules.honour_tie_break
+            and knocker is not None
+            and len(active) == 2
+            and len(lowest) == 2
+            and any(state.seats[seat].free_ride for seat in active)
+        ):
+            ranks = {
+                seat: sorted((card.rank_order for card in state.hands[seat]), reverse=True)
+                for seat in active
+            }
+            other = state.next_active(knocker)
+            if ranks[knocker] == ranks[other]:
+                return {}, True
+            lowest = [knocker if ranks[knocker] < ranks[other] else other]
+        if knocker in lowest and rules.knocker_penalty > 1:
+            return {knocker: rules.knocker_penalty}, False
+        return {seat: 1 for seat in lowest}, False
+
+    def _take_lives(
+        self, state: GameState, losses: dict[int, int], events: Events
+    ) -> tuple[list[Seat], int, list[int], list[int]]:
+        rules = state.rules
+        seats = list(state.seats)
+        pot = state.pot
+        lives_lost = [0] * len(seats)
+        out: list[int] = []
+        for seat_index in sorted(losses):
+            seat = seats[seat_index]
+            lives, free_ride, eliminated = seat.lives, seat.free_ride, False
+            for _ in range(losses[seat_index]):
+                if lives == 0:
+                    eliminated = True
+                    break
+                lives -= 1
+                lives_lost[seat_index] += 1
+                if lives == 0:
+                    if not rules.free_ride:
+                        eliminated = True
+                        break
+                    free_ride = True
+            paid = lives_lost[seat_index]
+            if paid:
+                events.append({"type": "lives_lost", "seat": seat_index, "lives": paid,
+                               "left": lives})
+            if free_ride and not seat.free_ride and not eliminated:
+                events.append({"type": "free_ride", "seat": seat_index})
+            chips = seat.chips
+            if rules.lives_to_pot and paid:
+                chips -= paid
+                pot += paid
+                events.append({"type": "paid", "seat": seat_index, "chips": paid})
+            seats[seat_index] = Seat(lives, chips, seat.points, free_ride and not eliminated,
+                                     eliminated)
+            if eliminated:
+                out.append(seat_index)
+        return seats, pot, lives_lost, out
+
+
+class PointsSettler(Settler):
+    """Everyone is scored every round (RULES.md §4.4): high 3, middle 2, low 1, the knocker one
+    more for high and one less otherwise, a blitz 6; the match lasts ``rounds`` deals (one per
+    player by default) or until someone reaches ``target``."""
+
+    HIGH, MIDDLE, LOW, BLITZ = 3, 2, 1, 6
+
+    def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
+        active = state.active_seats
+        events: Events = []
+        gains = [0] * state.players
+        ranks: list[str | None] = [None] * state.players
+        shown: Sequence[int] = () if outcome.reason == "void" else active
+        if outcome.reason != "void":
+            self._score(outcome, active, gains, ranks)
+        events += show_events(state, shown, outcome)
+        seats = list(state.seats)
+        for seat in active:
+            if gains[seat]:
+                old = seats[seat]
+                seats[seat] = _with(old, points=old.points + gains[seat])
+                events.append({"type": "points_scored", "seat": seat, "points": gains[seat],
+                               "total": seats[seat].points})
+        limit = rounds_in_match(state)
+        best = max(seats[seat].points for seat in active)
+        target = state.rules.target
+        winners: list[int] = []
+        if (limit is not None and state.round >= limit) or (target is not None and best >= target):
+            winners = [seat for seat in active if seats[seat].points == best]
+        result = {
+            "round": state.round,
+            "reason": outcome.reason,
+            "knocker": outcome.knocker,
+            "blitz": list(outcome.blitz),
+            "hands": shown_hands(state, shown, outcome),
+            "points": gains,
+            "ranks": ranks,
+        }
+        return finish(state, seats, state.pot, result, winners, events)
+
+    def _score(self, outcome: Outcome, active: Sequence[int], gains: list[int],
+               ranks: list[str | None]) -> None:
+        scores = outcome.scores
+        others = [seat for seat in active if seat not in outcome.blitz]
+        for seat in outcome.blitz:
+            gains[seat], ranks[seat] = self.BLITZ, "blitz"
+        if not others:
+            return
+        low = min(scores[seat] for seat in others)  # type: ignore[type-var]
+        at_bottom = [seat for seat in others if scores[seat] == low]
+        for seat in others:
+            knocked = seat == outcome.knocker
+            if not any(scores[other] > scores[seat] for other in others):  # type: ignore[operator]
+                gains[seat], ranks[seat] = self.HIGH + knocked, "high"
+            elif at_bottom == [seat]:
+                gains[seat], ranks[seat] = self.LOW - knocked, "low"
+            else:
+                gains[seat], ranks[seat] = self.MIDDLE - knocked, "middle"
+
+
+def _with(seat: Seat, **changes: Any) -> Seat:
+    values = seat.to_dict() | changes
+    return Seat(**values)
+
+
+_SETTLERS: dict[Settlement, Settler] = {
+    Settlement.LIVES: LivesSettler(),
+    Settlement.POINTS: PointsSettler(),
+    Settlement.NONE: Settler(),
+}
+
+
+def register_settler(settlement: Settlement, settler: Settler) -> None:
+    """Make ``settler`` the one that settles rounds for ``settlement``."""
+    _SETTLERS[settlement] = settler
+
+
+def settler_for(rules: Rules) -> Settler:
+    settler = _SETTLERS.get(rules.settlement)
+    if settler is None:
+        raise not_implemented(rules, f"the {rules.settlement.value} settlement")
+    return settler

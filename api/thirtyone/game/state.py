@@ -1,0 +1,199 @@
+"""The game state: one immutable record of everything a match is at one moment.
+
+A :class:`GameState` is never changed: :func:`~thirtyone.game.apply_move` returns a new one.
+``to_dict`` gives plain JSON data and ``from_dict`` reads it back, checking that it describes a
+real position (each card of the deck exactly once, phase, turn and counts consistent); the
+round trip is lossless.
+
+Card places, all tuples of :class:`~thirtyone.cards.Card`:
+
+- ``hands``: one tuple per seat (empty for an eliminated seat);
+- ``stock``: the face-down stock, top card first;
+- ``discard``: the face-up discard pile, bottom card first (its top is the last card); in the
+  race to 31 it is the row of cards taken, in order;
+- ``table``: cards on the table (a widow, table hands, the race's layout), with
+  ``table_face_up`` telling, position by position, whether each card lies face up;
+- ``out``: cards put out of play face down for the rest of the round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+from thirtyone.cards import Card
+from thirtyone.rules import Rules
+
+STATE_VERSION = 1
+"""The layout version written by :meth:`GameState.to_dict`."""
+
+
+class Phase(StrEnum):
+    """What the game waits for. Families add the phases of their own turns."""
+
+    DRAW = "draw"
+    """A draw-family turn begins: draw, knock, or stand after a knock."""
+    DISCARD = "discard"
+    """The player who drew must discard."""
+    TAKE = "take"
+    """The race to 31: the player to move takes a card."""
+    ROUND_OVER = "round_over"
+    """The round is settled; ``next_round`` deals the next one."""
+    GAME_OVER = "game_over"
+    """The match is finished; ``winners`` says who won."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat's standing in the match.
+
+    ``free_ride`` is true for a seat that has lost its last life and plays on until its next
+    loss; ``chips`` may go negative (antes and payments minus winnings).
+    """
+
+    lives: int = 0
+    chips: int = 0
+    points: int = 0
+    free_ride: bool = False
+    eliminated: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lives": self.lives,
+            "chips": self.chips,
+            "points": self.points,
+            "free_ride": self.free_ride,
+            "eliminated": self.eliminated,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A match at one moment. Build one with :func:`~thirtyone.game.new_game`.
+
+    ``turn`` is the seat to act in a turn phase (``None`` between rounds and after the match);
+    ``turns`` counts the turns completed this round; ``final_turns`` the turns left after a
+    knock; ``pickup`` the card just taken from the discard pile (it may not be discarded in the
+    same turn unless ``may_discard_pickup``); ``result`` the last round's settlement (plain
+    data); ``winners`` the seats that won the match; ``history`` every move applied, each with
+    the ``seat`` that made it.
+    """
+
+    rules: Rules
+    seed: int | str
+    seats: tuple[Seat, ...]
+    dealer: int
+    round: int
+    phase: str
+    turn: int | None
+    turns: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    table: tuple[Card, ...]
+    table_face_up: tuple[bool, ...]
+    out: tuple[Card, ...]
+    knocker: int | None
+    final_turns: int
+    pickup: Card | None
+    pot: int
+    result: Mapping[str, Any] | None
+    winners: tuple[int, ...]
+    history: tuple[Mapping[str, Any], ...]
+
+    @property
+    def players(self) -> int:
+        """The number of seats, eliminated ones included."""
+        return len(self.seats)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is finished."""
+        return self.phase == Phase.GAME_OVER
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose move it is, or ``None`` between rounds and after the match."""
+        return self.turn
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats still in the match, in seat order."""
+        return tuple(i for i, seat in enumerate(self.seats) if not seat.eliminated)
+
+    def next_active(self, seat: int) -> int:
+        """The first seat left of ``seat`` (clockwise) that is still in the match."""
+        seats = self.seats
+        n = len(seats)
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if not seats[candidate].eliminated:
+                return candidate
+        raise AssertionError("no seat left in the match")  # pragma: no cover - match over first
+
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with ``changes``; no field is checked (the flows keep the state consistent).
+
+        Cheaper than :func:`dataclasses.replace`, which re-runs ``__init__``: this is on the
+        path of every move.
+        """
+        new = _new_state(GameState)
+        for name in _FIELD_NAMES:
+            _set(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as plain JSON data (see the module docstring for the card places)."""
+        return {
+            "version": STATE_VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "seats": [seat.to_dict() for seat in self.seats],
+            "dealer": self.dealer,
+            "round": self.round,
+            "phase": str(self.phase),
+            "turn": self.turn,
+            "turns": self.turns,
+            "hands": [_codes(hand) for hand in self.hands],
+            "stock": _codes(self.stock),
+            "discard": _codes(self.discard),
+            "table": _codes(self.table),
+            "table_face_up": list(self.table_face_up),
+            "out": _codes(self.out),
+            "knocker": self.knocker,
+            "final_turns": self.final_turns,
+            "pickup": None if self.pickup is None else self.pickup.code,
+            "pot": self.pot,
+            "result": thaw(self.result),
+            "winners": list(self.winners),
+            "history": [thaw(entry) for entry in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameState:
+        """Read a state written by :meth:`to_dict`; raise :class:`~thirtyone.errors.StateError`
+        with a code naming the fault when it is malformed or inconsistent.
+        """
+        from thirtyone.game.checks import read_state
+
+        return read_state(data)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(GameState))
+_new_state = object.__new__
+_set = object.__setattr__
+
+
+def _codes(cards: tuple[Card, ...]) -> list[str]:
+    return [card.code for card in cards]
+
+
+def thaw(value: Any) -> Any:
+    """A deep copy of plain data, so callers may change what they get without changing a state."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(item) for item in value]
+    return value
