@@ -1,0 +1,681 @@
+"""What a hand of three cards is worth, and how hands compare (RULES.md §2).
+
+Every rule set has one lookup table, built once on first use and cached: it maps the bitwise
+OR of a hand's card masks to a prebuilt :class:`HandScore`. Scoring a hand is then one dict
+lookup; anything that is not three distinct cards of the deck misses the table and falls to a
+slow path that raises the right error.
+
+>>> score_hand("AS KS QS")
+HandScore(points=31, category='blitz', suit='S', counted='AS KS QS')
+>>> score_hand("7H 7D 7C", "schnautz")
+HandScore(points=30.5, category='three-of-a-kind', suit=None, counted='7H 7D 7C')
+>>> score_hand("AS KS X1", "jokers").wild
+mappingproxy({'X1': 'QS'})
+>>> compare_hands(["AS KS QS", "AH KH JH", "9D 8D 7C"], "schnautz").order
+[[0], [1], [2]]
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from thirtyone.cards import ALL_CARDS, DECKS, JOKERS, SUITS, Card, Deck, parse_card
+from thirtyone.errors import N_, CardError, HandError
+from thirtyone.rules import Rules, make_rules
+
+HAND_SIZE = 3
+
+CATEGORY_NAMES: dict[str, str] = {
+    "blitz": N_("Blitz"),
+    "three-aces": N_("Three aces"),
+    "three-of-a-kind": N_("Three of a kind"),
+    "suit": N_("Cards of one suit"),
+    "high-card": N_("High card"),
+    "running-flush": N_("Running flush"),
+    "run": N_("Run"),
+    "flush": N_("Flush"),
+    "pair": N_("Pair"),
+}
+"""The English name of every hand category, by category id."""
+
+_NO_WILD: Mapping[str, str] = MappingProxyType({})
+_ACE, _KING, _TEN = 14, 13, 10
+
+
+@dataclass(frozen=True, slots=True)
+class _Basis:
+    """The options that decide hand values; rule sets that agree on them share one table.
+
+    Options that cannot matter under the others are left out (``None``), so that, for
+    example, every suit order gives the same table unless the tie-break is by suit.
+    """
+
+    deck: str
+    ace_value: int
+    three_of_a_kind: str
+    trips_equal: bool
+    three_aces: int | None
+    wild: str
+    joker_card: str | None
+    tie_break: str
+    suit_order: str | None
+    blitz: str
+    ranking: str
+
+    @classmethod
+    def of(cls, rules: Rules) -> _Basis:
+        return cls(
+            deck=rules.deck,
+            ace_value=1 if rules.values == "race" else 11,
+            three_of_a_kind=rules.three_of_a_kind,
+            trips_equal=rules.trips_equal,
+            three_aces=rules.three_aces,
+            wild=rules.wild,
+            joker_card=(
+                rules.joker_card if rules.wild == "jokers" and rules.deck == "short36" else None
+            ),
+            tie_break=rules.tie_break,
+            suit_order=rules.suit_order if rules.tie_break == "suit" else None,
+            blitz=rules.blitz,
+            ranking=rules.ranking,
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class HandScore:
+    """The value of one hand under one rule set.
+
+    ``points`` is an int, or 30.5 for three of a kind where it is worth 30½; ``category`` is a
+    key of :data:`CATEGORY_NAMES`; ``suit`` is the counted suit's letter (``None`` when no
+    suit counts); ``counted`` holds the cards that make the value and ``cards`` the whole hand,
+    highest first, a wild card in the place of the card it stands for; ``wild`` maps each wild
+    card's code to the code of that card (read-only); ``strength`` grows with the hand's worth.
+    With the brag ranking ``points`` is the hand's usual count, shown for information only.
+
+    Scores compare with ``<`` and ``==`` by the rule set's order, tie-break included: equal
+    scores are tied hands, whatever their cards. Only scores of the same hand rules compare.
+
+    >>> score_hand("AS KS QS", "schnautz") > score_hand("AH KH JH", "schnautz")
+    True
+    >>> score_hand("AS KS QS") == score_hand("AH KH JH")
+    True
+    """
+
+    points: int | float
+    category: str
+    suit: str | None
+    counted: tuple[Card, ...]
+    cards: tuple[Card, ...]
+    wild: Mapping[str, str]
+    is_blitz: bool
+    strength: int
+    _basis: _Basis = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The score as plain JSON-able data.
+
+        >>> score_hand("AS KS X1", "jokers").to_dict()
+        {'points': 31, 'category': 'blitz', 'suit': 'S', 'counted': ['AS', 'KS', 'X1'],
+         'cards': ['AS', 'KS', 'X1'], 'wild': {'X1': 'QS'}}
+        """
+        return {
+            "points": self.points,
+            "category": self.category,
+            "suit": self.suit,
+            "counted": [card.code for card in self.counted],
+            "cards": [card.code for card in self.cards],
+            "wild": dict(self.wild),
+        }
+
+    def _comparable(self, other: object) -> bool:
+        return isinstance(other, HandScore) and (
+            other._basis is self._basis or other._basis == self._basis
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not self._comparable(other):
+            return NotImplemented
+        return self.strength == other.strength  # type: ignore[union-attr]
+
+    def __lt__(self, other: HandScore) -> bool:
+        if not self._comparable(other):
+            return NotImplemented
+        return self.strength < other.strength
+
+    def __le__(self, other: HandScore) -> bool:
+        if not self._comparable(other):
+            return NotImplemented
+        return self.strength <= other.strength
+
+    def __gt__(self, other: HandScore) -> bool:
+        if not self._comparable(other):
+            return NotImplemented
+        return self.strength > other.strength
+
+    def __ge__(self, other: HandScore) -> bool:
+        if not self._comparable(other):
+            return NotImplemented
+        return self.strength >= other.strength
+
+    def __hash__(self) -> int:
+        return hash(self.strength)
+
+    def __repr__(self) -> str:
+        wild = f", wild={dict(self.wild)!r}" if self.wild else ""
+        counted = " ".join(card.code for card in self.counted)
+        return (
+            f"HandScore(points={self.points!r}, category={self.category!r}, "
+            f"suit={self.suit!r}, counted={counted!r}{wild})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """Hands ranked best first: ``order`` groups tied hands' indices, ``winners`` are the
+    indices of the best hands and ``losers`` those of the lowest (all hands tied: both)."""
+
+    order: list[list[int]]
+    winners: list[int]
+    losers: list[int]
+    scores: list[HandScore]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ranking as plain JSON-able data.
+
+        >>> compare_hands(["7H 7D 7C", "AS KS"], "scat")
+        Traceback (most recent call last):
+        ...
+        thirtyone.errors.HandError: a hand has 3 cards, not 2
+        >>> compare_hands(["7H 8D 9C", "9S 8S 2H"]).to_dict()["order"]
+        [[1], [0]]
+        """
+        return {
+            "order": [list(group) for group in self.order],
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+            "scores": [score.to_dict() for score in self.scores],
+        }
+
+
+class _Reading(NamedTuple):
+    """One way to read a hand of natural cards: its order key and what a HandScore shows.
+
+    ``detail`` (the counted and the other cards' ranks, the counted suit's rank) refines the
+    key: among readings of equal key a wild card chooses the one with the greater detail.
+    """
+
+    key: tuple[Any, ...]
+    points: int | float
+    category: str
+    suit: str | None
+    counted: tuple[Card, ...]
+    is_blitz: bool
+    detail: tuple[Any, ...]
+
+
+# Indexed by Card.index: the hot loops below read ints from tuples, not properties.
+_RANK_ORDER = tuple(card.rank_order for card in ALL_CARDS)
+
+
+class _Reader:
+    """Reads hands of natural (non-wild) cards under one :class:`_Basis`.
+
+    An order key is ``(points × 2, level, tie-break part)``: the level puts a blitz above
+    other hands of the same points and, where trips are worth 30 below a suited 30, puts those
+    trips below; the tie-break part is empty (a tie), the counted and then the other cards'
+    ranks, or the counted suit's place in the suit order. Brag keys are
+    ``(category level, highest, middle, lowest)``.
+    """
+
+    def __init__(self, basis: _Basis) -> None:
+        self.basis = basis
+        order = basis.suit_order or "HDCS"
+        # Higher is better; a hand with no counted suit ranks below every suit.
+        self.suit_rank: dict[str | None, int] = {
+            suit: len(order) - order.index(suit) for suit in SUITS
+        }
+        self.suit_rank[None] = 0
+        self.value = tuple(
+            basis.ace_value if card.rank == "A" else card.value for card in ALL_CARDS
+        )
+        self.by_suit = basis.tie_break == "suit"
+        self.by_ranks = basis.tie_break == "ranks"
+
+    def tie_part(
+        self, counted: tuple[int, ...], others: tuple[int, ...], suit: str | None
+    ) -> tuple[Any, ...]:
+        if self.by_ranks:
+            return (counted, others)
+        if self.by_suit:
+            return (self.suit_rank[suit],)
+        return ()
+
+    def trips(self, cards: tuple[Card, ...], rank_order: int, pure: bool) -> _Reading:
+        """Three of a kind of ``rank_order``; ``pure`` is False when made with a wild card."""
+        basis = self.basis
+        ranks = (rank_order,) * HAND_SIZE
+        detail = (ranks, (), 0)
+        if basis.three_of_a_kind == "30-below-suited":
+            part = () if basis.trips_equal else (pure, rank_order)
+            return _Reading((60, 0, part), 30, "three-of-a-kind", None, cards, False, detail)
+        part = () if basis.trips_equal else self.tie_part(ranks, (), None)
+        return _Reading((61, 1, part), 30.5, "three-of-a-kind", None, cards, False, detail)
+
+    def three_aces(self, cards: tuple[Card, ...]) -> _Reading:
+        points = self.basis.three_aces
+        assert points is not None
+        ranks = (_ACE,) * HAND_SIZE
+        key = (points * 2, 1, self.tie_part(ranks, (), None))
+        return _Reading(key, points, "three-aces", None, cards, False, (ranks, (), 0))
+
+    def read(self, cards: tuple[Card, ...]) -> _Reading:
+        """The best reading of three natural cards, given highest rank first."""
+        if self.basis.ranking == "brag":
+            return self.brag(cards)
+        best = self.best_suit(cards)
+        first, second, third = cards
+        if first.rank == second.rank == third.rank:
+            if self.basis.three_of_a_kind != "off":
+                best = max(best, self.trips(cards, _RANK_ORDER[first.index], True))
+            if self.basis.three_aces is not None and first.rank == "A":
+                best = max(best, self.three_aces(cards))
+        return best
+
+    def best_suit(self, cards: tuple[Card, ...]) -> _Reading:
+        first, second, third = cards
+        if first.suit == second.suit:
+            groups = ((cards, ()),) if second.suit == third.suit else (
+                ((first, second), (third,)), ((third,), (first, second)))
+        elif second.suit == third.suit:
+            groups = (((first,), (second, third)), ((second, third), (first,)))
+        elif first.suit == third.suit:
+            groups = (((first, third), (second,)), ((second,), (first, third)))
+        else:
+            groups = (
+                ((first,), (second, third)), ((second,), (first, third)),
+                ((third,), (first, second)),
+            )
+        value, suit_rank = self.value, self.suit_rank
+        chosen: tuple[Any, ...] = ()
+        for group, others in groups:
+            points = 0
+            for card in group:
+                points += value[card.index]
+            ranks = tuple([_RANK_ORDER[card.index] for card in group])
+            suit = group[0].suit
+            # Equal points: the suit whose cards rank higher counts (RULES.md §2), unless
+            # suits themselves break ties, when the higher suit is the better choice.
+            if self.by_suit:
+                choice = (points, suit_rank[suit], ranks, group, others)
+            else:
+                choice = (points, ranks, suit_rank[suit], group, others)
+            if choice > chosen:
+                chosen = choice
+        points, group, others = chosen[0], chosen[3], chosen[4]
+        suit = group[0].suit
+        ranks = chosen[2] if self.by_suit else chosen[1]
+        other_ranks = tuple([_RANK_ORDER[card.index] for card in others])
+        blitz = points == 31 and (
+            self.basis.blitz == "any-31"
+            or (self.basis.blitz == "ace-king-ten" and ranks == (_ACE, _KING, _TEN))
+        )
+        category = "blitz" if blitz else "suit" if len(group) > 1 else "high-card"
+        key = (points * 2, 2 if blitz else 1, self.tie_part(ranks, other_ranks, suit))
+        detail = (ranks, other_ranks, suit_rank[suit])
+        return _Reading(key, points, category, suit, group, blitz, detail)
+
+    def brag(self, cards: tuple[Card, ...]) -> _Reading:
+        high, middle, low = (_RANK_ORDER[card.index] for card in cards)
+        flush = cards[0].suit == cards[1].suit == cards[2].suit
+        if (high, middle, low) == (_ACE, 3, 2):
+            # A-2-3 is the lowest run: the ace plays low.
+            high, middle, low = 3, 2, 1
+        run = high - middle == 1 and middle - low == 1
+        counted = cards
+        if high == middle == low:
+            category, level = "three-of-a-kind", 5
+        elif run:
+            category, level = ("running-flush", 4) if flush else ("run", 3)
+        elif flush:
+            category, level = "flush", 2
+        elif high == middle or middle == low:
+            category, level = "pair", 1
+            pair_rank = middle
+            kicker = low if high == middle else high
+            high, middle, low = pair_rank, kicker, 0
+            counted = tuple(card for card in cards if _RANK_ORDER[card.index] == pair_rank)
+        else:
+            category, level = "high-card", 0
+        suit = cards[0].suit if flush else None
+        points = self.best_suit(cards).points
+        key = (level, high, middle, low)
+        return _Reading(key, points, category, suit, counted, False, (key, (), 0))
+
+
+def _descending(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, reverse=True))
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= card.mask
+    return mask
+
+
+def _wild_cards(basis: _Basis) -> tuple[Card, ...]:
+    if basis.wild != "jokers":
+        return ()
+    if basis.joker_card is not None:
+        return (parse_card(basis.joker_card),)
+    return JOKERS
+
+
+def _build_table(basis: _Basis) -> dict[int, HandScore]:
+    """Every hand of the deck, by mask, with its prebuilt score."""
+    reader = _Reader(basis)
+    deck = DECKS[basis.deck]
+    wild_cards = _wild_cards(basis)
+    wild_mask = _mask(wild_cards)
+    naturals = _descending(card for card in deck if not card.is_joker)
+    # Natural readings of every three natural cards: wild cards pick from these.
+    readings: dict[int, _Reading] = {}
+    hands: dict[int, tuple[Card, ...]] = {}
+    for cards in itertools.combinations(naturals, HAND_SIZE):
+        mask = cards[0].mask | cards[1].mask | cards[2].mask
+        readings[mask] = reader.read(cards)
+        hands[mask] = cards
+
+    chosen: dict[int, tuple[_Reading, tuple[Card, ...], Mapping[str, str]]] = {}
+    if wild_cards:
+        preference = _preference(readings)
+        best_by_rest: dict[int, int] = {}
+        for cards in itertools.combinations(_descending(deck), HAND_SIZE):
+            mask = cards[0].mask | cards[1].mask | cards[2].mask
+            if not mask & wild_mask:
+                continue
+            rest = mask & ~wild_mask
+            if rest not in best_by_rest:
+                best_by_rest[rest] = max(
+                    _completions(rest, naturals, HAND_SIZE - rest.bit_count()),
+                    key=preference.__getitem__,
+                )
+            best = best_by_rest[rest]
+            chosen[mask] = _substitute(readings[best], hands[best], cards, wild_mask)
+    jack_of_clubs = parse_card("JC") if basis.wild == "jack-of-clubs-trips" else None
+    for cards in itertools.combinations(_descending(deck), HAND_SIZE):
+        mask = cards[0].mask | cards[1].mask | cards[2].mask
+        if mask in chosen:
+            continue
+        reading = readings[mask]
+        if jack_of_clubs is not None and jack_of_clubs in cards:
+            made = _jack_of_clubs_trips(reader, cards, jack_of_clubs)
+            if made is not None and made[0].key > reading.key:
+                chosen[mask] = made
+                continue
+        chosen[mask] = (reading, cards, _NO_WILD)
+
+    keys = sorted({reading.key for reading, _, _ in chosen.values()})
+    strength = {key: rank for rank, key in enumerate(keys)}
+    return {
+        mask: HandScore(
+            reading.points, reading.category, reading.suit, reading.counted, cards, wild,
+            reading.is_blitz, strength[reading.key], basis,
+        )
+        for mask, (reading, cards, wild) in chosen.items()
+    }
+
+
+def _preference(readings: Mapping[int, _Reading]) -> dict[int, int]:
+    """A strict order of natural hands that refines the order key, for wild cards to choose
+    by: among equal hands a wild card prefers higher ranks, then the higher suit."""
+    ranked = sorted(readings, key=lambda mask: (readings[mask].key, readings[mask].detail, mask))
+    return {mask: rank for rank, mask in enumerate(ranked)}
+
+
+def _completions(rest: int, naturals: Sequence[Card], missing: int) -> list[int]:
+    """The masks of every natural hand that holds the cards of ``rest``."""
+    free = [card.mask for card in naturals if not card.mask & rest]
+    if missing == 1:
+        return [rest | mask for mask in free]
+    return [rest | one | other for one, other in itertools.combinations(free, 2)]
+
+
+def _substitute(
+    reading: _Reading, natural: tuple[Card, ...], cards: tuple[Card, ...], wild_mask: int
+) -> tuple[_Reading, tuple[Card, ...], Mapping[str, str]]:
+    """Map a natural hand's reading back onto a hand whose wild cards stand for its cards;
+    each wild card takes the place of its card in ``counted`` and ``cards``."""
+    wilds = sorted((card for card in cards if card.mask & wild_mask), key=lambda c: c.index)
+    kept = {card for card in cards if not card.mask & wild_mask}
+    stood_for = [card for card in natural if card not in kept]
+    actual = dict(zip(stood_for, wilds, strict=True))
+    counted = tuple(actual.get(card, card) for card in reading.counted)
+    wild = MappingProxyType({w.code: c.code for c, w in actual.items()})
+    return (
+        reading._replace(counted=counted),
+        tuple(actual.get(card, card) for card in natural),
+        wild,
+    )
+
+
+def _jack_of_clubs_trips(
+    reader: _Reader, cards: tuple[Card, ...], jack: Card
+) -> tuple[_Reading, tuple[Card, ...], Mapping[str, str]] | None:
+    """Trips made with the jack of clubs standing for the rank of the hand's other two cards."""
+    first, second = (card for card in cards if card is not jack)
+    if first.rank != second.rank or first.rank == jack.rank:
+        return None
+    taken = {first.suit, second.suit}
+    stood_for = Card.of(first.rank, next(suit for suit in SUITS if suit not in taken))
+    ordered = tuple(card for _, card in sorted(
+        ((first, first), (second, second), (stood_for, jack)), reverse=True))
+    reading = reader.trips(ordered, _RANK_ORDER[first.index], False)
+    if first.rank == "A" and reader.basis.three_aces is not None:
+        reading = max(reading, reader.three_aces(ordered))
+    return reading, ordered, MappingProxyType({jack.code: stood_for.code})
+
+
+@functools.lru_cache(maxsize=32)
+def _table(basis: _Basis) -> dict[int, HandScore]:
+    return _build_table(basis)
+
+
+class Evaluator:
+    """Scores hands under one rule set: get one from :func:`evaluator`.
+
+    ``score(cards)`` is the fast path for game code: three parsed :class:`Card` objects in, the
+    prebuilt :class:`HandScore` out, in one table lookup. Anything else (codes, a wrong number
+    of cards, duplicates, cards outside the deck) takes the slow path of :meth:`read`, which
+    parses codes or raises the right error. ``table`` maps the OR of three cards' masks to
+    their score; it is shared, so treat it as read-only.
+
+    >>> from thirtyone.cards import parse_cards
+    >>> scat = evaluator(make_rules("scat"))
+    >>> scat.score(parse_cards("10H JH 2C")).points
+    20
+    >>> scat.score(parse_cards("10H JH 10H"))
+    Traceback (most recent call last):
+    ...
+    thirtyone.errors.CardError: the card 10H appears twice in the hand
+    """
+
+    __slots__ = ("deck", "rules", "score", "table")
+
+    rules: Rules
+    deck: Deck
+    table: dict[int, HandScore]
+    score: Callable[[Iterable[Card]], HandScore]
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.deck = rules.deck_cards
+        self.table = table = _table(_Basis.of(rules))
+        read = self.read
+
+        def score(cards: Iterable[Card]) -> HandScore:
+            try:
+                first, second, third = cards  # type: ignore[misc]
+                return table[first.mask | second.mask | third.mask]
+            except (KeyError, ValueError, TypeError, AttributeError):
+                pass
+            return read(cards)
+
+        self.score = score
+
+    def read(self, hand: str | Iterable[str | Card], field: str = "hand") -> HandScore:
+        """Score a hand given as codes, cards, or one string of codes; ``field`` names the
+        input in errors.
+
+        >>> evaluator(make_rules("trentuno")).read(["2S", "AS", "KS"], field="hands[0]")
+        Traceback (most recent call last):
+        ...
+        thirtyone.errors.CardError: the card 2S is not in the deck piquet32
+        """
+        cards = _read_cards(hand, field)
+        score = self.table.get(_mask(cards))
+        if score is not None and len(cards) == HAND_SIZE:
+            return score
+        if len(cards) != HAND_SIZE:
+            raise HandError(
+                "wrong_hand_size", N_("a hand has {expected} cards, not {size}"),
+                field=field, expected=HAND_SIZE, size=len(cards),
+            )
+        seen: set[Card] = set()
+        for card in cards:
+            if card in seen:
+                raise CardError(
+                    "duplicate_card", N_("the card {card} appears twice in the hand"),
+                    field=field, card=card.code,
+                )
+            seen.add(card)
+        outside = next(card for card in cards if card not in self.deck)
+        raise CardError(
+            "card_not_in_deck", N_("the card {card} is not in the deck {deck}"),
+            field=field, card=outside.code, deck=self.deck.id,
+        )
+
+    def __repr__(self) -> str:
+        return f"Evaluator({self.rules.variant!r}, {len(self.table)} hands)"
+
+
+def _read_cards(hand: object, field: str) -> list[Card]:
+    if isinstance(hand, str):
+        items: list[Any] = hand.replace(",", " ").split()
+    elif isinstance(hand, Iterable) and not isinstance(hand, Mapping | bytes | bytearray):
+        items = list(hand)
+    else:
+        raise HandError(
+            "bad_hand", N_("a hand is a list of card codes, not {hand}"),
+            field=field, hand=repr(hand),
+        )
+    cards = []
+    for position, item in enumerate(items):
+        try:
+            cards.append(parse_card(item))
+        except CardError as error:
+            raise CardError(
+                error.code, error.message, field=f"{field}[{position}]", **error.params
+            ) from None
+    return cards
+
+
+@functools.lru_cache(maxsize=256)
+def _evaluator(rules: Rules) -> Evaluator:
+    return Evaluator(rules)
+
+
+def evaluator(rules: Rules | str) -> Evaluator:
+    """The :class:`Evaluator` of ``rules`` (a :class:`Rules` or a preset name), cached: its
+    table is built on first use, once per set of hand rules.
+
+    >>> evaluator(make_rules("jokers"))
+    Evaluator('jokers', 24804 hands)
+    >>> evaluator("trentuno") is evaluator(make_rules("trentuno"))
+    True
+    """
+    if not isinstance(rules, Rules):
+        rules = make_rules(rules)
+    return _evaluator(rules)
+
+
+def _evaluator_for(variant: str | Rules, options: Mapping[str, Any] | None) -> Evaluator:
+    if options is None and isinstance(variant, str):
+        found = _BY_VARIANT.get(variant)
+        if found is None:
+            found = _BY_VARIANT[variant] = evaluator(make_rules(variant))
+        return found
+    return evaluator(make_rules(variant, options))
+
+
+_BY_VARIANT: dict[str, Evaluator] = {}
+
+
+def score_hand(
+    hand: str | Iterable[str | Card],
+    variant: str | Rules = "scat",
+    options: Mapping[str, Any] | None = None,
+) -> HandScore:
+    """Score a hand of three cards under a preset (by id or name) or a :class:`Rules`, with
+    ``options`` overriding the preset's.
+
+    >>> score_hand(["A♠", "K♠", "10♠"], "blitz").category
+    'blitz'
+    >>> score_hand("AS KS QS", "blitz").category
+    'suit'
+    >>> score_hand("JC 9H 9D", "trentuno")
+    HandScore(points=30, category='three-of-a-kind', suit=None, counted='9H 9D JC',
+              wild={'JC': '9C'})
+    >>> score_hand("QH JS 10S", "stop-the-bus").category
+    'run'
+    >>> score_hand("AS KS 10S", "scat", {"three_of_a_kind": "31"})
+    Traceback (most recent call last):
+    ...
+    thirtyone.errors.OptionError: option 'three_of_a_kind' must be one of off, 30.5, \
+30-below-suited, not '31'
+    >>> score_hand("AS KS X1")
+    Traceback (most recent call last):
+    ...
+    thirtyone.errors.CardError: the card X1 is not in the deck full52
+    """
+    return _evaluator_for(variant, options).read(hand)
+
+
+def compare_hands(
+    hands: Sequence[str | Iterable[str | Card]],
+    variant: str | Rules = "scat",
+    options: Mapping[str, Any] | None = None,
+) -> Ranking:
+    """Rank hands best first under a preset or :class:`Rules`; tied hands share a group.
+
+    Hands may share cards: this compares hands, it does not deal them.
+
+    >>> ranking = compare_hands(["AS KS QS", "AH KH JH", "6C 6D 6H", "5C 5D 5H"], "schnautz")
+    >>> ranking.order, ranking.winners, ranking.losers
+    ([[0], [1], [2], [3]], [0], [3])
+    >>> compare_hands(["AS KS QS", "AH KH JH", "9C 9D 2S"]).order
+    [[0, 1], [2]]
+    """
+    if isinstance(hands, str | bytes | Mapping) or not isinstance(hands, Iterable):
+        raise HandError(
+            "bad_hands", N_("hands must be a list of hands, not {hands}"),
+            field="hands", hands=repr(hands),
+        )
+    judge = _evaluator_for(variant, options)
+    scores = [judge.read(hand, field=f"hands[{i}]") for i, hand in enumerate(hands)]
+    if not scores:
+        raise HandError("no_hands", N_("there are no hands to compare"), field="hands")
+    order: list[list[int]] = []
+    previous: HandScore | None = None
+    for index in sorted(range(len(scores)), key=lambda i: -scores[i].strength):
+        if previous is not None and scores[index].strength == previous.strength:
+            order[-1].append(index)
+        else:
+            order.append([index])
+        previous = scores[index]
+    return Ranking(order, list(order[0]), list(order[-1]), scores)

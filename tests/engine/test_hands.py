@@ -1,0 +1,323 @@
+"""Hand values and comparisons (RULES.md §2): table-driven cases, errors and the fast path."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from thirtyone import (
+    CATEGORY_NAMES,
+    CardError,
+    HandError,
+    OptionError,
+    compare_hands,
+    evaluator,
+    parse_cards,
+    score_hand,
+)
+from thirtyone.rules import PRESETS, make_rules
+
+# (variant, options, hand, points, category, counted suit, wild)
+CASES = [
+    # scat: best suit, blitz any-31, trips off, no tie-break
+    ("scat", None, "AS KS QS", 31, "blitz", "S", {}),
+    ("scat", None, "AS KS 10S", 31, "blitz", "S", {}),
+    ("scat", None, "10H JH 2C", 20, "suit", "H", {}),
+    ("scat", None, "2S 3S 4H", 5, "suit", "S", {}),
+    ("scat", None, "AS 2H 3C", 11, "high-card", "S", {}),
+    ("scat", None, "7H 7D 7C", 7, "high-card", "H", {}),
+    # Two suits giving equal points: the one whose cards rank higher counts.
+    ("scat", None, "KS QH 5C", 10, "high-card", "S", {}),
+    ("scat", None, "5S 6S AH", 11, "high-card", "H", {}),
+    ("scat", {"three_of_a_kind": "30.5"}, "7H 7D 7C", 30.5, "three-of-a-kind", None, {}),
+    ("scat", {"three_aces": 31}, "AH AD AC", 31, "three-aces", None, {}),
+    ("scat", {"three_aces": 20}, "AH AD AC", 20, "three-aces", None, {}),
+    ("scat", {"three_of_a_kind": "30.5", "three_aces": 25}, "AH AD AC", 30.5,
+     "three-of-a-kind", None, {}),
+    ("scat", {"blitz": "off"}, "AS KS QS", 31, "suit", "S", {}),
+    # scat with a wild jack of clubs: it still counts as a jack otherwise.
+    ("scat", {"three_of_a_kind": "30.5", "wild": "jack-of-clubs-trips"}, "JC 4H 4S", 30.5,
+     "three-of-a-kind", None, {"JC": "4C"}),
+    ("scat", {"three_of_a_kind": "30.5", "wild": "jack-of-clubs-trips"}, "JC AC 4S", 21,
+     "suit", "C", {}),
+    # blitz: only ace, king and ten of one suit
+    ("blitz", None, "AS KS 10S", 31, "blitz", "S", {}),
+    ("blitz", None, "AS KS QS", 31, "suit", "S", {}),
+    ("blitz", {"blitz": "any-31"}, "AS KS QS", 31, "blitz", "S", {}),
+    ("cut-throat", None, "2H 2D 2C", 30.5, "three-of-a-kind", None, {}),
+    ("eenendertigen", None, "AD 10D 9D", 30, "suit", "D", {}),
+    ("schnautz", None, "6H 6D 6C", 30.5, "three-of-a-kind", None, {}),
+    # trentuno: trips are worth 30; the jack of clubs is wild for trips only
+    ("trentuno", None, "AH AD AC", 30, "three-of-a-kind", None, {}),
+    ("trentuno", None, "JC 9H 9D", 30, "three-of-a-kind", None, {"JC": "9C"}),
+    ("trentuno", None, "JC 9C 9D", 30, "three-of-a-kind", None, {"JC": "9H"}),
+    ("trentuno", None, "JC JD JH", 30, "three-of-a-kind", None, {}),
+    ("trentuno", None, "JC QC KC", 30, "suit", "C", {}),
+    ("trentuno", None, "JC 9H 8D", 10, "high-card", "C", {}),
+    ("trentuno", None, "AC KC JC", 31, "blitz", "C", {}),
+    # jokers: a joker is any card not in the hand; three aces are 31
+    ("jokers", None, "AS KS X1", 31, "blitz", "S", {"X1": "QS"}),
+    ("jokers", None, "AS AH X1", 31, "three-aces", None, {"X1": "AD"}),
+    ("jokers", None, "AS AH AD", 31, "three-aces", None, {}),
+    ("jokers", None, "X1 X2 AS", 31, "blitz", "S", {"X1": "KS", "X2": "QS"}),
+    ("jokers", None, "X1 X2 2C", 23, "suit", "C", {"X1": "AC", "X2": "KC"}),
+    ("jokers", None, "X2 7S 2D", 18, "suit", "S", {"X2": "AS"}),
+    ("jokers", None, "7H 7D 7C", 7, "high-card", "H", {}),
+    ("jokers", {"deck": "short36"}, "6S AH KH", 31, "blitz", "H", {"6S": "QH"}),
+    ("jokers", {"deck": "short36", "joker_card": "7D"}, "7D AH KH", 31, "blitz", "H",
+     {"7D": "QH"}),
+    ("jokers", {"deck": "short36", "joker_card": "7D"}, "6S AH KH", 21, "suit", "H", {}),
+    ("no-trips", None, "7H 7D 7C", 7, "high-card", "H", {}),
+    ("bank", None, "AH KH QH", 31, "blitz", "H", {}),
+    ("no-elimination", None, "9C 8C 7C", 24, "suit", "C", {}),
+    ("switch", None, "2C 2D 9D", 11, "suit", "D", {}),
+    # stop-the-bus: the brag ranking
+    ("stop-the-bus", None, "2H 2D 2C", 2, "three-of-a-kind", None, {}),
+    ("stop-the-bus", None, "QS KS AS", 31, "running-flush", "S", {}),
+    ("stop-the-bus", None, "AS 2D 3H", 11, "run", None, {}),
+    ("stop-the-bus", None, "AS 9S 2S", 22, "flush", "S", {}),
+    ("stop-the-bus", None, "KS KD 2H", 10, "pair", None, {}),
+    ("stop-the-bus", None, "AS QD 9H", 11, "high-card", None, {}),
+    # race: the ace counts one
+    ("race", None, "AS 2S 3S", 6, "suit", "S", {}),
+    ("race", None, "AS 6D 2D", 8, "suit", "D", {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "hand", "points", "category", "suit", "wild"),
+    CASES,
+)
+def test_score(variant, options, hand, points, category, suit, wild):
+    score = score_hand(hand, variant, options)
+    assert (score.points, score.category, score.suit, dict(score.wild)) == (
+        points, category, suit, wild,
+    )
+    assert type(score.points) is type(points)
+    assert score.is_blitz == (category == "blitz")
+    assert category in CATEGORY_NAMES
+    assert sorted(card.code for card in score.cards) == sorted(hand.split())
+    assert set(score.counted) <= set(score.cards)
+    # The wild cards stand for cards not in the hand, and never for each other.
+    standing = set(score.wild.values())
+    assert len(standing) == len(score.wild)
+    assert not standing & {card.code for card in score.cards} - set(score.wild)
+
+
+def test_every_preset_has_a_case():
+    assert {case[0] for case in CASES} == set(PRESETS)
+
+
+# (variant, options, better hand, worse hand): the sources' examples and each tie-break
+BETTER = [
+    ("schnautz", None, "AS KS QS", "AS KS JS"),  # AKQ beats AKJ [000][002]
+    ("schnautz", None, "AH KH QH", "AS KS JS"),
+    ("schnautz", None, "6S 6H 6D", "5S 5H 5D"),  # three sixes beat three fives
+    ("schnautz", None, "2S 2H 2D", "AS KS 9S"),  # 30½ beats any 30
+    ("schnautz", None, "AS KS QS", "AH AD AC"),  # 31 beats 30½
+    ("schnautz", None, "KS QS 9H", "KH JH 9D"),  # counted ranks first
+    ("schnautz", None, "KS 9S 8H", "KH 9H 7D"),  # then the other cards
+    ("schnautz", None, "10D 8D 2S", "9C 7C 2H"),  # 18 beats 16
+    ("trentuno", None, "AS KS 9S", "AH AD AC"),  # a suited 30 beats any trips [002]
+    ("trentuno", None, "QS KS JS", "AH AD AC"),
+    ("trentuno", None, "7S 7H 7D", "AH AD JC"),  # pure trips beat trips made with JC
+    ("trentuno", None, "8S 8H 8D", "7S 7H 7D"),  # higher trips beat lower
+    ("trentuno", None, "AH AD JC", "7S 7H JC"),
+    ("trentuno", None, "AS KS QS", "AH KH JH"),  # the 31 with higher cards wins
+    ("trentuno", None, "7H 7D JC", "AS KS 8S"),  # trips beat a 29
+    ("blitz", None, "AS KS 10S", "AH KH QH"),  # the blitz beats another 31
+    ("jokers", None, "AH KH QH", "AS KS QS"),  # suit tie-break: hearts above spades
+    ("jokers", None, "AD KD X1", "AC KC QC"),
+    ("jokers", None, "AS KS QS", "AH AD AC"),  # three aces have no suit to rank
+    ("jokers", {"suit_order": "SHDC"}, "AS KS QS", "AH KH QH"),
+    ("scat", {"tie_break": "ranks"}, "AS KS QS", "AH KH JH"),
+    ("scat", {"tie_break": "suit"}, "KH 2C 3D", "KS 2C 3D"),
+    ("scat", {"tie_break": "suit"}, "KS QH 5C", "KD 2C 3S"),  # the hearts queen counts
+    ("cut-throat", None, "2S 2H 2D", "AS KS 9S"),
+    ("stop-the-bus", None, "2H 2D 2C", "QS KS AS"),
+    ("stop-the-bus", None, "2S 3S 4S", "AS KD QH"),
+    ("stop-the-bus", None, "2S 3D 4H", "AS 2D 3H"),  # A-2-3 is the lowest run
+    ("stop-the-bus", None, "AS 2D 3H", "AS 9S 2S"),
+    ("stop-the-bus", None, "4S 6S 2S", "AS AD KH"),
+    ("stop-the-bus", None, "2S 2D 3H", "AS QD 9H"),
+    ("stop-the-bus", None, "KS KD 2H", "QS QD AH"),  # the pair first
+    ("stop-the-bus", None, "KS KD 3H", "KC KH 2H"),  # then the kicker
+    ("stop-the-bus", None, "AS QD 9H", "AS QD 8H"),
+    ("race", None, "6S 5S 4S", "AS 2S 3S"),
+]
+
+
+@pytest.mark.parametrize(("variant", "options", "better", "worse"), BETTER)
+def test_better(variant, options, better, worse):
+    high, low = score_hand(better, variant, options), score_hand(worse, variant, options)
+    assert high > low and low < high and high >= low and low <= high
+    assert high != low and not high == low  # noqa: SIM201
+    ranking = compare_hands([worse, better], variant, options)
+    assert ranking.order == [[1], [0]]
+    assert (ranking.winners, ranking.losers) == ([1], [0])
+
+
+# (variant, options, hand, hand): equal under the tie-break
+TIED = [
+    ("scat", None, "AS KS QS", "AH KH 10H"),  # tie-break none
+    ("scat", None, "KS 2C 3D", "QH 4C 5D"),
+    ("scat", {"three_of_a_kind": "30.5"}, "2H 2D 2C", "AH AD AC"),
+    ("cut-throat", None, "2H 2D 2C", "AH AD AC"),  # trips_equal
+    ("schnautz", None, "AS KS QS", "AH KH QH"),  # same ranks, suits do not count
+    ("schnautz", {"trips_equal": True}, "2H 2D 2C", "AH AD AC"),
+    ("trentuno", None, "7H 7D JC", "7S 7C JC"),
+    ("jokers", None, "AS KS QS", "AS KS X1"),  # same points, same suit
+    ("jokers", None, "AH AD AC", "AS AH X1"),
+    ("stop-the-bus", None, "AS KS QS", "AH KH QH"),
+    ("stop-the-bus", None, "KS KD 3H", "KC KH 3D"),
+]
+
+
+@pytest.mark.parametrize(("variant", "options", "first", "second"), TIED)
+def test_tied(variant, options, first, second):
+    one, other = score_hand(first, variant, options), score_hand(second, variant, options)
+    assert one == other and not one != other  # noqa: SIM202
+    assert one <= other and one >= other and not one < other and not one > other
+    assert hash(one) == hash(other)
+    ranking = compare_hands([first, second], variant, options)
+    assert ranking.order == [[0, 1]]
+    assert ranking.winners == ranking.losers == [0, 1]
+
+
+def test_compare_hands_groups_ties():
+    ranking = compare_hands(["9C 8C 2S", "AS KS QS", "7D 8H 9S", "AH KH JH", "9S 8S 2D"])
+    assert ranking.order == [[1, 3], [0, 4], [2]]
+    assert (ranking.winners, ranking.losers) == ([1, 3], [2])
+    data = ranking.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["scores"][1]["category"] == "blitz"
+    assert [score.points for score in ranking.scores] == [17, 31, 9, 31, 17]
+
+
+def test_compare_hands_accepts_rules_and_cards():
+    rules = make_rules("schnautz")
+    ranking = compare_hands([parse_cards("AS KS QS"), ("AH", "KH", "JH")], rules)
+    assert ranking.winners == [0]
+
+
+def test_to_dict_is_plain_json():
+    data = score_hand("AS KS X1", "jokers").to_dict()
+    assert data == {
+        "points": 31, "category": "blitz", "suit": "S", "counted": ["AS", "KS", "X1"],
+        "cards": ["AS", "KS", "X1"], "wild": {"X1": "QS"},
+    }
+    assert json.loads(json.dumps(data)) == data
+    trips = score_hand("7H 7D 7C", "schnautz").to_dict()
+    assert trips["points"] == 30.5 and trips["suit"] is None
+
+
+def test_scores_are_immutable_and_shared():
+    score = score_hand("AS KS QS")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        score.points = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        score_hand("AS KS X1", "jokers").wild["X1"] = "2C"  # type: ignore[index]
+    assert score_hand("QS AS KS") is score
+    assert score_hand(["A♠", "k♠", "Д♠"]) is score
+
+
+def test_scores_of_other_hand_rules_do_not_compare():
+    scat, schnautz = score_hand("AS KS QS"), score_hand("AS KS QS", "schnautz")
+    assert scat != schnautz
+    with pytest.raises(TypeError):
+        assert scat < schnautz
+    # Options outside the hand rules share the table.
+    assert score_hand("AS KS QS", "scat", {"lives": 5}) is scat
+
+
+def test_evaluator_fast_path():
+    rules = make_rules("scat")
+    judge = evaluator(rules)
+    assert evaluator(rules) is judge and evaluator("scat") is judge
+    hand = parse_cards("10H JH 2C")
+    assert judge.score(hand) is judge.table[hand[0].mask | hand[1].mask | hand[2].mask]
+    assert judge.score(tuple(hand)) is judge.score(["10H", "JH", "2C"])
+    assert judge.score(iter(hand)).points == 20
+    assert len(judge.table) == 22100
+    assert len(evaluator(make_rules("jokers")).table) == 24804
+    assert "scat" in repr(judge)
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "error", "code", "params"),
+    [
+        ("scat", "AS KS", HandError, "wrong_hand_size", {"size": 2, "expected": 3}),
+        ("scat", "AS KS QS JS", HandError, "wrong_hand_size", {"size": 4, "expected": 3}),
+        ("scat", "AS AS KS QS", HandError, "wrong_hand_size", {"size": 4, "expected": 3}),
+        ("scat", "", HandError, "wrong_hand_size", {"size": 0, "expected": 3}),
+        ("scat", "AS AS KS", CardError, "duplicate_card", {"card": "AS"}),
+        ("scat", ["AS", "A♠", "KS"], CardError, "duplicate_card", {"card": "AS"}),
+        ("scat", "AS KS X1", CardError, "card_not_in_deck", {"card": "X1", "deck": "full52"}),
+        ("trentuno", "2S AS KS", CardError, "card_not_in_deck",
+         {"card": "2S", "deck": "piquet32"}),
+        ("race", "AS 2S 10S", CardError, "card_not_in_deck", {"card": "10S", "deck": "race24"}),
+        ("scat", "AS KS ZZ", CardError, "bad_card", {"card": "ZZ"}),
+        ("scat", ["AS", "KS", 7], CardError, "bad_card", {"card": "7"}),
+        ("scat", 123, HandError, "bad_hand", {"hand": "123"}),
+        ("scat", None, HandError, "bad_hand", {"hand": "None"}),
+        ("scat", {"AS": 1, "KS": 2, "QS": 3}, HandError, "bad_hand",
+         {"hand": "{'AS': 1, 'KS': 2, 'QS': 3}"}),
+    ],
+)
+def test_hand_errors(variant, hand, error, code, params):
+    with pytest.raises(error) as raised:
+        score_hand(hand, variant)
+    assert raised.value.code == code
+    assert raised.value.params == params
+    assert raised.value.field.startswith("hand")
+    # The fast path refuses the same input with the same error.
+    cards = hand
+    if isinstance(hand, str) and code != "bad_card":
+        cards = parse_cards(hand)
+    with pytest.raises(error) as again:
+        evaluator(variant).score(cards)
+    assert again.value.code == code
+
+
+def test_bad_card_names_its_position():
+    with pytest.raises(CardError) as raised:
+        compare_hands(["AS KS QS", "AH 1H KH"])
+    assert raised.value.field == "hands[1][1]"
+    assert raised.value.params == {"card": "1H"}
+
+
+@pytest.mark.parametrize(
+    ("hands", "code"),
+    [([], "no_hands"), ("AS KS QS", "bad_hands"), (7, "bad_hands"), ({"a": 1}, "bad_hands")],
+)
+def test_compare_errors(hands, code):
+    with pytest.raises(HandError) as raised:
+        compare_hands(hands)
+    assert raised.value.code == code
+    assert raised.value.field == "hands"
+
+
+def test_compare_wrong_size_names_the_hand():
+    with pytest.raises(HandError) as raised:
+        compare_hands(["AS KS QS", "AH KH"])
+    assert raised.value.code == "wrong_hand_size"
+    assert raised.value.field == "hands[1]"
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "code"),
+    [
+        ("nonsense", None, "unknown_variant"),
+        ("scat", {"colour": 1}, "unknown_option"),
+        ("trentuno", {"wild": "jokers"}, "option_not_applicable"),
+        ("scat", {"wild": "jokers"}, "option_conflict"),
+        ("scat", {"trips_equal": "yes"}, "bad_option_type"),
+        ("scat", {"three_aces": 40}, "option_out_of_range"),
+    ],
+)
+def test_option_errors(variant, options, code):
+    with pytest.raises(OptionError) as raised:
+        score_hand("AS KS QS", variant, options)
+    assert raised.value.code == code
