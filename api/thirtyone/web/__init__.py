@@ -1,0 +1,134 @@
+"""The REST API over the engine: a Flask app built by :func:`create_app`.
+
+Every resource lives under ``/v1``; ``/openapi.json`` is the contract and ``/docs`` shows it.
+Games are stateless: the server seals each game state into a token that the client sends
+back with its next request (see :mod:`thirtyone.web.sealing`).
+
+>>> app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "doctest secret"})
+>>> response = app.test_client().get("/v1/variants/scat?lang=it")
+>>> response.json["name"], response.headers["Content-Language"]
+('Trentuno (Scat)', 'it')
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import swagger_ui_bundle
+from flask import Blueprint as FlaskBlueprint
+from flask import Flask, redirect
+from flask_cors import CORS
+from whitenoise import WhiteNoise
+
+import thirtyone
+from thirtyone.web import hands, i18n, meta, problems, variants
+from thirtyone.web.api import Api
+from thirtyone.web.sealing import Sealer
+from thirtyone.web.validation import Points
+
+__all__ = ["create_app"]
+
+_log = logging.getLogger(__name__)
+
+API_DESCRIPTION = """\
+The Thirty-One family of card games as a service: score and compare hands, read the rules of
+every variant, and play whole games.
+
+Games are stateless. `POST /v1/games` returns a sealed `token` holding the whole game (it is
+encrypted and authenticated with the server's secret) and one secret `seat_key` per seat. Send
+the token back with each move: the answer carries the next token. A seat's key is needed to see
+that seat's cards or to move for it.
+
+Every answer speaks the language asked for by `?lang=` (`en`, `ru`, `it`), else by
+`Accept-Language`, else English. Errors are RFC 9457 problem details
+(`application/problem+json`) with a stable `code`.
+"""
+
+
+def _default_site_dir() -> Path | None:
+    site = Path(__file__).resolve().parents[3] / "build" / "site"
+    return site if (site / "index.html").is_file() else None
+
+
+def default_config() -> dict[str, Any]:
+    """Settings, from the environment where it names them."""
+    return {
+        "THIRTYONE_SECRET_KEY": os.environ.get("THIRTYONE_SECRET_KEY"),
+        "CORS_ORIGINS": os.environ.get("THIRTYONE_CORS_ORIGINS", "*"),
+        "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
+        "TRANSLATIONS_DIR": None,
+        "BATCH_LIMIT": 10_000,
+        # A full batch of 10,000 hands is about 250 kB of JSON.
+        "MAX_CONTENT_LENGTH": 1024 * 1024,
+        "API_TITLE": "Thirty-One API",
+        "API_VERSION": thirtyone.__version__,
+        "OPENAPI_VERSION": "3.0.3",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "OPENAPI_SWAGGER_UI_PATH": "/docs",
+        "OPENAPI_SWAGGER_UI_URL": "/docs/assets/",
+        "API_SPEC_OPTIONS": {
+            "info": {
+                "description": API_DESCRIPTION,
+                "license": {"name": "MIT"},
+            },
+        },
+    }
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the API app; ``config`` overrides :func:`default_config`."""
+    app = Flask(__name__)
+    app.config.update(default_config())
+    app.config.update(config or {})
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+
+    secret = app.config["THIRTYONE_SECRET_KEY"]
+    if not secret:
+        secret = secrets.token_urlsafe(32)
+        _log.warning(
+            "THIRTYONE_SECRET_KEY is not set: games are sealed with a random secret and "
+            "will not survive a restart or move between workers"
+        )
+    app.extensions["thirtyone.sealer"] = Sealer(secret)
+
+    i18n.init_app(app)
+    problems.init_app(app)
+    api = Api(app)
+    api.register_field(Points, "number", None)
+    for blueprint in (variants.blp, hands.blp, meta.blp):
+        api.register_blueprint(blueprint)
+    app.register_blueprint(
+        FlaskBlueprint(
+            "swagger_ui_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
+            static_url_path="/assets", url_prefix="/docs",
+        )
+    )
+    CORS(
+        app,
+        resources={r"/v1/*": {"origins": _origins(app.config["CORS_ORIGINS"])}},
+        expose_headers=["Content-Language"],
+    )
+
+    site_dir = app.config["SITE_DIR"]
+    if site_dir and Path(site_dir).is_dir():
+        # The rules site is static: whitenoise answers its files (and "/ru/" with
+        # "/ru/index.html") before Flask routes anything else.
+        app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
+            app.wsgi_app, root=str(site_dir), index_file=True
+        )
+    else:
+        app.add_url_rule("/", "home", lambda: redirect("/docs"))
+    return app
+
+
+def _origins(setting: str | list[str]) -> str | list[str]:
+    if isinstance(setting, str) and setting != "*":
+        return [origin.strip() for origin in setting.split(",") if origin.strip()]
+    return setting

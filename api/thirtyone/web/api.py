@@ -1,0 +1,105 @@
+"""flask-smorest, adjusted: problem+json errors in the document and on the wire.
+
+flask-smorest documents its error responses as ``application/json`` and answers HTTP errors
+with its own payload (dropping the ``Allow`` header of a 405); webargs answers a body that is
+not JSON by ignoring it. Here every error is a problem document, and a request body must be
+JSON (415) that parses (400).
+"""
+
+from __future__ import annotations
+
+import http
+import json
+from typing import Any, NoReturn
+
+import flask
+import flask_smorest
+import marshmallow as ma
+from flask_smorest.utils import prepare_response
+from webargs import core
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
+
+from thirtyone.errors import N_
+from thirtyone.web.problems import (
+    PROBLEM_MEDIA_TYPE,
+    STATUS_CODES,
+    Problem,
+    from_http_exception,
+)
+
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details, in the language of the request."""
+
+    type = ma.fields.String(required=True, metadata={"description": "URI of the problem type."})
+    title = ma.fields.String(required=True, metadata={"description": "Short localized summary."})
+    status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status."})
+    detail = ma.fields.String(required=True, metadata={"description": "Localized explanation."})
+    code = ma.fields.String(
+        required=True, metadata={"description": "Stable machine-readable error code."}
+    )
+    errors = ma.fields.List(
+        ma.fields.Nested(lambda: FieldErrorSchema()),
+        metadata={"description": "One entry per field at fault."},
+    )
+
+
+class FieldErrorSchema(ma.Schema):
+    field = ma.fields.String(
+        required=True,
+        metadata={"description": "Path of the field, e.g. `hands[2]` or `options.lives`."},
+    )
+    code = ma.fields.String(required=True, metadata={"description": "Stable error code."})
+    detail = ma.fields.String(required=True, metadata={"description": "Localized explanation."})
+
+
+class JSONParser(FlaskParser):
+    """A parser that refuses bodies that are not JSON, or not valid JSON, with a problem."""
+
+    def _raw_load_json(self, req: flask.Request) -> Any:
+        if not core.is_json(req.mimetype):
+            code, detail = STATUS_CODES[415]
+            raise Problem(415, code, detail)
+        data = req.get_data(cache=True)
+        if not data:
+            return core.missing
+        try:
+            return json.loads(data)
+        except RecursionError:
+            self._handle_invalid_json_error(ValueError("nested too deeply"), req)
+
+    def _handle_invalid_json_error(self, error: Exception, req: flask.Request, *args: Any,
+                                   **kwargs: Any) -> NoReturn:
+        raise Problem(
+            400, "malformed_json", N_("The request body is not valid JSON."),
+            title=N_("Malformed JSON"),
+        )
+
+    def handle_error(self, error: ma.ValidationError, req: flask.Request, schema: ma.Schema,
+                     *, error_status_code: int | None, error_headers: Any) -> NoReturn:
+        raise Problem.from_validation(error.messages)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = JSONParser()
+
+
+class Api(flask_smorest.Api):
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "An error, as RFC 9457 problem details.",
+                    "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> flask.Response:
+        return from_http_exception(error).response()
+

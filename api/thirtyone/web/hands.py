@@ -1,0 +1,194 @@
+"""Scoring and comparing hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask import current_app, jsonify
+from flask.views import MethodView
+from werkzeug import Response
+
+from thirtyone.cards import parse_card
+from thirtyone.errors import N_, ThirtyOneError
+from thirtyone.hands import CATEGORY_NAMES, HandScore, compare_hands, evaluator, score_hand
+from thirtyone.rules import make_rules
+from thirtyone.web.api import Blueprint
+from thirtyone.web.i18n import IN_SUIT, card_name, gettext, points_text, suit_name
+from thirtyone.web.problems import Problem
+from thirtyone.web.validation import Points, RulesSchema, Schema, length
+
+blp = Blueprint(
+    "hands", __name__, url_prefix="/v1/hands",
+    description="What a hand of three cards is worth under a variant's rules, and which wins.",
+)
+
+_HAND_DOC = {
+    "description": "Three card codes: rank then suit, `AS`, `10H`, `QC`; jokers `X1`, `X2`. "
+    "`T` for ten, lower case and Unicode suits (`A♠`) are read too.",
+    "example": ["AS", "KS", "10S"],
+}
+
+
+def hand_field(**kwargs: Any) -> ma.fields.List:
+    return ma.fields.List(ma.fields.String(), metadata=_HAND_DOC, **kwargs)
+
+
+class ScoreRequestSchema(RulesSchema):
+    hand = hand_field(required=True, validate=length(maximum=54))
+
+
+class CompareRequestSchema(RulesSchema):
+    hands = ma.fields.List(
+        hand_field(), required=True, validate=length(1, 1000),
+        metadata={"description": "The hands to rank; they may share cards."},
+    )
+
+
+class BatchRequestSchema(RulesSchema):
+    hands = ma.fields.Raw(
+        required=True,
+        metadata={
+            "description": "Up to 10,000 hands of three card codes.",
+            "type": "array",
+            "items": {"type": "array", "items": {"type": "string"}},
+        },
+    )
+
+
+class ScoreSchema(Schema):
+    points = Points(required=True, metadata={"description": "31 at most; 30.5 is 30½."})
+    category = ma.fields.String(
+        required=True,
+        metadata={"description": "`blitz`, `three-aces`, `three-of-a-kind`, `suit`, "
+                  "`high-card`; with the brag ranking `running-flush`, `run`, `flush`, `pair`."},
+    )
+    category_name = ma.fields.String(required=True, metadata={"description": "Localized."})
+    suit = ma.fields.String(
+        required=True, allow_none=True, metadata={"description": "The counted suit's letter."}
+    )
+    suit_name = ma.fields.String(required=True, allow_none=True)
+    counted = ma.fields.List(
+        ma.fields.String(), required=True, metadata={"description": "The cards that count."}
+    )
+    cards = ma.fields.List(ma.fields.String(), required=True)
+    card_names = ma.fields.List(
+        ma.fields.String(), required=True, metadata={"description": "Localized, as `cards`."}
+    )
+    wild = ma.fields.Dict(
+        keys=ma.fields.String(), values=ma.fields.String(), required=True,
+        metadata={"description": "Each wild card and the card it stands for."},
+    )
+    is_blitz = ma.fields.Boolean(required=True)
+    description = ma.fields.String(required=True, metadata={"description": "Localized."})
+
+
+class RankingSchema(Schema):
+    order = ma.fields.List(
+        ma.fields.List(ma.fields.Integer()), required=True,
+        metadata={"description": "Hand indices, best first; tied hands share a group."},
+    )
+    winners = ma.fields.List(ma.fields.Integer(), required=True)
+    losers = ma.fields.List(ma.fields.Integer(), required=True)
+    scores = ma.fields.List(ma.fields.Nested(ScoreSchema), required=True)
+
+
+class BriefScoreSchema(Schema):
+    points = Points(required=True)
+    category = ma.fields.String(required=True)
+    suit = ma.fields.String(required=True, allow_none=True)
+
+
+class BatchSchema(Schema):
+    scores = ma.fields.List(
+        ma.fields.Nested(BriefScoreSchema), required=True,
+        metadata={"description": "One score per hand, in the order sent."},
+    )
+
+
+def describe_score(score: HandScore) -> dict[str, Any]:
+    """A score with its localized names and a sentence describing it."""
+    shown = [
+        f"{card_name(card)} ({card_name(score.wild[card.code])})"
+        if card.code in score.wild else card_name(card)
+        for card in score.counted
+    ]
+    category = gettext(CATEGORY_NAMES[score.category])
+    if score.suit and len(score.counted) > 1:
+        description = gettext(N_("{category}: {points} {in_suit} ({cards}).")).format(
+            category=category, points=points_text(score.points),
+            in_suit=gettext(IN_SUIT[score.suit]), cards=", ".join(shown),
+        )
+    else:
+        description = gettext(N_("{category}: {points} ({cards}).")).format(
+            category=category, points=points_text(score.points), cards=", ".join(shown)
+        )
+    return {
+        **score.to_dict(),
+        "category_name": category,
+        "suit_name": suit_name(score.suit) if score.suit else None,
+        "card_names": [card_name(card) for card in score.cards],
+        "is_blitz": score.is_blitz,
+        "description": description,
+    }
+
+
+@blp.route("/score")
+class Score(MethodView):
+    @blp.arguments(ScoreRequestSchema)
+    @blp.response(200, ScoreSchema)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Score one hand."""
+        return describe_score(score_hand(body["hand"], body["variant"], body["options"] or None))
+
+
+@blp.route("/compare")
+class Compare(MethodView):
+    @blp.arguments(CompareRequestSchema)
+    @blp.response(200, RankingSchema)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Rank hands best first: the winners, the losers, and every hand's score."""
+        ranking = compare_hands(body["hands"], body["variant"], body["options"] or None)
+        return {
+            "order": ranking.order,
+            "winners": ranking.winners,
+            "losers": ranking.losers,
+            "scores": [describe_score(score) for score in ranking.scores],
+        }
+
+
+@blp.route("/score-batch")
+class ScoreBatch(MethodView):
+    @blp.arguments(BatchRequestSchema)
+    @blp.response(200, BatchSchema)
+    def post(self, body: dict[str, Any]) -> Response:
+        """Score up to 10,000 hands in one call (points, category and suit of each)."""
+        hands = body["hands"]
+        limit = current_app.config["BATCH_LIMIT"]
+        if not isinstance(hands, list):
+            raise Problem.from_validation({"hands": [gettext(N_("Not a valid list."))]})
+        if len(hands) > limit:
+            raise Problem(
+                422, "batch_too_large", N_("A batch holds at most {limit} hands, not {count}."),
+                limit=limit, count=len(hands),
+                errors=[{"field": "hands", "code": "batch_too_large",
+                         "detail": N_("Send at most {limit} hands per call."),
+                         "params": {"limit": limit}}],
+            )
+        judge = evaluator(make_rules(body["variant"], body["options"] or None))
+        score, parse = judge.score, parse_card
+        briefs: dict[int, dict[str, Any]] = {}
+        results = []
+        for index, hand in enumerate(hands):
+            try:
+                result = score([parse(code) for code in hand])
+            except (ThirtyOneError, TypeError):
+                # The slow path raises the engine's error, naming the hand at fault.
+                result = judge.read(hand, field=f"hands[{index}]")
+            brief = briefs.get(id(result))
+            if brief is None:
+                brief = briefs[id(result)] = {
+                    "points": result.points, "category": result.category, "suit": result.suit
+                }
+            results.append(brief)
+        return jsonify({"scores": results})

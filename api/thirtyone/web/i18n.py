@@ -1,0 +1,182 @@
+"""Languages of the API: locale selection, message catalogs, and localized game words.
+
+The engine marks its English texts with ``N_`` and never translates; this module looks the
+same texts up in the ``messages`` catalogs of the request's language. The language comes from
+``?lang=``, then ``Accept-Language``, then English.
+
+Catalogs are read from ``translations/`` beside the package (a wheel) or at the top of the
+repository (an editable install). A compiled ``.mo`` is used when it is at least as new as its
+``.po``; otherwise the ``.po`` is compiled in memory, so a fresh checkout localizes before
+``make translations`` has run.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import flask_babel
+from babel import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from flask import Flask, request
+
+import thirtyone
+from thirtyone.cards import RANK_NAMES, SUIT_NAMES, Card, parse_card
+from thirtyone.errors import N_
+
+LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
+"""The languages the API speaks; the first is the default."""
+
+DOMAIN = "messages"
+
+_LOCALES: dict[str, Locale] = {language: Locale.parse(language) for language in LANGUAGES}
+_NULL = NullTranslations()
+_log = logging.getLogger(__name__)
+
+# Russian puts the suit in the genitive plural after the rank ("туз пик"), Italian uses "di"
+# ("asso di picche"): a whole template per suit lets each language inflect the suit.
+CARD_NAMES: dict[str, str] = {
+    "C": N_("{rank} of clubs"),
+    "D": N_("{rank} of diamonds"),
+    "H": N_("{rank} of hearts"),
+    "S": N_("{rank} of spades"),
+}
+
+IN_SUIT: dict[str, str] = {
+    "C": N_("in clubs"),
+    "D": N_("in diamonds"),
+    "H": N_("in hearts"),
+    "S": N_("in spades"),
+}
+"""Where points are counted: "27 points in hearts"."""
+
+
+def translations_directory() -> Path:
+    """The folder holding ``<lang>/LC_MESSAGES/messages.po``: in the wheel or the repository."""
+    packaged = Path(thirtyone.__file__).resolve().parent / "translations"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[3] / "translations"
+
+
+def load_catalogs(directory: Path, domain: str = DOMAIN) -> dict[str, NullTranslations]:
+    """One translations object per language, from ``.mo`` files or compiled from ``.po``."""
+    catalogs: dict[str, NullTranslations] = {}
+    for language in LANGUAGES:
+        folder = directory / language / "LC_MESSAGES"
+        mo, po = folder / f"{domain}.mo", folder / f"{domain}.po"
+        if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+            with mo.open("rb") as file:
+                catalogs[language] = Translations(file, domain=domain)
+        elif po.is_file():
+            with po.open("rb") as file:
+                catalog = read_po(file, locale=language, domain=domain)
+            buffer = io.BytesIO()
+            write_mo(buffer, catalog)
+            buffer.seek(0)
+            catalogs[language] = Translations(buffer, domain=domain)
+            _log.info("compiled %s in memory: run `make translations` to compile it once", po)
+        else:
+            catalogs[language] = _NULL
+    return catalogs
+
+
+class CatalogDomain(flask_babel.Domain):
+    """A flask-babel domain serving catalogs loaded once, when the app is created."""
+
+    def __init__(self, catalogs: Mapping[str, NullTranslations]) -> None:
+        super().__init__(domain=DOMAIN)
+        self._catalogs = dict(catalogs)
+
+    def get_translations(self) -> NullTranslations:
+        locale = flask_babel.get_locale()
+        if locale is None:
+            return _NULL
+        return self._catalogs.get(locale.language, _NULL)
+
+
+def select_locale() -> Locale:
+    """``?lang=`` when it names a language we speak, then ``Accept-Language``, then English."""
+    wanted = request.args.get("lang")
+    if wanted:
+        locale = _LOCALES.get(wanted.split("-")[0].lower())
+        if locale is not None:
+            return locale
+    best = request.accept_languages.best_match(LANGUAGES)
+    return _LOCALES[best] if best else _LOCALES[LANGUAGES[0]]
+
+
+def init_app(app: Flask) -> None:
+    """Install flask-babel with our catalogs and announce the language of every response."""
+    directory = Path(app.config.get("TRANSLATIONS_DIR") or translations_directory())
+    babel = flask_babel.Babel(app, locale_selector=select_locale, configure_jinja=False)
+    # flask-babel builds its default domain lazily from folder names; ours is preloaded.
+    babel.domain_instance = CatalogDomain(load_catalogs(directory))
+
+    @app.after_request
+    def announce_language(response: Any) -> Any:
+        response.headers["Content-Language"] = flask_babel.get_locale().language
+        response.vary.add("Accept-Language")
+        return response
+
+
+def gettext(message: str) -> str:
+    """``message`` in the request's language (the English text when it has no translation)."""
+    return flask_babel.get_translations().ugettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return flask_babel.get_translations().ungettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    return flask_babel.get_translations().upgettext(context, message)
+
+
+def format_message(template: str, params: Mapping[str, Any] | None = None) -> str:
+    """Translate an engine template and fill it with its params (``None``: a finished text).
+
+    A translation that names a placeholder the params lack falls back to the English template,
+    so a catalog slip can never turn a clear error into a crash.
+    """
+    translated = gettext(template)
+    if params is None:
+        return translated
+    for text in (translated, template):
+        try:
+            return text.format(**params)
+        except (KeyError, IndexError, ValueError):
+            _log.warning("message %r does not fit its params %r", text, params)
+    return template
+
+
+def card_name(card: str | Card) -> str:
+    """A card's name in the request's language: "ace of spades", "туз пик", "asso di picche"."""
+    card = parse_card(card)
+    if card.suit is None:
+        return gettext(RANK_NAMES["X"])
+    return gettext(CARD_NAMES[card.suit]).format(rank=gettext(RANK_NAMES[card.rank]))
+
+
+def card_names(cards: Iterable[str | Card]) -> str:
+    """Several card names joined into one list."""
+    return ", ".join(card_name(card) for card in cards)
+
+
+def suit_name(suit: str) -> str:
+    return gettext(SUIT_NAMES[suit])
+
+
+def points_text(points: float) -> str:
+    """ "31 points", "31 очко", "30½ points"."""
+    if float(points).is_integer():
+        count = int(points)
+        return ngettext("{points} point", "{points} points", count).format(points=count)
+    # A fraction takes its own grammar ("30½ очка"), not the plural of any whole number.
+    text = f"{int(points)}½" if points % 1 == 0.5 else f"{points:g}"
+    return pgettext("fraction", "{points} points").format(points=text)

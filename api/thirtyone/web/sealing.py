@@ -1,0 +1,97 @@
+"""Sealed game tokens and seat keys.
+
+The server keeps no games: it hands the client the whole game state sealed in a token, a
+Fernet token (AES-128-CBC and HMAC-SHA256) over the compressed JSON of the game id and the
+state. The client can neither read the stock or other hands from it nor alter it. Each seat
+also gets a key, an HMAC of the game id and the seat, that it must show to see its cards or to
+move. Both keys derive from the one server secret (``THIRTYONE_SECRET_KEY``), so any server
+holding the same secret serves any game.
+
+>>> sealer = Sealer("doctest secret")
+>>> token = sealer.seal("g1", {"stock": ["AS", "KS"]})
+>>> sealer.unseal(token)
+('g1', {'stock': ['AS', 'KS']})
+>>> sealer.seat_key("g1", 0) == Sealer("doctest secret").seat_key("g1", 0)
+True
+>>> sealer.seat_key("g1", 0) == sealer.seat_key("g1", 1)
+False
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import zlib
+from typing import Any
+
+from cryptography.fernet import Fernet, InvalidToken
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from thirtyone.errors import N_
+from thirtyone.web.problems import Problem
+
+_VERSION = 1
+
+
+def _derive(secret: bytes, purpose: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=purpose).derive(secret)
+
+
+def bad_token() -> Problem:
+    return Problem(
+        422, "bad_token",
+        N_("The game token is not valid: it was altered, cut short, or sealed by another server."),
+        title=N_("Invalid game token"),
+        errors=[{"field": "token", "code": "bad_token",
+                 "detail": N_("Send the token exactly as the server returned it."), "params": {}}],
+    )
+
+
+class Sealer:
+    """Seals and opens game tokens, and makes and checks seat keys, with one server secret."""
+
+    def __init__(self, secret: str | bytes) -> None:
+        master = secret.encode() if isinstance(secret, str) else secret
+        self._fernet = Fernet(base64.urlsafe_b64encode(_derive(master, b"thirtyone token")))
+        self._seat_secret = _derive(master, b"thirtyone seat key")
+
+    @staticmethod
+    def new_game_id() -> str:
+        return secrets.token_urlsafe(12)
+
+    def seal(self, game_id: str, state: dict[str, Any]) -> str:
+        payload = json.dumps(
+            {"v": _VERSION, "game": game_id, "state": state}, separators=(",", ":")
+        ).encode()
+        return self._fernet.encrypt(zlib.compress(payload, 9)).decode("ascii")
+
+    def unseal(self, token: str) -> tuple[str, dict[str, Any]]:
+        """The game id and state sealed in ``token``; a :class:`Problem` if it is not ours."""
+        try:
+            payload = json.loads(zlib.decompress(self._fernet.decrypt(token)))
+        except (InvalidToken, zlib.error, ValueError, TypeError):
+            raise bad_token() from None
+        if not isinstance(payload, dict) or payload.get("v") != _VERSION:
+            raise bad_token()
+        return payload["game"], payload["state"]
+
+    def seat_key(self, game_id: str, seat: int) -> str:
+        digest = hmac.new(
+            self._seat_secret, f"{game_id}/{seat}".encode(), hashlib.sha256
+        ).digest()
+        return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode("ascii")
+
+    def check_seat_key(self, game_id: str, seat: int, key: str) -> None:
+        """Raise a 403 problem unless ``key`` is the key of ``seat`` in this game."""
+        if not hmac.compare_digest(self.seat_key(game_id, seat).encode(), key.encode()):
+            raise Problem(
+                403, "wrong_seat_key", N_("This is not the key of seat {seat} in this game."),
+                title=N_("Wrong seat key"), seat=seat,
+                errors=[{"field": "seat_key", "code": "wrong_seat_key",
+                         "detail": N_("Use the key the server gave for this seat."),
+                         "params": {}}],
+            )

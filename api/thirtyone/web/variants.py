@@ -1,0 +1,120 @@
+"""The presets of the engine, with their options, in the request's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask.views import MethodView
+
+from thirtyone.errors import OptionError
+from thirtyone.rules import PRESETS, SOURCES, Preset, find_preset
+from thirtyone.web.api import Blueprint
+from thirtyone.web.i18n import gettext
+from thirtyone.web.problems import Problem
+
+blp = Blueprint(
+    "variants", __name__, url_prefix="/v1/variants",
+    description="The variants (presets) of the game and the options each one lets a table set.",
+)
+
+
+class OptionSchema(ma.Schema):
+    name = ma.fields.String(required=True, metadata={"description": "The option's name."})
+    type = ma.fields.String(
+        required=True,
+        metadata={"description": "`choice`, `bool`, `int`, `int-or-none`, `suits` (an order of "
+                  "the letters C, D, H, S) or `card` (a card code)."},
+    )
+    default = ma.fields.Raw(
+        required=True, allow_none=True, metadata={"description": "The variant's value."}
+    )
+    choices = ma.fields.List(
+        ma.fields.String(), required=True,
+        metadata={"description": "The allowed values of a `choice` option."},
+    )
+    minimum = ma.fields.Integer(required=True, allow_none=True)
+    maximum = ma.fields.Integer(required=True, allow_none=True)
+    description = ma.fields.String(required=True, metadata={"description": "Localized."})
+
+
+class PlayersSchema(ma.Schema):
+    min = ma.fields.Integer(required=True)
+    max = ma.fields.Integer(required=True)
+
+
+class SourceSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    title = ma.fields.String(required=True)
+    author = ma.fields.String(required=True)
+    language = ma.fields.String(required=True)
+
+
+class VariantSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"description": "Use it as `variant`."})
+    name = ma.fields.String(required=True, metadata={"description": "Localized name."})
+    summary = ma.fields.String(required=True, metadata={"description": "Localized summary."})
+    family = ma.fields.String(
+        required=True, metadata={"description": "The game flow: draw, widow, switch or race."}
+    )
+    settlement = ma.fields.String(
+        required=True,
+        metadata={"description": "How rounds are paid: lives, points, pot, escalating, none."},
+    )
+    players = ma.fields.Nested(PlayersSchema, required=True)
+    aliases = ma.fields.List(
+        ma.fields.String(), required=True, metadata={"description": "Other names of the game."}
+    )
+    sources = ma.fields.List(ma.fields.Nested(SourceSchema), required=True)
+    options = ma.fields.List(
+        ma.fields.Nested(OptionSchema), required=True,
+        metadata={"description": "The options a table may set, with this variant's defaults."},
+    )
+
+
+class VariantListSchema(ma.Schema):
+    variants = ma.fields.List(ma.fields.Nested(VariantSchema), required=True)
+
+
+def describe(preset: Preset) -> dict[str, Any]:
+    """A preset as the API shows it, localized."""
+    return {
+        "id": preset.id,
+        "name": gettext(preset.name),
+        "summary": gettext(preset.summary),
+        "family": preset.family.value,
+        "settlement": preset.settlement.value,
+        "players": {"min": preset.players[0], "max": preset.players[1]},
+        "aliases": list(preset.aliases),
+        "sources": [
+            {"id": source.id, "title": source.title, "author": source.author,
+             "language": source.language}
+            for source in (SOURCES[source_id] for source_id in preset.sources)
+        ],
+        "options": [
+            {**spec.to_dict(), "choices": [str(choice) for choice in spec.choices],
+             "description": gettext(spec.description)}
+            for spec in preset.option_specs()
+        ],
+    }
+
+
+@blp.route("")
+class Variants(MethodView):
+    @blp.response(200, VariantListSchema)
+    def get(self) -> dict[str, Any]:
+        """Every variant, with its options."""
+        return {"variants": [describe(preset) for preset in PRESETS.values()]}
+
+
+@blp.route("/<variant_id>")
+class Variant(MethodView):
+    @blp.response(200, VariantSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No variant has this id or name.")
+    def get(self, variant_id: str) -> dict[str, Any]:
+        """One variant, found by its id or any of its names ("Big Tonka", "Schnauz")."""
+        try:
+            preset = find_preset(variant_id)
+        except OptionError as error:
+            raise Problem.from_engine(error, status=404) from None
+        return describe(preset)
