@@ -27,9 +27,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from thirtyone.cards import Card, parse_cards
+from thirtyone import legal_moves, new_game
+from thirtyone.cards import DECKS, Card, parse_cards
 from thirtyone.errors import OptionError
 from thirtyone.hands import CATEGORY_NAMES, compare_hands, score_hand
+from thirtyone.race import VALUES, full_solve, opening_outcomes, solve
 from thirtyone.rules import PRESETS, SOURCES, Family, OptionSpec, Preset, make_rules
 
 SITE = Path(__file__).resolve().parent.parent
@@ -46,7 +48,7 @@ SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 API_URL = "http://127.0.0.1:8000"
 
 Gettext = Callable[[str], str]
-_DIRECTIVE = re.compile(r"^\{\{\s*([a-z-]+)(?:\s+([^\s}]+))?\s*\}\}\s*$", re.MULTILINE)
+_DIRECTIVE = re.compile(r"^\{\{[ \t]*([a-z-]+)(?:[ \t]+([^\s}]+))?[ \t]*\}\}[ \t]*$", re.MULTILINE)
 
 
 @cache
@@ -109,7 +111,8 @@ def _parallel_data(name: str) -> list[dict[str, Any]]:
 def _column(lang: str, text: str, note: bool) -> str:
     body = text.strip()
     if note:
-        title = site_gettext(lang)("Editor's note")
+        _ = site_gettext(lang)
+        title = _("Editor's note")
         body = f'!!! note "{title}"\n\n' + _indent(body)
     return f'<div lang="{lang}" markdown>\n\n{body}\n\n</div>'
 
@@ -137,6 +140,10 @@ def render_parallel(name: str, lang: str) -> str:
 
 
 # -- Presets ---------------------------------------------------------------------------------
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def _code(value: Any) -> str:
@@ -170,7 +177,7 @@ def render_options(preset: Preset, lang: str) -> str:
     if not specs:
         return _("This preset has no options.")
     lines = [
-        f"| {_('Option')} | {_('Values')} | {_('Default')} | {_('Description')} |",
+        _row([_("Option"), _("Values"), _("Default"), _("Description")]),
         "| --- | --- | --- | --- |",
     ]
     lines += [
@@ -206,7 +213,7 @@ def render_preset_facts(preset: Preset, lang: str) -> str:
     if preset.aliases:
         rows.append((_("Also called"), ", ".join(preset.aliases)))
     table = ["| | |", "| --- | --- |"]
-    table += [f"| **{label}** | {value} |" for label, value in rows]
+    table += [_row([f"**{label}**", value]) for label, value in rows]
     return "\n".join(table)
 
 
@@ -215,7 +222,7 @@ def render_presets_table(lang: str) -> str:
     _ = site_gettext(lang)
     engine = engine_gettext(lang)
     lines = [
-        f"| {_('Variant id')} | {_('Name')} | {_('Players')} | {_('In short')} |",
+        _row([_("Variant id"), _("Name"), _("Players"), _("In short")]),
         "| --- | --- | --- | --- |",
     ]
     for preset in PRESETS.values():
@@ -264,8 +271,7 @@ def render_examples(preset: Preset, lang: str) -> str:
     engine = engine_gettext(lang)
     hands = [hand for hand in EXAMPLE_HANDS if _in_deck(hand, preset)][:MAX_EXAMPLES]
     lines = [
-        f"| {_('Hand')} | {_('Points')} | {_('Category')} | {_('Counted cards')} "
-        f"| {_('Wild cards')} |",
+        _row([_("Hand"), _("Points"), _("Category"), _("Counted cards"), _("Wild cards")]),
         "| --- | --- | --- | --- | --- |",
     ]
     for hand in hands:
@@ -281,7 +287,7 @@ def render_examples(preset: Preset, lang: str) -> str:
     pairs = [pair for pair in EXAMPLE_PAIRS if all(_in_deck(hand, preset) for hand in pair)]
     lines += [
         "",
-        f"| {_('First hand')} | {_('Second hand')} | {_('Result')} |",
+        _row([_("First hand"), _("Second hand"), _("Result")]),
         "| --- | --- | --- |",
     ]
     for first, second in pairs:
@@ -296,6 +302,143 @@ def render_examples(preset: Preset, lang: str) -> str:
             f"| {_cards(parse_cards(first))} | {_cards(parse_cards(second))} | {result} |"
         )
     return "\n".join(lines)
+
+
+# -- The race to 31 --------------------------------------------------------------------------
+
+RACE_DECK = DECKS["race24"]
+SOURCE_SERIES = (3, 10, 17, 24)
+"""The totals the dictionary tells the first player to keep to."""
+TRAP_LINE = ("3C", "4C", "3D", "3H", "4D", "4H", "3S", "4S")
+"""The dictionary's losing line: the threes run out at 28."""
+
+
+def _race_cards(values: Iterable[int]) -> list[str]:
+    """Card codes for taken values, using a different suit for each repeat of a value."""
+    used: dict[int, int] = {}
+    codes = []
+    for value in values:
+        cards = [card for card in RACE_DECK if RACE_DECK.value(card) == value]
+        codes.append(cards[used.get(value, 0)].code)
+        used[value] = used.get(value, 0) + 1
+    return codes
+
+
+def _race_values(codes: Iterable[str]) -> str:
+    return ", ".join(str(RACE_DECK.value(card)) for card in parse_cards(codes))
+
+
+def render_openings(lang: str) -> str:
+    """For each opening value: does the first player win, and how does the second answer."""
+    _ = site_gettext(lang)
+    wins, loses = _("wins"), _("loses")
+    lines = [
+        _row([_("First card"), _("First player with perfect play"),
+              _("Winning answers of the second player")]),
+        "| --- | --- | --- |",
+    ]
+    for opening in opening_outcomes():
+        answers = solve(_race_cards([opening["value"]])).winning_values
+        lines.append(
+            f"| {opening['value']} | {wins if opening['wins'] else loses} "
+            f"| {', '.join(map(str, answers)) or '—'} |"
+        )
+    return "\n".join(lines)
+
+
+@cache
+def _positions_by_total() -> dict[int, tuple[int, int]]:
+    """For each total below 31: how many positions have it, and in how many the player to move
+    loses. A position is how many cards of each value were taken; every such multiset with a
+    total below 31 can arise, since totals only grow."""
+    counts: dict[int, tuple[int, int]] = {}
+    ranges = [range(sum(1 for card in RACE_DECK if RACE_DECK.value(card) == v) + 1)
+              for v in VALUES]
+
+    def visit(index: int, taken: list[int], total: int) -> None:
+        if index == len(VALUES):
+            lost = not solve(_race_cards(taken)).wins
+            seen, losing = counts.get(total, (0, 0))
+            counts[total] = (seen + 1, losing + lost)
+            return
+        value = VALUES[index]
+        for copies in ranges[index]:
+            if total + copies * value > 30:
+                break
+            visit(index + 1, taken + [value] * copies, total + copies * value)
+
+    visit(0, [], 0)
+    return dict(sorted(counts.items()))
+
+
+def _claims(_: Gettext) -> list[tuple[str, bool, str]]:
+    """The dictionary's claims about the race, each with the solver's verdict and evidence."""
+    openings = {o["value"]: o["wins"] for o in opening_outcomes()}
+    after_fives = solve(_race_cards([5, 5])).winning_values
+    other_replies = []
+    for reply in (value for value in VALUES if value != 5):
+        position = solve(_race_cards([5, reply]))
+        other_replies.append(any(
+            position.total + value in (10, 17) for value in position.winning_values
+        ))
+    trap = solve(TRAP_LINE)
+    return [
+        (_("Opening with 5, the first player always wins."), openings[5],
+         _("opening 5: {verdict}").format(verdict=_("wins") if openings[5] else _("loses"))),
+        (_("Opening with an ace or a two also wins."), openings[1] and openings[2],
+         _("opening 1: {one}; opening 2: {two}").format(
+             one=_("wins") if openings[1] else _("loses"),
+             two=_("wins") if openings[2] else _("loses"))),
+        (_("Opening with 3 and keeping to 10, 17, 24 does not win: it is a trap."),
+         not openings[3],
+         _("opening 3: {verdict}").format(verdict=_("wins") if openings[3] else _("loses"))),
+        (_("After 5 and 5, taking a 2 (total 12) wins."), 2 in after_fives,
+         _("winning answers at 10: {values}").format(
+             values=", ".join(map(str, after_fives)) or "—")),
+        (_("After 5 and any other answer, going to 10 or 17 wins."), all(other_replies),
+         _("checked for the answers {values}").format(
+             values=", ".join(str(v) for v in VALUES if v != 5))),
+        (_("After 3, 4, 3, 3, 4, 4, 3, 4 (28, no threes left) the player to move has lost."),
+         not trap.wins,
+         _("cards taken: {values}; total {total}").format(
+             values=_race_values(TRAP_LINE), total=trap.total)),
+    ]
+
+
+def render_race(lang: str) -> str:
+    """The solver's results: openings, the totals to aim for, and the source's claims."""
+    _ = site_gettext(lang)
+    positions = full_solve()
+    sections = [
+        "## " + _("Openings"),
+        _("The solver searched all {count} positions of the race. A position is what is left "
+          "on the table; suits do not matter, only how many cards of each value remain.")
+        .format(count=positions),
+        render_openings(lang),
+        "## " + _("Totals to aim for"),
+        _("For every total, the share of positions in which the player to move loses: a total "
+          "that leaves the opponent lost is one to aim for. The dictionary's series is "
+          "{series}."
+          ).format(series=", ".join(map(str, SOURCE_SERIES))),
+    ]
+    lines = [
+        _row([_("Total"), _("Positions"), _("Player to move loses")]),
+        "| --- | --- | --- |",
+    ]
+    for total, (seen, losing) in _positions_by_total().items():
+        mark = f"**{total}**" if total in SOURCE_SERIES else str(total)
+        lines.append(f"| {mark} | {seen} | {losing} ({round(100 * losing / seen)} %) |")
+    sections.append("\n".join(lines))
+    sections.append("## " + _("The source’s claims"))
+    claims = [
+        _row([_("The dictionary says"), _("Verdict"), _("Solver")]),
+        "| --- | --- | --- |",
+    ]
+    for claim, holds, evidence in _claims(_):
+        verdict = _("holds") if holds else _("does not hold")
+        claims.append(_row([claim, verdict, evidence]))
+    sections.append("\n".join(claims))
+    return "\n\n".join(sections)
 
 
 # -- Playing through the API -----------------------------------------------------------------
@@ -332,43 +475,80 @@ def example_override(preset: Preset) -> dict[str, Any] | None:
 
 
 def render_api(preset: Preset, lang: str) -> str:
-    """curl commands that score a hand and start a game of ``preset`` through the REST API."""
+    """curl commands that score a hand and play the first move of ``preset`` over the API."""
     _ = site_gettext(lang)
-    low, _high = preset.players
-    players = max(low, min(3, _high))
-    blocks = []
-    if preset.family is not Family.RACE:
-        hand = next(hand for hand in EXAMPLE_HANDS if _in_deck(hand, preset))
-        blocks.append(_curl(
-            "/v1/hands/score",
-            {"variant": preset.id, "hand": hand.split()},
-            _("Score a hand under this preset."),
-        ))
-    blocks.append(_curl(
-        "/v1/games", {"variant": preset.id, "players": players, "seed": 7},
-        _("Start a game: the answer holds a sealed token, one secret key per seat and the "
-          "public view."),
-    ))
-    override = example_override(preset)
-    if override is not None:
-        blocks.append(_curl(
-            "/v1/games", {"variant": preset.id, "players": players, "options": override},
-            _("The same with a house rule: any option of the table above."),
-        ))
-    intro = _(
+    low, high = preset.players
+    players = max(low, min(3, high))
+    parts = [_(
         "Run the server with `make serve`, then try these commands; the [API guide]"
         "(../api/index.md) explains the token, the seat keys and the moves."
-    )
-    return intro + "\n\n```bash\n" + "\n\n".join(blocks) + "\n```"
+    )]
+    if preset.family is not Family.RACE:
+        hand = next(hand for hand in EXAMPLE_HANDS if _in_deck(hand, preset))
+        parts.append(_bash(_curl(
+            "/v1/hands/score", {"variant": preset.id, "hand": hand.split()},
+            _("Score a hand under this preset."),
+        )))
+    try:
+        state = new_game(preset.id, players, seed=7)
+    except OptionError as error:
+        # The engine gains its game families one by one; until it plays this one, say so.
+        parts.append(_(
+            "The engine scores this preset's hands, but cannot play its games yet: "
+            "`POST /v1/games` answers with the error `{code}`."
+        ).format(code=error.code))
+        return "\n\n".join(parts)
+    seat = state.to_move
+    moves = legal_moves(state)
+    parts.append(_(
+        "Start a game with a fixed seed: the answer holds a sealed token, one secret key per "
+        "seat and the public view. With seed 7, seat {seat} moves first; it looks at its hand, "
+        "then makes its first legal move."
+    ).format(seat=seat))
+    parts.append(_game_commands(preset, players, seat, moves[0]))
+    parts.append(_("The legal moves of seat {seat} at that point:").format(seat=seat))
+    parts.append("\n".join(f"- `{json.dumps(move)}`" for move in moves))
+    override = example_override(preset)
+    if override is not None:
+        parts.append(_bash(_curl(
+            "/v1/games", {"variant": preset.id, "players": players, "options": override},
+            _("A game with a house rule: any option of the table above."),
+        )))
+    return "\n\n".join(parts)
+
+
+def _bash(code: str) -> str:
+    return f"```bash\n{code}\n```"
+
+
+def _game_commands(preset: Preset, players: int, seat: int, move: dict[str, Any]) -> str:
+    start = json.dumps({"variant": preset.id, "players": players, "seed": 7})
+    auth = f'\\"token\\": \\"$TOKEN\\", \\"seat\\": {seat}, \\"seat_key\\": \\"$KEY\\"'
+    move_json = json.dumps(move).replace('"', '\\"')
+    lines = [
+        f"GAME=$(curl -s {API_URL}/v1/games -H 'Content-Type: application/json' \\",
+        f"  -d '{start}')",
+        'TOKEN=$(echo "$GAME" | jq -r .token)',
+        f"KEY=$(echo \"$GAME\" | jq -r '.seat_keys[{seat}]')",
+        "",
+        f"curl -s {API_URL}/v1/games/view -H 'Content-Type: application/json' \\",
+        f'  -d "{{{auth}}}"',
+        "",
+        f"curl -s {API_URL}/v1/games/moves -H 'Content-Type: application/json' \\",
+        f'  -d "{{{auth}, \\"move\\": {move_json}}}"',
+    ]
+    return _bash("\n".join(lines))
 
 
 def render_preset_details(preset: Preset, lang: str) -> str:
     """The generated sections of a preset page: options, examples, and the API."""
     _ = site_gettext(lang)
-    sections = [f"## {_('Options')}", render_options(preset, lang)]
-    if preset.family is not Family.RACE:
-        sections += [f"## {_('Worked examples')}", render_examples(preset, lang)]
-    sections += [f"## {_('Playing through the API')}", render_api(preset, lang)]
+    sections = ["## " + _("Options"), render_options(preset, lang)]
+    examples = (
+        render_openings(lang) if preset.family is Family.RACE else render_examples(preset, lang)
+    )
+    sections += ["## " + _("Worked examples"), examples]
+    sections += ["## " + _("Playing through the API"), render_api(preset, lang)]
     return "\n\n".join(sections)
 
 
@@ -385,6 +565,8 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         return render_preset_details(page_preset(page), lang)
     if directive == "presets":
         return render_presets_table(lang)
+    if directive == "race":
+        return render_race(lang)
     raise PluginError(f"{page.file.src_uri}: unknown directive {directive!r}")
 
 

@@ -18,12 +18,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from thirtyone.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
 DOCS = SITE / "docs"
+TRANSLATIONS = ROOT / "translations"
 SOURCES = ROOT.parent / "shared" / "sources"
 LANGUAGES = ("en", "ru", "it")
 COLUMNS = ["ru", "it", "en"]
@@ -259,3 +261,47 @@ def test_no_sentence_of_a_source_is_copied(built: Built) -> None:
 def test_copy_check_would_catch_a_copy() -> None:
     sentence = "Если игрок не может поставить карты без превышения 31, он проигрывает совсем."
     assert _runs(_words(sentence), COPIED_RUN) & _runs(_words("x " + sentence), COPIED_RUN)
+
+
+def _msgids(path: Path) -> set[str]:
+    with path.open("rb") as po:
+        return {message.id for message in read_po(po) if message.id}
+
+
+def test_site_template_matches_a_fresh_extraction(tmp_path: Path) -> None:
+    fresh = tmp_path / "site.pot"
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "extract", "-k", "_",
+         "--no-default-keywords", "-o", str(fresh), str(SITE / "hooks" / "engine_pages.py")],
+        check=True, capture_output=True,
+    )
+    assert _msgids(fresh) == _msgids(TRANSLATIONS / "site.pot")
+
+
+@pytest.mark.parametrize("lang", ["ru", "it"])
+def test_site_catalogs_are_complete(lang: str) -> None:
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "site.po").open("rb") as po:
+        catalog = read_po(po)
+    messages = [message for message in catalog if message.id]
+    assert {message.id for message in messages} == _msgids(TRANSLATIONS / "site.pot")
+    assert not [message.id for message in messages if not message.string or message.fuzzy]
+
+
+@pytest.mark.parametrize("lang", ["ru", "it"])
+def test_generated_strings_are_translated(built: Built, lang: str) -> None:
+    text = main_content(parse_html(built.page(lang, "presets/scat.md"))).text()
+    english = main_content(parse_html(built.page("en", "presets/scat.md"))).text()
+    for label in ("Worked examples", "Playing through the API", "Variant id"):
+        assert label in english
+        assert label not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_markdown_is_left_unrendered(built: Built, lang: str) -> None:
+    for page in doc_pages():
+        article = main_content(parse_html(built.page(lang, page)))
+        for node in article.iter():
+            if node.tag in ("code", "pre"):
+                node.children.clear()
+        text = article.text()
+        assert "{{" not in text and "## " not in text and "!!!" not in text, (lang, page)
