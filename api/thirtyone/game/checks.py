@@ -23,14 +23,18 @@ def bad(code: str, message: str, field: str | None = None, **params: Any) -> Sta
     return StateError(code, message, field=field, **params)
 
 
+def malformed(field: str) -> StateError:
+    return bad("bad_state", N_("the state's {part} is missing or of the wrong type"),
+               field=field, part=field)
+
+
 def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
          *, optional: bool = False) -> Any:
     value = data.get(key)
     if value is None and optional:
         return None
     if not isinstance(value, kind):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field=key)
+        raise malformed(key)
     return value
 
 
@@ -39,15 +43,13 @@ def _int(data: Mapping[str, Any], key: str, *, optional: bool = False) -> Any:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field=key)
+        raise malformed(key)
     return value
 
 
 def _cards(codes: Any, field: str) -> tuple[Card, ...]:
     if not isinstance(codes, list):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field=field)
+        raise malformed(field)
     try:
         return tuple(parse_card(code) for code in codes)
     except CardError as error:
@@ -56,8 +58,7 @@ def _cards(codes: Any, field: str) -> tuple[Card, ...]:
 
 def _rules(data: Any) -> Rules:
     if not isinstance(data, Mapping):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field="rules")
+        raise malformed("rules")
     try:
         return make_rules(data.get("variant"), data.get("options") or None)
     except OptionError as error:
@@ -68,15 +69,14 @@ def _rules(data: Any) -> Rules:
 def _seat(data: Any, index: int) -> Seat:
     field = f"seats.{index}"
     if not isinstance(data, Mapping):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field=field)
+        raise malformed(field)
     try:
         return Seat(
             lives=_int(data, "lives"), chips=_int(data, "chips"), points=_int(data, "points"),
             free_ride=_get(data, "free_ride", bool), eliminated=_get(data, "eliminated", bool),
         )
     except StateError as error:
-        raise bad(error.code, error.message, field=f"{field}.{error.field}") from None
+        raise malformed(f"{field}.{error.field}") from None
 
 
 def read_state(data: Any) -> GameState:
@@ -100,16 +100,13 @@ def read_state(data: Any) -> GameState:
     pickup = data.get("pickup")
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field="seed")
+        raise malformed("seed")
     result = data.get("result")
     if result is not None and not isinstance(result, Mapping):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field="result")
+        raise malformed("result")
     history = _get(data, "history", list)
     if not all(isinstance(entry, Mapping) for entry in history):
-        raise bad("bad_state", N_("the state's {field} is missing or of the wrong type"),
-                  field="history")
+        raise malformed("history")
     state = GameState(
         rules=rules, seed=seed, seats=seats, dealer=_int(data, "dealer"),
         round=_int(data, "round"), phase=_get(data, "phase", str), turn=_int(

@@ -101,8 +101,12 @@ def apply_move(state: GameState, move: Any) -> tuple[GameState, Events]:
         new, events = _next_round(flow, state)
     else:
         new, events = flow.play(state, canonical)
-    entry = {"seat": seat, **canonical}
-    return new.evolve(history=(*state.history, entry)), events
+    if new is state:
+        new = state.evolve()
+    # ``new`` was made by this move and nobody else holds it yet: set its history in place
+    # rather than copy the whole state once more.
+    object.__setattr__(new, "history", (*state.history, {"seat": seat, **canonical}))
+    return new, events
 
 
 def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int | None]:

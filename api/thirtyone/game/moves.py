@@ -53,7 +53,7 @@ def move_card(move: Mapping[str, Any], key: str = "card") -> Card:
     """The card the move names under ``key``."""
     code = move.get(key)
     if code is None:
-        raise refuse("bad_move", N_("this move needs a {field}"), field=key)
+        raise refuse("bad_move", N_("this move needs a {part}"), field=key, part=key)
     try:
         return parse_card(code)
     except CardError as error:

