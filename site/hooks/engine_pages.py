@@ -552,6 +552,142 @@ def render_preset_details(preset: Preset, lang: str) -> str:
     return "\n\n".join(sections)
 
 
+# -- The OpenAPI reference ------------------------------------------------------------------
+
+OPENAPI = ROOT / "openapi.yaml"
+HTTP_METHODS = ("get", "put", "post", "delete", "patch")
+
+
+@cache
+def _openapi() -> dict[str, Any]:
+    return yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+
+
+def _cell(text: Any) -> str:
+    """Text fit for one table cell: one line, pipes escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _schema_anchor(name: str) -> str:
+    return "schema-" + name.lower()
+
+
+def _ref_name(ref: str) -> str:
+    return ref.rsplit("/", 1)[-1]
+
+
+def _type(schema: dict[str, Any]) -> str:
+    """A schema's type in a few words, with links to named schemas."""
+    if "$ref" in schema:
+        name = _ref_name(schema["$ref"])
+        return f"[{name}](#{_schema_anchor(name)})"
+    for combinator in ("oneOf", "anyOf", "allOf"):
+        if combinator in schema:
+            return " \\| ".join(_type(part) for part in schema[combinator])
+    kind = schema.get("type", "any")
+    if kind == "array":
+        text = f"array of {_type(schema.get('items', {}))}"
+    elif "enum" in schema:
+        text = " \\| ".join(f"`{json.dumps(value)}`" for value in schema["enum"])
+    else:
+        text = f"`{kind}`"
+    return text + (" \\| `null`" if schema.get("nullable") else "")
+
+
+def _resolve(item: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" not in item:
+        return item
+    section, name = item["$ref"].split("/")[-2:]
+    return spec["components"][section][name]
+
+
+def _operation(path: str, method: str, operation: dict[str, Any], spec: dict[str, Any],
+               _: Gettext) -> list[str]:
+    lines = [f"### {method.upper()} `{path}`", "", operation.get("summary", "")]
+    if operation.get("description"):
+        lines += ["", operation["description"]]
+    parameters = [
+        _resolve(parameter, spec)
+        for parameter in (*spec["paths"][path].get("parameters", ()),
+                          *operation.get("parameters", ()))
+    ]
+    if parameters:
+        lines += ["", _row([_("Parameter"), _("In"), _("Type"), _("Required")]),
+                  "| --- | --- | --- | --- |"]
+        lines += [
+            _row([f"`{parameter['name']}`", parameter["in"], _type(parameter.get("schema", {})),
+                  _("yes") if parameter.get("required") else _("no")])
+            for parameter in parameters
+        ]
+    body = operation.get("requestBody")
+    if body:
+        for media, content in _resolve(body, spec).get("content", {}).items():
+            lines += ["", _("Request body ({media}): {type}").format(
+                media=f"`{media}`", type=_type(content.get("schema", {})))]
+    lines += ["", _row([_("Status"), _("Meaning"), _("Body")]), "| --- | --- | --- |"]
+    for status, response in operation.get("responses", {}).items():
+        response = _resolve(response, spec)
+        bodies = ", ".join(
+            f"`{media}` {_type(content.get('schema', {}))}"
+            for media, content in response.get("content", {}).items()
+        )
+        lines.append(_row([f"`{status}`", _cell(response.get("description", "")),
+                           bodies or "—"]))
+    return lines
+
+
+def _schema(name: str, schema: dict[str, Any], _: Gettext) -> list[str]:
+    lines = [f"### {name} {{ #{_schema_anchor(name)} }}", ""]
+    if schema.get("description"):
+        lines += [schema["description"], ""]
+    properties = schema.get("properties", {})
+    if not properties:
+        return [*lines, _("Type: {type}").format(type=_type(schema))]
+    required = set(schema.get("required", ()))
+    lines += [_row([_("Field"), _("Type"), _("Required"), _("Description")]),
+              "| --- | --- | --- | --- |"]
+    lines += [
+        _row([f"`{field}`", _type(prop), _("yes") if field in required else _("no"),
+              _cell(prop.get("description", ""))])
+        for field, prop in properties.items()
+    ]
+    return lines
+
+
+def render_openapi(lang: str) -> str:
+    """The API reference: every operation by tag, then every schema, from ``openapi.yaml``."""
+    _ = site_gettext(lang)
+    spec = _openapi()
+    info = spec["info"]
+    lines = [
+        _("Generated from `openapi.yaml` ({title} {version}, OpenAPI {openapi}); the running "
+          "server also serves it as `/openapi.json`, with an interactive console at `/docs`. "
+          "The descriptions are those of the contract, in English; the answers themselves "
+          "speak the language you ask for.").format(
+            title=info["title"], version=info["version"], openapi=spec["openapi"]),
+        "",
+        info.get("description", ""),
+    ]
+    tags = [tag["name"] for tag in spec.get("tags", ())]
+    operations: dict[str, list[tuple[str, str, dict[str, Any]]]] = {tag: [] for tag in tags}
+    for path, item in spec["paths"].items():
+        for method in HTTP_METHODS:
+            if method in item:
+                tag = (item[method].get("tags") or ["other"])[0]
+                operations.setdefault(tag, []).append((path, method, item[method]))
+    described = {tag["name"]: tag.get("description", "") for tag in spec.get("tags", ())}
+    for tag, entries in operations.items():
+        if not entries:
+            continue
+        lines += ["", f"## {tag}", "", described.get(tag, "")]
+        for path, method, operation in entries:
+            lines += ["", *_operation(path, method, operation, spec, _)]
+    lines += ["", "## " + _("Schemas")]
+    for name, schema in spec.get("components", {}).get("schemas", {}).items():
+        lines += ["", *_schema(name, schema, _)]
+    return "\n".join(lines)
+
+
 # -- The hook --------------------------------------------------------------------------------
 
 
@@ -567,6 +703,8 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         return render_presets_table(lang)
     if directive == "race":
         return render_race(lang)
+    if directive == "openapi":
+        return render_openapi(lang)
     raise PluginError(f"{page.file.src_uri}: unknown directive {directive!r}")
 
 
