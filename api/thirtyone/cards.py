@@ -75,18 +75,37 @@ class Card:
 
     ``index`` is the card's position in the 54-card universe (suits C, D, H, S, each from 2 to
     ace, then the jokers X1, X2); ``mask`` is ``1 << index``, so a set of cards is the bitwise
-    OR of their masks.
+    OR of their masks. ``code`` is the canonical code (``AS``, ``10H``, ``X1``);
+    ``rank_order`` is 2 for a two up to 14 for an ace, 15 for a joker; ``value`` is the card's
+    usual value: ace 11, pictures and ten 10, others their number, joker 0 (a deck may count
+    differently, the ace is 1 in ``race24``: see :meth:`Deck.value`). These are computed once,
+    when the card is made, because hand tables and game code read them in hot loops.
     """
 
     rank: str
     suit: str | None
     index: int
     mask: int = field(init=False)
+    code: str = field(init=False)
+    rank_order: int = field(init=False)
+    value: int = field(init=False)
 
     _interned: ClassVar[dict[str, Card]] = {}
 
     def __post_init__(self) -> None:
+        joker = self.suit is None
         object.__setattr__(self, "mask", 1 << self.index)
+        object.__setattr__(
+            self, "code", f"{JOKER_RANK}{self.index - 51}" if joker else f"{self.rank}{self.suit}"
+        )
+        object.__setattr__(self, "rank_order", 15 if joker else RANKS.index(self.rank) + 2)
+        if joker:
+            value = 0
+        elif self.rank == "A":
+            value = 11
+        else:
+            value = 10 if self.rank in ("10", "J", "Q", "K") else int(self.rank)
+        object.__setattr__(self, "value", value)
 
     @classmethod
     def of(cls, rank: str, suit: str | None = None) -> Card:
@@ -98,32 +117,8 @@ class Card:
             raise CardError("bad_card", N_("not a card: {card!r}"), card=code) from None
 
     @property
-    def code(self) -> str:
-        """The canonical code: ``AS``, ``10H``, ``X1``."""
-        if self.suit is None:
-            return f"{JOKER_RANK}{self.index - 51}"
-        return f"{self.rank}{self.suit}"
-
-    @property
     def is_joker(self) -> bool:
         return self.suit is None
-
-    @property
-    def rank_order(self) -> int:
-        """2 for a two up to 14 for an ace; 15 for a joker."""
-        return 15 if self.suit is None else RANKS.index(self.rank) + 2
-
-    @property
-    def value(self) -> int:
-        """The card's usual value: ace 11, pictures and ten 10, others their number, joker 0.
-
-        A deck may count differently (the ace is 1 in ``race24``): see :meth:`Deck.value`.
-        """
-        if self.suit is None:
-            return 0
-        if self.rank == "A":
-            return 11
-        return 10 if self.rank in ("10", "J", "Q", "K") else int(self.rank)
 
     def __str__(self) -> str:
         return self.code

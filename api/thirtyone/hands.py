@@ -218,10 +218,6 @@ class _Reading(NamedTuple):
     detail: tuple[Any, ...]
 
 
-# Indexed by Card.index: the hot loops below read ints from tuples, not properties.
-_RANK_ORDER = tuple(card.rank_order for card in ALL_CARDS)
-
-
 class _Reader:
     """Reads hands of natural (non-wild) cards under one :class:`_Basis`.
 
@@ -281,7 +277,7 @@ class _Reader:
         first, second, third = cards
         if first.rank == second.rank == third.rank:
             if self.basis.three_of_a_kind != "off":
-                best = max(best, self.trips(cards, _RANK_ORDER[first.index], True))
+                best = max(best, self.trips(cards, first.rank_order, True))
             if self.basis.three_aces is not None and first.rank == "A":
                 best = max(best, self.three_aces(cards))
         return best
@@ -289,48 +285,55 @@ class _Reader:
     def best_suit(self, cards: tuple[Card, ...]) -> _Reading:
         first, second, third = cards
         if first.suit == second.suit:
-            groups = ((cards, ()),) if second.suit == third.suit else (
-                ((first, second), (third,)), ((third,), (first, second)))
+            if second.suit == third.suit:
+                return self.suited(cards, cards, ())
+            group, others = self.better((first, second), (third,))
         elif second.suit == third.suit:
-            groups = (((first,), (second, third)), ((second, third), (first,)))
+            group, others = self.better((second, third), (first,))
         elif first.suit == third.suit:
-            groups = (((first, third), (second,)), ((second,), (first, third)))
+            group, others = self.better((first, third), (second,))
         else:
-            groups = (
-                ((first,), (second, third)), ((second,), (first, third)),
-                ((third,), (first, second)),
-            )
-        value, suit_rank = self.value, self.suit_rank
+            group, others = self.better((first,), (second,), (third,))
+        return self.suited(cards, group, others)
+
+    def better(self, *groups: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """The counted group among groups of different suits, and the other cards.
+
+        Equal points: the suit whose cards rank higher counts (RULES.md §2), unless suits
+        themselves break ties, when the higher suit is the better choice.
+        """
+        value, suit_rank, by_suit = self.value, self.suit_rank, self.by_suit
         chosen: tuple[Any, ...] = ()
-        for group, others in groups:
-            points = 0
-            for card in group:
-                points += value[card.index]
-            ranks = tuple([_RANK_ORDER[card.index] for card in group])
-            suit = group[0].suit
-            # Equal points: the suit whose cards rank higher counts (RULES.md §2), unless
-            # suits themselves break ties, when the higher suit is the better choice.
-            if self.by_suit:
-                choice = (points, suit_rank[suit], ranks, group, others)
-            else:
-                choice = (points, ranks, suit_rank[suit], group, others)
+        best = groups[0]
+        for group in groups:
+            points = sum([value[card.index] for card in group])
+            ranks = [card.rank_order for card in group]
+            rank = suit_rank[group[0].suit]
+            choice = (points, rank, ranks) if by_suit else (points, ranks, rank)
             if choice > chosen:
-                chosen = choice
-        points, group, others = chosen[0], chosen[3], chosen[4]
+                chosen, best = choice, group
+        return best, tuple(card for group in groups if group is not best for card in group)
+
+    def suited(
+        self, cards: tuple[Card, ...], group: tuple[Card, ...], others: tuple[Card, ...]
+    ) -> _Reading:
+        """The reading that counts ``group``, the cards of one suit."""
+        value = self.value
+        points = sum([value[card.index] for card in group])
         suit = group[0].suit
-        ranks = chosen[2] if self.by_suit else chosen[1]
-        other_ranks = tuple([_RANK_ORDER[card.index] for card in others])
+        ranks = tuple([card.rank_order for card in group])
+        other_ranks = tuple(sorted([card.rank_order for card in others], reverse=True))
         blitz = points == 31 and (
             self.basis.blitz == "any-31"
             or (self.basis.blitz == "ace-king-ten" and ranks == (_ACE, _KING, _TEN))
         )
         category = "blitz" if blitz else "suit" if len(group) > 1 else "high-card"
         key = (points * 2, 2 if blitz else 1, self.tie_part(ranks, other_ranks, suit))
-        detail = (ranks, other_ranks, suit_rank[suit])
+        detail = (ranks, other_ranks, self.suit_rank[suit])
         return _Reading(key, points, category, suit, group, blitz, detail)
 
     def brag(self, cards: tuple[Card, ...]) -> _Reading:
-        high, middle, low = (_RANK_ORDER[card.index] for card in cards)
+        high, middle, low = (card.rank_order for card in cards)
         flush = cards[0].suit == cards[1].suit == cards[2].suit
         if (high, middle, low) == (_ACE, 3, 2):
             # A-2-3 is the lowest run: the ace plays low.
@@ -348,7 +351,7 @@ class _Reader:
             pair_rank = middle
             kicker = low if high == middle else high
             high, middle, low = pair_rank, kicker, 0
-            counted = tuple(card for card in cards if _RANK_ORDER[card.index] == pair_rank)
+            counted = tuple(card for card in cards if card.rank_order == pair_rank)
         else:
             category, level = "high-card", 0
         suit = cards[0].suit if flush else None
@@ -475,7 +478,7 @@ def _jack_of_clubs_trips(
     stood_for = Card.of(first.rank, next(suit for suit in SUITS if suit not in taken))
     ordered = tuple(card for _, card in sorted(
         ((first, first), (second, second), (stood_for, jack)), reverse=True))
-    reading = reader.trips(ordered, _RANK_ORDER[first.index], False)
+    reading = reader.trips(ordered, first.rank_order, False)
     if first.rank == "A" and reader.basis.three_aces is not None:
         reading = max(reading, reader.three_aces(ordered))
     return reading, ordered, MappingProxyType({jack.code: stood_for.code})

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
+from typing import NamedTuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thirtyone import (
     CATEGORY_NAMES,
@@ -321,3 +325,261 @@ def test_option_errors(variant, options, code):
     with pytest.raises(OptionError) as raised:
         score_hand("AS KS QS", variant, options)
     assert raised.value.code == code
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_order_is_total_and_transitive(data):
+    variant = data.draw(st.sampled_from(sorted(PRESETS)))
+    deck = make_rules(variant).deck_cards.cards
+    hand = st.lists(st.sampled_from(deck), min_size=3, max_size=3, unique=True)
+    hands = [data.draw(hand) for _ in range(3)]
+    first, second, third = (score_hand(cards, variant) for cards in hands)
+    for one, other in ((first, second), (second, third), (first, third)):
+        assert [one < other, one == other, one > other].count(True) == 1
+        assert (one <= other) == (one < other or one == other)
+        assert (one >= other) == (other <= one)
+    if first <= second <= third:
+        assert first <= third
+    if first < second <= third or first <= second < third:
+        assert first < third
+    if first == second == third:
+        assert first == third
+    ranking = compare_hands(hands, variant)
+    scores = [first, second, third]
+    for better, worse in itertools.pairwise(ranking.order):
+        assert all(scores[i] > scores[j] for i in better for j in worse)
+    assert all(scores[i] == scores[group[0]] for group in ranking.order for i in group)
+
+
+# --- The table against a slow, obviously correct reference evaluator, for every hand -------
+
+
+class Claim(NamedTuple):
+    """One way the reference reads a hand of natural cards."""
+
+    points: float
+    category: str
+    suit: str | None
+    counted: frozenset[str]
+    key: tuple
+    choice: tuple  # the key, refined by the rule that picks the counted suit
+
+
+def ref_value(card, rules):
+    if card.rank == "A":
+        return 1 if rules.values == "race" else 11
+    return 10 if card.rank in ("10", "J", "Q", "K") else int(card.rank)
+
+
+def ref_suit_rank(suit, rules):
+    """Higher is better; no suit ranks lowest."""
+    return 0 if suit is None else 4 - rules.suit_order.index(suit)
+
+
+def ref_ranks(cards):
+    return tuple(sorted((card.rank_order for card in cards), reverse=True))
+
+
+def ref_thirty_one_claims(cards, rules):
+    """Every reading of three natural cards: each suit held, three of a kind, three aces."""
+    claims = []
+    for suit in "CDHS":
+        group = [card for card in cards if card.suit == suit]
+        if not group:
+            continue
+        others = [card for card in cards if card.suit != suit]
+        points = sum(ref_value(card, rules) for card in group)
+        blitz = points == 31 and (
+            rules.blitz == "any-31"
+            or (rules.blitz == "ace-king-ten" and {c.rank for c in group} == {"A", "K", "10"})
+        )
+        category = "blitz" if blitz else ("suit" if len(group) >= 2 else "high-card")
+        claims.append(ref_claim(rules, points, category, suit, group, others, None))
+    ranks = {card.rank for card in cards}
+    if len(ranks) == 1:
+        claims += ref_trips_claims(cards, rules, ranks.pop(), pure=True)
+    return claims
+
+
+def ref_trips_claims(cards, rules, rank, pure):
+    claims = []
+    if rules.three_of_a_kind == "30.5":
+        claims.append(ref_claim(rules, 30.5, "three-of-a-kind", None, cards, [], (pure, rank)))
+    elif rules.three_of_a_kind == "30-below-suited":
+        claims.append(ref_claim(rules, 30, "three-of-a-kind", None, cards, [], (pure, rank)))
+    if rank == "A" and rules.three_aces is not None:
+        # Three aces, the jack of clubs among them or not, count as three aces.
+        claims.append(ref_claim(rules, rules.three_aces, "three-aces", None, cards, [], None,
+                                (14, 14, 14)))
+    return claims
+
+
+def ref_claim(rules, points, category, suit, counted, others, trips, counted_ranks=None):
+    rank_order = {"J": 11, "Q": 12, "K": 13, "A": 14}
+    if trips is not None:
+        pure, rank = trips
+        order = rank_order.get(rank) or int(rank)
+        counted_ranks = (order,) * 3
+    elif counted_ranks is None:
+        counted_ranks = ref_ranks(counted)
+    other_ranks = ref_ranks(others)
+    if rules.tie_break == "ranks":
+        tie = (counted_ranks, other_ranks)
+    elif rules.tie_break == "suit":
+        tie = (ref_suit_rank(suit, rules),)
+    else:
+        tie = ()
+    if trips is not None and rules.trips_equal:
+        tie = ()
+    if trips is not None and rules.three_of_a_kind == "30-below-suited":
+        # Worth 30, but below every suited 30; pure trips first, then the higher rank.
+        key = (30, 0, () if rules.trips_equal else (pure, counted_ranks[0]))
+    else:
+        key = (points, 2 if category == "blitz" else 1, tie)
+    choice = (key, counted_ranks, ref_suit_rank(suit, rules))
+    codes = frozenset(card.code for card in counted)
+    return Claim(points, category, suit, codes, key, choice)
+
+
+BRAG = ["high-card", "pair", "flush", "run", "running-flush", "three-of-a-kind"]
+
+
+def ref_brag_claim(cards, rules):
+    ranks = ref_ranks(cards)
+    flush = len({card.suit for card in cards}) == 1
+    if ranks == (14, 3, 2):
+        ranks = (3, 2, 1)
+    run = ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1
+    counted = cards
+    if len(set(ranks)) == 1:
+        category = "three-of-a-kind"
+    elif run:
+        category = "running-flush" if flush else "run"
+    elif flush:
+        category = "flush"
+    elif len(set(ranks)) == 2:
+        category = "pair"
+        pair = max(set(ranks), key=ranks.count)
+        kicker = min(set(ranks), key=ranks.count)
+        counted = [card for card in cards if card.rank_order == pair]
+        ranks = (pair, kicker)
+    else:
+        category = "high-card"
+    points = max(claim.points for claim in ref_thirty_one_claims(cards, rules) if claim.suit)
+    key = (BRAG.index(category), ranks)
+    suit = cards[0].suit if flush else None
+    return Claim(points, category, suit, frozenset(c.code for c in counted), key, (key,))
+
+
+def ref_best(cards, rules):
+    """The reference reading of three natural cards."""
+    if rules.ranking == "brag":
+        return ref_brag_claim(cards, rules)
+    return max(ref_thirty_one_claims(cards, rules), key=lambda claim: claim.choice)
+
+
+def ref_wild_cards(rules):
+    if rules.wild != "jokers":
+        return set()
+    return {rules.joker_card} if rules.deck == "short36" else {"X1", "X2"}
+
+
+HAND_RULES = [
+    ("scat", {"three_of_a_kind": "30.5", "tie_break": "ranks"}),
+    ("scat", {"three_of_a_kind": "30-below-suited", "wild": "jack-of-clubs-trips",
+              "three_aces": 30}),
+    ("scat", {"three_of_a_kind": "30-below-suited", "trips_equal": True,
+              "wild": "jack-of-clubs-trips", "tie_break": "suit"}),
+    ("scat", {"tie_break": "suit", "suit_order": "SCDH", "three_aces": 31}),
+    ("scat", {"deck": "full54", "wild": "jokers", "three_of_a_kind": "30.5",
+              "tie_break": "ranks", "blitz": "ace-king-ten"}),
+    ("scat", {"deck": "short36", "wild": "jokers", "joker_card": "AS", "tie_break": "suit",
+              "three_of_a_kind": "30.5"}),
+    ("schnautz", {"wild": "jack-of-clubs-trips", "three_aces": 31}),
+    ("cut-throat", {"tie_break": "ranks"}),
+    ("jokers", {"deck": "short36"}),
+] + [(variant, None) for variant in PRESETS]
+
+
+HAND_OPTIONS = (
+    "deck", "values", "suit_order", "three_of_a_kind", "trips_equal", "three_aces", "wild",
+    "joker_card", "tie_break", "blitz", "ranking",
+)
+
+
+def distinct_hand_rules():
+    """One rule set per distinct set of hand options, named after every case that has it."""
+    found = {}
+    for variant, options in HAND_RULES:
+        rules = make_rules(variant, options)
+        name = variant + ("" if options is None else "+" + ",".join(sorted(options)))
+        key = tuple(getattr(rules, option) for option in HAND_OPTIONS)
+        found.setdefault(key, (rules, []))[1].append(name)
+    return [pytest.param(rules, id="|".join(names)) for rules, names in found.values()]
+
+
+@pytest.mark.parametrize("rules", distinct_hand_rules())
+def test_table_equals_reference_for_every_hand(rules):
+    table = evaluator(rules).table
+    deck = rules.deck_cards
+    wild_codes = ref_wild_cards(rules)
+    naturals = [card for card in deck if not card.is_joker]
+    by_code = {card.code: card for card in deck}
+    natural_best = {}
+
+    def best_of(cards):
+        hand = sum(card.mask for card in cards)
+        if hand not in natural_best:
+            natural_best[hand] = ref_best(list(cards), rules)
+        return natural_best[hand]
+
+    strengths = {}
+    hands = list(itertools.combinations(deck, 3))
+    assert len(table) == len(hands)
+    for cards in hands:
+        score = table[cards[0].mask | cards[1].mask | cards[2].mask]
+        assert {card.code for card in score.cards} == {card.code for card in cards}
+        wilds = [card for card in cards if card.code in wild_codes]
+        kept = [card for card in cards if card.code not in wild_codes]
+        if wilds:
+            # Brute force: every choice of distinct cards for the wild cards.
+            free = [card for card in naturals if card not in kept]
+            best = max(
+                best_of(kept + list(choice)).choice
+                for choice in itertools.permutations(free, len(wilds))
+            )
+            assert set(score.wild) == {card.code for card in wilds}
+            stood_for = [by_code[code] for code in score.wild.values()]
+            assert len(set(stood_for)) == len(stood_for)
+            assert not set(stood_for) & set(kept)
+            claim = best_of(kept + stood_for)
+            assert claim.choice[0] == best[0], cards
+            counted = {
+                next((w for w, c in score.wild.items() if c == code), code)
+                for code in claim.counted
+            }
+        else:
+            claims = [best_of(cards)]
+            if rules.wild == "jack-of-clubs-trips" and "JC" in {c.code for c in cards}:
+                others = [card for card in cards if card.code != "JC"]
+                for rank in {card.rank for card in naturals} - {"J"}:
+                    if {card.rank for card in others} == {rank}:
+                        claims += ref_trips_claims(cards, rules, rank, pure=False)
+            claim = max(claims, key=lambda claim: claim.choice)
+            if claim.category in ("three-of-a-kind", "three-aces") and "JC" in claim.counted \
+                    and rules.wild == "jack-of-clubs-trips" and claim.key != claims[0].key:
+                stand_in = by_code.get(score.wild["JC"]) or parse_cards([score.wild["JC"]])[0]
+                assert stand_in.rank == others[0].rank and stand_in not in cards
+            else:
+                assert not score.wild
+            counted = claim.counted
+        assert (score.points, score.category, score.suit) == (
+            claim.points, claim.category, claim.suit,
+        ), cards
+        assert {card.code for card in score.counted} == counted, cards
+        strengths.setdefault(claim.key, set()).add(score.strength)
+    # The table's order is the reference's: one strength per key, increasing with the key.
+    assert all(len(found) == 1 for found in strengths.values())
+    ordered = [strengths[key].pop() for key in sorted(strengths)]
+    assert ordered == sorted(ordered) and len(set(ordered)) == len(ordered)
