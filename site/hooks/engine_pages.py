@@ -150,9 +150,19 @@ def _code(value: Any) -> str:
     return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
-def _values(spec: OptionSpec, _: Gettext) -> str:
+def _accepted(preset: Preset, name: str, value: Any) -> bool:
+    try:
+        make_rules(preset.id, {name: value})
+    except OptionError:
+        return False
+    return True
+
+
+def _values(preset: Preset, spec: OptionSpec, _: Gettext) -> str:
     if spec.kind == "choice":
-        return ", ".join(_code(choice) for choice in spec.choices)
+        # Only the values this preset takes with its other defaults (no race24 deck for Scat).
+        choices = [choice for choice in spec.choices if _accepted(preset, spec.name, choice)]
+        return ", ".join(_code(choice) for choice in choices)
     if spec.kind == "bool":
         return f"{_code(True)}, {_code(False)}"
     if spec.kind in ("int", "int-or-none"):
@@ -181,7 +191,7 @@ def render_options(preset: Preset, lang: str) -> str:
         "| --- | --- | --- | --- |",
     ]
     lines += [
-        f"| `{spec.name}` | {_values(spec, _)} | {_code(spec.default)} "
+        f"| `{spec.name}` | {_values(preset, spec, _)} | {_code(spec.default)} "
         f"| {engine(spec.description)} |"
         for spec in specs
     ]
@@ -265,25 +275,41 @@ def _in_deck(hand: str, preset: Preset) -> bool:
     return all(card in deck for card in parse_cards(hand))
 
 
+def _pick_examples(preset: Preset) -> list[str]:
+    """Up to MAX_EXAMPLES hands of the preset's deck: one of each kind first (category, wild
+    or not), then the others, in the order of EXAMPLE_HANDS."""
+    hands = [hand for hand in EXAMPLE_HANDS if _in_deck(hand, preset)]
+    kinds: set[tuple[str, bool]] = set()
+    first, rest = [], []
+    for hand in hands:
+        score = score_hand(hand, preset.id)
+        kind = (score.category, bool(score.wild))
+        (rest if kind in kinds else first).append(hand)
+        kinds.add(kind)
+    chosen = set((first + rest)[:MAX_EXAMPLES])
+    return [hand for hand in hands if hand in chosen]
+
+
 def render_examples(preset: Preset, lang: str) -> str:
     """Hands scored by the engine under the preset, and how it decides equal hands."""
     _ = site_gettext(lang)
     engine = engine_gettext(lang)
-    hands = [hand for hand in EXAMPLE_HANDS if _in_deck(hand, preset)][:MAX_EXAMPLES]
-    lines = [
-        _row([_("Hand"), _("Points"), _("Category"), _("Counted cards"), _("Wild cards")]),
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for hand in hands:
+    # Under the brag ranking a hand's points decide nothing, so they are left out.
+    brag = preset.rules.ranking == "brag"
+    header = [_("Hand"), _("Points"), _("Category"), _("Counted cards"), _("Wild cards")]
+    if brag:
+        header.remove(_("Points"))
+    lines = [_row(header), _row(["---"] * len(header))]
+    for hand in _pick_examples(preset):
         score = score_hand(hand, preset.id)
         wild = ", ".join(
             f"{code} → {_cards(parse_cards([card]))}" for code, card in score.wild.items()
         )
-        lines.append(
-            f"| {_cards(parse_cards(hand))} | {_points(score.points)} "
-            f"| {engine(CATEGORY_NAMES[score.category])} | {_cards(score.counted)} "
-            f"| {wild or '—'} |"
-        )
+        cells = [_cards(parse_cards(hand)), _points(score.points),
+                 engine(CATEGORY_NAMES[score.category]), _cards(score.counted), wild or "—"]
+        if brag:
+            del cells[1]
+        lines.append(_row(cells))
     pairs = [pair for pair in EXAMPLE_PAIRS if all(_in_deck(hand, preset) for hand in pair)]
     lines += [
         "",
@@ -466,11 +492,8 @@ def example_override(preset: Preset) -> dict[str, Any] | None:
         else:
             continue
         for value in candidates:
-            try:
-                make_rules(preset.id, {spec.name: value})
-            except OptionError:
-                continue
-            return {spec.name: value}
+            if _accepted(preset, spec.name, value):
+                return {spec.name: value}
     return None
 
 
