@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -44,7 +44,8 @@ CATEGORY_NAMES: dict[str, str] = {
 """The English name of every hand category, by category id."""
 
 _NO_WILD: Mapping[str, str] = MappingProxyType({})
-_ACE, _KING, _TEN = 14, 13, 10
+_ACE = 14
+_ACE_KING_TEN = 14 << 8 | 13 << 4 | 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,27 +206,41 @@ class Ranking:
 class _Reading(NamedTuple):
     """One way to read a hand of natural cards: its order key and what a HandScore shows.
 
-    ``detail`` (the counted and the other cards' ranks, the counted suit's rank) refines the
-    key: among readings of equal key a wild card chooses the one with the greater detail.
+    ``key`` is an int that orders hands (it becomes the score's ``strength``); ``detail``
+    (the counted and the other cards' ranks, the counted suit's rank) refines it: among
+    readings of equal key a wild card chooses the one with the greater detail.
     """
 
-    key: tuple[Any, ...]
+    key: int
     points: int | float
     category: str
     suit: str | None
     counted: tuple[Card, ...]
     is_blitz: bool
-    detail: tuple[Any, ...]
+    detail: int
+
+
+def _ranks(cards: Sequence[Card]) -> int:
+    """Up to three ranks, given highest first, packed so that ints compare as the rank lists
+    do (a shorter list is lower)."""
+    packed = 0
+    for card in cards:
+        packed = packed << 4 | card.rank_order
+    return packed << 4 * (HAND_SIZE - len(cards))
+
+
+_TIE_BITS = 24  # room for two packed rank lists (12 bits each)
+_DETAIL_BITS = 27
 
 
 class _Reader:
     """Reads hands of natural (non-wild) cards under one :class:`_Basis`.
 
-    An order key is ``(points × 2, level, tie-break part)``: the level puts a blitz above
-    other hands of the same points and, where trips are worth 30 below a suited 30, puts those
-    trips below; the tie-break part is empty (a tie), the counted and then the other cards'
-    ranks, or the counted suit's place in the suit order. Brag keys are
-    ``(category level, highest, middle, lowest)``.
+    An order key packs, from the most significant bits down: points × 2; a level that puts a
+    blitz above other hands of the same points and, where trips are worth 30 below a suited
+    30, puts those trips below; the tie-break part, which is 0 (a tie), the counted and then
+    the other cards' packed ranks, or the counted suit's place in the suit order. Brag keys
+    pack the category's level, then the highest, middle and lowest rank.
     """
 
     def __init__(self, basis: _Basis) -> None:
@@ -241,33 +256,40 @@ class _Reader:
         )
         self.by_suit = basis.tie_break == "suit"
         self.by_ranks = basis.tie_break == "ranks"
+        self.trips_on = basis.three_of_a_kind != "off"
+        # How a group of cards of one suit ranks against another group of the hand: by
+        # points, then (RULES.md §2) the group whose cards rank higher, or, when suits break
+        # ties, the higher suit, which is then the better choice for the hand.
+        self._choices: dict[int, int] = {}
+        # Readings that count the same cards, the other cards ranking alike, are one reading.
+        self._suited: dict[int, _Reading] = {}
 
-    def tie_part(
-        self, counted: tuple[int, ...], others: tuple[int, ...], suit: str | None
-    ) -> tuple[Any, ...]:
+    def tie_part(self, counted: int, others: int, suit: str | None) -> int:
         if self.by_ranks:
-            return (counted, others)
+            return counted << 12 | others
         if self.by_suit:
-            return (self.suit_rank[suit],)
-        return ()
+            return self.suit_rank[suit]
+        return 0
 
     def trips(self, cards: tuple[Card, ...], rank_order: int, pure: bool) -> _Reading:
         """Three of a kind of ``rank_order``; ``pure`` is False when made with a wild card."""
         basis = self.basis
-        ranks = (rank_order,) * HAND_SIZE
-        detail = (ranks, (), 0)
+        ranks = rank_order * 0x111
+        detail = ranks << 15
         if basis.three_of_a_kind == "30-below-suited":
-            part = () if basis.trips_equal else (pure, rank_order)
-            return _Reading((60, 0, part), 30, "three-of-a-kind", None, cards, False, detail)
-        part = () if basis.trips_equal else self.tie_part(ranks, (), None)
-        return _Reading((61, 1, part), 30.5, "three-of-a-kind", None, cards, False, detail)
+            part = 0 if basis.trips_equal else pure << 4 | rank_order
+            key = (60 << 2 | 0) << _TIE_BITS | part
+            return _Reading(key, 30, "three-of-a-kind", None, cards, False, detail)
+        part = 0 if basis.trips_equal else self.tie_part(ranks, 0, None)
+        key = (61 << 2 | 1) << _TIE_BITS | part
+        return _Reading(key, 30.5, "three-of-a-kind", None, cards, False, detail)
 
     def three_aces(self, cards: tuple[Card, ...]) -> _Reading:
         points = self.basis.three_aces
         assert points is not None
-        ranks = (_ACE,) * HAND_SIZE
-        key = (points * 2, 1, self.tie_part(ranks, (), None))
-        return _Reading(key, points, "three-aces", None, cards, False, (ranks, (), 0))
+        ranks = _ACE * 0x111
+        key = (points * 2 << 2 | 1) << _TIE_BITS | self.tie_part(ranks, 0, None)
+        return _Reading(key, points, "three-aces", None, cards, False, ranks << 15)
 
     def read(self, cards: tuple[Card, ...]) -> _Reading:
         """The best reading of three natural cards, given highest rank first."""
@@ -276,7 +298,7 @@ class _Reader:
         best = self.best_suit(cards)
         first, second, third = cards
         if first.rank == second.rank == third.rank:
-            if self.basis.three_of_a_kind != "off":
+            if self.trips_on:
                 best = max(best, self.trips(cards, first.rank_order, True))
             if self.basis.three_aces is not None and first.rank == "A":
                 best = max(best, self.three_aces(cards))
@@ -286,50 +308,52 @@ class _Reader:
         first, second, third = cards
         if first.suit == second.suit:
             if second.suit == third.suit:
-                return self.suited(cards, cards, ())
-            group, others = self.better((first, second), (third,))
+                return self.suited(cards, ())
+            groups: tuple[tuple[Card, ...], ...] = ((first, second), (third,))
         elif second.suit == third.suit:
-            group, others = self.better((second, third), (first,))
+            groups = ((second, third), (first,))
         elif first.suit == third.suit:
-            group, others = self.better((first, third), (second,))
+            groups = ((first, third), (second,))
         else:
-            group, others = self.better((first,), (second,), (third,))
-        return self.suited(cards, group, others)
+            groups = ((first,), (second,), (third,))
+        best = max(groups, key=self.choice)
+        return self.suited(best, tuple(card for card in cards if card.suit != best[0].suit))
 
-    def better(self, *groups: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-        """The counted group among groups of different suits, and the other cards.
+    def choice(self, group: tuple[Card, ...]) -> int:
+        mask = 0
+        for card in group:
+            mask |= card.mask
+        found = self._choices.get(mask)
+        if found is None:
+            points = sum(self.value[card.index] for card in group)
+            rank = self.suit_rank[group[0].suit]
+            ranks = _ranks(group)
+            found = points << 15 | (rank << 12 | ranks if self.by_suit else ranks << 3 | rank)
+            self._choices[mask] = found
+        return found
 
-        Equal points: the suit whose cards rank higher counts (RULES.md §2), unless suits
-        themselves break ties, when the higher suit is the better choice.
-        """
-        value, suit_rank, by_suit = self.value, self.suit_rank, self.by_suit
-        chosen: tuple[Any, ...] = ()
-        best = groups[0]
-        for group in groups:
-            points = sum([value[card.index] for card in group])
-            ranks = [card.rank_order for card in group]
-            rank = suit_rank[group[0].suit]
-            choice = (points, rank, ranks) if by_suit else (points, ranks, rank)
-            if choice > chosen:
-                chosen, best = choice, group
-        return best, tuple(card for group in groups if group is not best for card in group)
-
-    def suited(
-        self, cards: tuple[Card, ...], group: tuple[Card, ...], others: tuple[Card, ...]
-    ) -> _Reading:
+    def suited(self, group: tuple[Card, ...], others: tuple[Card, ...]) -> _Reading:
         """The reading that counts ``group``, the cards of one suit."""
+        other_ranks = _ranks(others)
+        memo = _mask(group) << 12 | other_ranks
+        found = self._suited.get(memo)
+        if found is None:
+            found = self._suited[memo] = self._read_suited(group, other_ranks)
+        return found
+
+    def _read_suited(self, group: tuple[Card, ...], other_ranks: int) -> _Reading:
         value = self.value
         points = sum([value[card.index] for card in group])
         suit = group[0].suit
-        ranks = tuple([card.rank_order for card in group])
-        other_ranks = tuple(sorted([card.rank_order for card in others], reverse=True))
+        ranks = _ranks(group)
         blitz = points == 31 and (
             self.basis.blitz == "any-31"
-            or (self.basis.blitz == "ace-king-ten" and ranks == (_ACE, _KING, _TEN))
+            or (self.basis.blitz == "ace-king-ten" and ranks == _ACE_KING_TEN)
         )
         category = "blitz" if blitz else "suit" if len(group) > 1 else "high-card"
-        key = (points * 2, 2 if blitz else 1, self.tie_part(ranks, other_ranks, suit))
-        detail = (ranks, other_ranks, self.suit_rank[suit])
+        key = (points * 2 << 2 | (2 if blitz else 1)) << _TIE_BITS | self.tie_part(
+            ranks, other_ranks, suit)
+        detail = (ranks << 12 | other_ranks) << 3 | self.suit_rank[suit]
         return _Reading(key, points, category, suit, group, blitz, detail)
 
     def brag(self, cards: tuple[Card, ...]) -> _Reading:
@@ -356,8 +380,8 @@ class _Reader:
             category, level = "high-card", 0
         suit = cards[0].suit if flush else None
         points = self.best_suit(cards).points
-        key = (level, high, middle, low)
-        return _Reading(key, points, category, suit, counted, False, (key, (), 0))
+        key = level << 12 | high << 8 | middle << 4 | low
+        return _Reading(key, points, category, suit, counted, False, 0)
 
 
 def _descending(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -385,60 +409,70 @@ def _build_table(basis: _Basis) -> dict[int, HandScore]:
     deck = DECKS[basis.deck]
     wild_cards = _wild_cards(basis)
     wild_mask = _mask(wild_cards)
+    jack = Card.of("J", "C") if basis.wild == "jack-of-clubs-trips" else None
     naturals = _descending(card for card in deck if not card.is_joker)
-    # Natural readings of every three natural cards: wild cards pick from these.
-    readings: dict[int, _Reading] = {}
-    hands: dict[int, tuple[Card, ...]] = {}
+    table: dict[int, HandScore] = {}
+    # Natural readings of every three natural cards: wild cards choose among these.
+    readings: dict[int, tuple[_Reading, tuple[Card, ...]]] = {}
     for cards in itertools.combinations(naturals, HAND_SIZE):
         mask = cards[0].mask | cards[1].mask | cards[2].mask
-        readings[mask] = reader.read(cards)
-        hands[mask] = cards
-
-    chosen: dict[int, tuple[_Reading, tuple[Card, ...], Mapping[str, str]]] = {}
-    if wild_cards:
-        preference = _preference(readings)
-        best_by_rest: dict[int, int] = {}
-        for cards in itertools.combinations(_descending(deck), HAND_SIZE):
-            mask = cards[0].mask | cards[1].mask | cards[2].mask
-            if not mask & wild_mask:
+        reading = reader.read(cards)
+        if wild_mask:
+            readings[mask] = (reading, cards)
+            if mask & wild_mask:
                 continue
-            rest = mask & ~wild_mask
-            if rest not in best_by_rest:
-                best_by_rest[rest] = max(
-                    _completions(rest, naturals, HAND_SIZE - rest.bit_count()),
-                    key=preference.__getitem__,
-                )
-            best = best_by_rest[rest]
-            chosen[mask] = _substitute(readings[best], hands[best], cards, wild_mask)
-    jack_of_clubs = parse_card("JC") if basis.wild == "jack-of-clubs-trips" else None
-    for cards in itertools.combinations(_descending(deck), HAND_SIZE):
-        mask = cards[0].mask | cards[1].mask | cards[2].mask
-        if mask in chosen:
-            continue
-        reading = readings[mask]
-        if jack_of_clubs is not None and jack_of_clubs in cards:
-            made = _jack_of_clubs_trips(reader, cards, jack_of_clubs)
+        if jack is not None and jack in cards:
+            made = _jack_of_clubs_trips(reader, cards, jack)
             if made is not None and made[0].key > reading.key:
-                chosen[mask] = made
+                table[mask] = _score(basis, *made)
                 continue
-        chosen[mask] = (reading, cards, _NO_WILD)
-
-    keys = sorted({reading.key for reading, _, _ in chosen.values()})
-    strength = {key: rank for rank, key in enumerate(keys)}
-    return {
-        mask: HandScore(
-            reading.points, reading.category, reading.suit, reading.counted, cards, wild,
-            reading.is_blitz, strength[reading.key], basis,
+        table[mask] = HandScore(
+            reading.points, reading.category, reading.suit, reading.counted, cards, _NO_WILD,
+            reading.is_blitz, reading.key, basis,
         )
-        for mask, (reading, cards, wild) in chosen.items()
+    if wild_cards:
+        table.update(_wild_hands(basis, readings, naturals, wild_cards))
+    return table
+
+
+def _score(
+    basis: _Basis, reading: _Reading, cards: tuple[Card, ...], wild: Mapping[str, str]
+) -> HandScore:
+    return HandScore(
+        reading.points, reading.category, reading.suit, reading.counted, cards, wild,
+        reading.is_blitz, reading.key, basis,
+    )
+
+
+def _wild_hands(
+    basis: _Basis,
+    readings: Mapping[int, tuple[_Reading, tuple[Card, ...]]],
+    naturals: Sequence[Card],
+    wild_cards: Sequence[Card],
+) -> Iterator[tuple[int, HandScore]]:
+    """The scores of the hands that hold wild cards: each takes the best natural hand it can
+    stand for (brute force over every choice)."""
+    wild_mask = _mask(wild_cards)
+    # Among equal hands a wild card prefers higher ranks, then the higher suit.
+    preference = {
+        mask: reading.key << _DETAIL_BITS | reading.detail
+        for mask, (reading, _) in readings.items()
     }
-
-
-def _preference(readings: Mapping[int, _Reading]) -> dict[int, int]:
-    """A strict order of natural hands that refines the order key, for wild cards to choose
-    by: among equal hands a wild card prefers higher ranks, then the higher suit."""
-    ranked = sorted(readings, key=lambda mask: (readings[mask].key, readings[mask].detail, mask))
-    return {mask: rank for rank, mask in enumerate(ranked)}
+    others = [card for card in naturals if not card.mask & wild_mask]
+    best_for: dict[int, int] = {}
+    for count in range(1, len(wild_cards) + 1):
+        for wilds in itertools.combinations(wild_cards, count):
+            for rest in itertools.combinations(others, HAND_SIZE - count):
+                kept = _mask(rest)
+                best = best_for.get(kept)
+                if best is None:
+                    best = best_for[kept] = max(
+                        _completions(kept, naturals, count), key=preference.__getitem__
+                    )
+                reading, natural = readings[best]
+                yield kept | _mask(wilds), _score(
+                    basis, *_substitute(reading, natural, rest + wilds, wild_mask)
+                )
 
 
 def _completions(rest: int, naturals: Sequence[Card], missing: int) -> list[int]:

@@ -1,0 +1,182 @@
+"""How fast hands are scored, against a bare dict lookup and the poker evaluators people embed.
+
+Run: ``.venv/bin/python benchmarks/hands.py`` (or ``make bench``). Everything is measured in
+this one run, on the same machine, as the best of several repeats; the targets are ratios to
+baselines measured alongside, except the table build (at most 0.5 s).
+
+Targets (issue 2):
+- a call from parsed cards (``evaluator(rules).score(cards)``) costs at most 5x a bare dict
+  lookup in the same table;
+- hands per second from parsed cards at least treys' 5-card evaluator on random hands;
+- building the table of any preset takes at most 0.5 s.
+
+Exit status 1 when a target fails.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+
+import pokerkit
+import treys
+
+from thirtyone import evaluator, score_hand
+from thirtyone.hands import _Basis, _build_table
+from thirtyone.rules import PRESETS, make_rules
+
+SEED = 31
+HANDS = 100_000
+REPEATS = 5
+FLOOR_RATIO_TARGET = 5.0
+BUILD_TARGET_S = 0.5
+POKER_RANKS = "23456789TJQKA"
+POKER_SUITS = "cdhs"
+
+
+def best_ns(run: Callable[[], None], calls: int, repeats: int = REPEATS) -> float:
+    """The fastest of ``repeats`` runs, in nanoseconds per call."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter_ns()
+        run()
+        best = min(best, time.perf_counter_ns() - start)
+    return best / calls
+
+
+def ours(rng: random.Random) -> dict[str, float]:
+    rules = make_rules("scat")
+    judge = evaluator(rules)
+    deck = list(rules.deck_cards)
+    hands = [tuple(rng.sample(deck, 3)) for _ in range(HANDS)]
+    codes = [[card.code for card in hand] for hand in hands[: HANDS // 10]]
+    masks = [a.mask | b.mask | c.mask for a, b, c in hands]
+    table, score = judge.table, judge.score
+
+    def floor() -> None:
+        for mask in masks:
+            table[mask]
+
+    def parsed() -> None:
+        for hand in hands:
+            score(hand)
+
+    def from_codes() -> None:
+        for hand in codes:
+            score_hand(hand, "scat")
+
+    return {
+        "floor": best_ns(floor, len(masks)),
+        "parsed": best_ns(parsed, len(hands)),
+        "codes": best_ns(from_codes, len(codes)),
+    }
+
+
+def poker_deck() -> list[str]:
+    return [rank + suit for rank in POKER_RANKS for suit in POKER_SUITS]
+
+
+def treys_rate(rng: random.Random) -> float:
+    judge = treys.Evaluator()
+    deck = [treys.Card.new(code) for code in poker_deck()]
+    deals = []
+    for _ in range(HANDS):
+        cards = rng.sample(deck, 5)
+        deals.append((cards[:2], cards[2:]))
+    evaluate = judge.evaluate
+
+    def run() -> None:
+        for hand, board in deals:
+            evaluate(hand, board)
+
+    return best_ns(run, len(deals))
+
+
+def pokerkit_rates(rng: random.Random) -> dict[str, float]:
+    deck = list(pokerkit.Card.parse("".join(poker_deck())))
+    hands = [tuple(rng.sample(deck, 5)) for _ in range(HANDS // 10)]
+    hand_class = pokerkit.StandardHighHand
+    lookup = hand_class.lookup
+
+    def construct() -> None:
+        for cards in hands:
+            hand_class(cards)
+
+    def look_up() -> None:
+        for cards in hands:
+            lookup.get_entry(cards)
+
+    return {
+        "StandardHighHand": best_ns(construct, len(hands), 3),
+        "lookup": best_ns(look_up, len(hands), 3),
+    }
+
+
+def build_times() -> dict[str, tuple[float, float]]:
+    """Seconds to build each preset's table from nothing, best of three: CPU time of this
+    process (what the target checks: other processes on the machine do not count) and wall
+    time."""
+    cases = [(preset, None) for preset in PRESETS] + [("jokers", {"deck": "short36"})]
+    times = {}
+    for variant, options in cases:
+        basis = _Basis.of(make_rules(variant, options))
+        name = variant + ("" if options is None else " (short36)")
+        cpu = wall = float("inf")
+        for _ in range(3):
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            _build_table(basis)
+            cpu = min(cpu, time.process_time() - start_cpu)
+            wall = min(wall, time.perf_counter() - start_wall)
+        times[name] = (cpu, wall)
+    return times
+
+
+def rate(ns: float) -> str:
+    return f"{1e9 / ns:>12,.0f} hands/s"
+
+
+def main() -> int:
+    rng = random.Random(SEED)
+    ours_ns = ours(rng)
+    treys_ns = treys_rate(rng)
+    pokerkit_ns = pokerkit_rates(rng)
+    builds = build_times()
+    floor = ours_ns["floor"]
+    rows = [
+        ("bare dict lookup in the table (floor)", floor),
+        ("evaluator(rules).score(cards), parsed cards", ours_ns["parsed"]),
+        ('score_hand(codes, "scat")', ours_ns["codes"]),
+        ("treys Evaluator.evaluate, 5 cards", treys_ns),
+        ("pokerkit StandardHighHand(cards), 5 cards", pokerkit_ns["StandardHighHand"]),
+        ("pokerkit StandardLookup.get_entry, 5 cards", pokerkit_ns["lookup"]),
+    ]
+    print(f"Python {sys.version.split()[0]}, {HANDS:,} random hands, best of {REPEATS}")
+    print(f"{'':46} {'ns/call':>9} {'rate':>22} {'x floor':>8} {'x parsed':>9}")
+    for name, ns in rows:
+        print(f"{name:46} {ns:9.0f} {rate(ns)} {ns / floor:8.2f} {ns / ours_ns['parsed']:9.2f}")
+    print()
+    print("Table build, seconds (best of 3):   CPU   wall")
+    for name, (cpu, wall) in builds.items():
+        print(f"  {name:30} {cpu:6.3f} {wall:6.3f}")
+    slowest = max(builds, key=builds.__getitem__)
+    checks = [
+        (f"parsed call <= {FLOOR_RATIO_TARGET:g}x floor",
+         ours_ns["parsed"] <= FLOOR_RATIO_TARGET * floor,
+         f"{ours_ns['parsed'] / floor:.2f}x"),
+        ("hands/s from parsed cards >= treys",
+         ours_ns["parsed"] <= treys_ns,
+         f"{treys_ns / ours_ns['parsed']:.1f}x treys' rate"),
+        (f"table build <= {BUILD_TARGET_S} s for every preset",
+         builds[slowest][0] <= BUILD_TARGET_S,
+         f"slowest {slowest} {builds[slowest][0]:.3f} s CPU"),
+    ]
+    print()
+    for name, ok, figure in checks:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}: {figure}")
+    return 0 if all(ok for _, ok, _ in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
