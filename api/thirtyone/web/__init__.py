@@ -26,7 +26,7 @@ from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import hands, i18n, meta, problems, variants
+from thirtyone.web import games, hands, i18n, meta, problems, race, variants
 from thirtyone.web.api import Api
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import Points
@@ -102,7 +102,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     problems.init_app(app)
     api = Api(app)
     api.register_field(Points, "number", None)
-    for blueprint in (variants.blp, hands.blp, meta.blp):
+    games.document(api.spec)
+    for blueprint in (variants.blp, hands.blp, games.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(
         FlaskBlueprint(

@@ -16,22 +16,18 @@ from thirtyone.rules import make_rules
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import IN_SUIT, card_name, gettext, points_text, suit_name
 from thirtyone.web.problems import Problem
-from thirtyone.web.validation import Points, RulesSchema, Schema, length
+from thirtyone.web.validation import HAND_DOC, Message, Points, RulesSchema, Schema, length
 
 blp = Blueprint(
     "hands", __name__, url_prefix="/v1/hands",
     description="What a hand of three cards is worth under a variant's rules, and which wins.",
 )
 
-_HAND_DOC = {
-    "description": "Three card codes: rank then suit, `AS`, `10H`, `QC`; jokers `X1`, `X2`. "
-    "`T` for ten, lower case and Unicode suits (`A♠`) are read too.",
-    "example": ["AS", "KS", "10S"],
-}
+_NOT_A_LIST = Message(N_("Not a valid list."), "wrong_type")
 
 
 def hand_field(**kwargs: Any) -> ma.fields.List:
-    return ma.fields.List(ma.fields.String(), metadata=_HAND_DOC, **kwargs)
+    return ma.fields.List(ma.fields.String(), metadata=HAND_DOC, **kwargs)
 
 
 class ScoreRequestSchema(RulesSchema):
@@ -41,7 +37,8 @@ class ScoreRequestSchema(RulesSchema):
 class CompareRequestSchema(RulesSchema):
     hands = ma.fields.List(
         hand_field(), required=True, validate=length(1, 1000),
-        metadata={"description": "The hands to rank; they may share cards."},
+        metadata={"description": "The hands to rank; they may share cards.", "minItems": 1,
+                  "maxItems": 1000},
     )
 
 
@@ -51,7 +48,8 @@ class BatchRequestSchema(RulesSchema):
         metadata={
             "description": "Up to 10,000 hands of three card codes.",
             "type": "array",
-            "items": {"type": "array", "items": {"type": "string"}},
+            "items": HAND_DOC,
+            "maxItems": 10_000,
         },
     )
 
@@ -165,8 +163,8 @@ class ScoreBatch(MethodView):
         """Score up to 10,000 hands in one call (points, category and suit of each)."""
         hands = body["hands"]
         limit = current_app.config["BATCH_LIMIT"]
-        if not isinstance(hands, list):
-            raise Problem.from_validation({"hands": [gettext(N_("Not a valid list."))]})
+        if type(hands) is not list:
+            raise Problem.from_validation({"hands": [_NOT_A_LIST]})
         if len(hands) > limit:
             raise Problem(
                 422, "batch_too_large", N_("A batch holds at most {limit} hands, not {count}."),
@@ -180,6 +178,8 @@ class ScoreBatch(MethodView):
         briefs: dict[int, dict[str, Any]] = {}
         results = []
         for index, hand in enumerate(hands):
+            if type(hand) is not list:
+                raise Problem.from_validation({"hands": {index: [_NOT_A_LIST]}})
             try:
                 result = score([parse(code) for code in hand])
             except (ThirtyOneError, TypeError):

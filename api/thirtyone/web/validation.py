@@ -11,7 +11,9 @@ from typing import Any
 
 import marshmallow as ma
 
+from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_
+from thirtyone.rules import OPTIONS, PRESETS, OptionSpec
 from thirtyone.web.i18n import gettext
 
 
@@ -116,17 +118,61 @@ def one_of(choices: tuple[str, ...]) -> ma.validate.OneOf:
     )
 
 
+CARD_CODES: list[str] = [card.code for card in ALL_CARDS]
+
+CARD_DOC: dict[str, Any] = {
+    "type": "string",
+    "enum": CARD_CODES,
+    "description": "A card code: rank then suit, `AS`, `10H`, `QC`; jokers `X1`, `X2`. "
+    "`T` for ten, lower case and Unicode suits (`A♠`) are read too.",
+}
+
+HAND_DOC: dict[str, Any] = {
+    "type": "array",
+    "items": CARD_DOC,
+    "minItems": 3,
+    "maxItems": 3,
+    "uniqueItems": True,
+    "description": "Three card codes.",
+    "example": ["AS", "KS", "10S"],
+}
+
+
+def _option_doc(spec: OptionSpec) -> dict[str, Any]:
+    doc: dict[str, Any] = {"description": spec.description}
+    if spec.kind == "choice":
+        doc |= {"type": "string", "enum": [str(choice) for choice in spec.choices]}
+    elif spec.kind == "bool":
+        doc["type"] = "boolean"
+    elif spec.kind in ("int", "int-or-none"):
+        doc |= {"type": "integer", "minimum": spec.minimum, "maximum": spec.maximum}
+        if spec.kind == "int-or-none":
+            doc["nullable"] = True
+    elif spec.kind == "suits":
+        doc |= {"type": "string", "pattern": "^(?!.*(.).*\\1)[CDHS]{4}$"}
+    else:
+        doc |= {"type": "string", "enum": CARD_CODES[:52]}
+    return doc
+
+
+OPTIONS_DOC: dict[str, Any] = {
+    "type": "object",
+    "properties": {name: _option_doc(spec) for name, spec in OPTIONS.items()},
+    "additionalProperties": False,
+    "description": "Options overriding the variant's defaults, by name; each variant lets a "
+    "table set some of them (`GET /v1/variants/{id}`), and some values exclude others.",
+}
+
+
 class RulesSchema(Schema):
     """The rules a request plays by: a variant and the options that override its defaults."""
 
     variant = ma.fields.String(
         load_default="scat",
-        metadata={"description": "A variant id or any of its names (`GET /v1/variants`)."},
+        metadata={"description": "A variant id (`GET /v1/variants`); its other names are "
+                  "read too.", "enum": list(PRESETS)},
     )
-    options = ma.fields.Dict(
-        keys=ma.fields.String(), load_default=dict,
-        metadata={"description": "Options overriding the variant's defaults, by name."},
-    )
+    options = ma.fields.Dict(keys=ma.fields.String(), load_default=dict, metadata=OPTIONS_DOC)
 
 
 class Points(ma.fields.Field):

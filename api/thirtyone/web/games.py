@@ -1,0 +1,341 @@
+"""Whole games, with no game kept on the server.
+
+A game lives in a sealed ``token`` the client sends back with each request; a seat proves
+itself with its ``seat_key``. In open mode a trusted client sends the plain ``state`` instead
+and gets the next one back: the engine checks it, nothing is sealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from apispec import APISpec
+from flask import current_app
+from flask.views import MethodView
+
+from thirtyone.errors import N_, MoveError
+from thirtyone.events import EVENT_MESSAGES
+from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
+from thirtyone.web.api import Blueprint
+from thirtyone.web.i18n import card_name, format_message, pgettext
+from thirtyone.web.problems import Problem
+from thirtyone.web.sealing import Sealer
+from thirtyone.web.validation import (
+    CARD_DOC,
+    Message,
+    RulesSchema,
+    Schema,
+    between,
+    length,
+    one_of,
+)
+
+blp = Blueprint(
+    "games", __name__, url_prefix="/v1/games",
+    description="Play a match: sealed tokens carry the game, seat keys prove the seat.",
+)
+
+MOVE_TYPES = (
+    "draw", "discard", "knock", "stand", "take", "next_round", "exchange", "declare", "pass",
+)
+
+_MOVE_DOC = {
+    "description": "A move: `{\"type\": \"draw\", \"source\": \"stock\"}`, "
+    "`{\"type\": \"discard\", \"card\": \"QS\"}`, `{\"type\": \"knock\"}`, "
+    "`{\"type\": \"stand\"}`, `{\"type\": \"take\", \"card\": \"5H\"}` (race), "
+    "`{\"type\": \"next_round\"}`; the legal ones are listed in `legal_moves`.",
+}
+
+
+class NewGameSchema(RulesSchema):
+    players = ma.fields.Integer(
+        required=True, validate=between(1, 15),
+        metadata={"description": "Seats at the table; each variant has its own range."},
+    )
+    seed = ma.fields.Raw(
+        load_default=None,
+        metadata={"description": "A number or a text of up to 200 characters: the same seed, "
+                  "options and moves give the same game. Drawn at random when absent.",
+                  "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 200}],
+                  "nullable": True},
+    )
+    dealer = ma.fields.Integer(
+        load_default=None, allow_none=True, validate=between(0, 14),
+        metadata={"description": "The first dealer's seat; drawn by the rules when absent."},
+    )
+    sealed = ma.fields.Boolean(
+        load_default=True,
+        metadata={"description": "`false` for open mode: the plain state instead of a token."},
+    )
+
+
+class GameRequestSchema(Schema):
+    token = ma.fields.String(
+        load_default=None, allow_none=False,
+        metadata={"description": "The token of the game (sealed mode)."},
+    )
+    state = ma.fields.Dict(
+        load_default=None, allow_none=False,
+        metadata={"description": "The plain game state (open mode), instead of a token."},
+    )
+    seat = ma.fields.Integer(
+        load_default=None, allow_none=True, validate=between(0, 14),
+        metadata={"description": "The seat asking; absent or null for a spectator."},
+    )
+    seat_key = ma.fields.String(
+        load_default=None, allow_none=False,
+        metadata={"description": "The seat's key (sealed mode)."},
+    )
+
+    @ma.validates_schema
+    def one_game(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if (data["token"] is None) == (data["state"] is None):
+            raise ma.ValidationError(
+                Message(N_("Send the game either as a token or as a state."),
+                        "token_or_state"),
+                field_name="token",
+            )
+
+
+class MoveSchema(Schema):
+    """The shape of a move; whether it is legal now is the engine's to say."""
+
+    type = ma.fields.String(required=True, validate=one_of(MOVE_TYPES))
+    seat = ma.fields.Integer(
+        allow_none=True, metadata={"description": "Ignored: the move is the asking seat's."}
+    )
+    source = ma.fields.String(validate=one_of(("stock", "discard")))
+    card = ma.fields.String(metadata=CARD_DOC)
+    value = ma.fields.Integer(
+        validate=between(1, 11), metadata={"description": "Race: take a card by its value."}
+    )
+    give = ma.fields.List(
+        ma.fields.String(metadata=CARD_DOC), validate=length(maximum=3),
+        metadata={"description": "Widow games: the cards given to the table."},
+    )
+    take = ma.fields.List(
+        ma.fields.Integer(validate=between(0, 2)), validate=length(maximum=3),
+        metadata={"description": "Widow games: the positions of the table cards taken."},
+    )
+
+
+class MoveRequestSchema(GameRequestSchema):
+    move = ma.fields.Nested(MoveSchema, required=True, metadata=_MOVE_DOC)
+
+
+class EventSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = ma.fields.String(required=True)
+    message = ma.fields.String(required=True, metadata={"description": "Localized."})
+
+
+class GameSchema(Schema):
+    token = ma.fields.String(metadata={"description": "The next token (sealed mode)."})
+    state = ma.fields.Dict(metadata={"description": "The next state (open mode)."})
+    seat = ma.fields.Integer(required=True, allow_none=True)
+    view = ma.fields.Dict(
+        required=True,
+        metadata={"description": "The game as the seat sees it; hidden cards are null."},
+    )
+    to_move = ma.fields.Integer(
+        required=True, allow_none=True, metadata={"description": "The seat to act, if any."}
+    )
+    is_over = ma.fields.Boolean(required=True)
+    legal_moves = ma.fields.List(
+        ma.fields.Dict(), required=True,
+        metadata={"description": "The moves this seat may make now."},
+    )
+
+
+class NewGameResultSchema(GameSchema):
+    seat_keys = ma.fields.List(
+        ma.fields.String(),
+        metadata={"description": "One secret key per seat, by seat (sealed mode): hand each "
+                  "player their own."},
+    )
+
+
+class MoveResultSchema(GameSchema):
+    events = ma.fields.List(
+        ma.fields.Nested(EventSchema), required=True,
+        metadata={"description": "What happened, in order, each with a localized message."},
+    )
+
+
+class ValidationResultSchema(Schema):
+    valid = ma.fields.Boolean(required=True)
+    code = ma.fields.String(
+        required=True, allow_none=True, metadata={"description": "The engine's refusal code."}
+    )
+    reason = ma.fields.String(
+        required=True, allow_none=True, metadata={"description": "Localized reason."}
+    )
+    field = ma.fields.String(required=True, allow_none=True)
+
+
+def document(spec: APISpec) -> None:
+    """Say in the contract what marshmallow cannot: a game comes as a token or a state."""
+    exactly_one = {"oneOf": [{"required": ["token"]}, {"required": ["state"]}]}
+    spec.components.schema("GameRequest", exactly_one, schema=GameRequestSchema)
+    spec.components.schema("MoveRequest", exactly_one, schema=MoveRequestSchema)
+
+
+def _sealer() -> Sealer:
+    return current_app.extensions["thirtyone.sealer"]
+
+
+class Table:
+    """The game a request is about, and the seat asking, checked."""
+
+    def __init__(self, body: dict[str, Any], *, needs_seat: bool = False) -> None:
+        self.seat: int | None = body["seat"]
+        self.game_id: str | None = None
+        if body["token"] is not None:
+            self.game_id, data = _sealer().unseal(body["token"])
+        else:
+            data = body["state"]
+        self.state = GameState.from_dict(data)
+        if self.seat is not None and self.seat >= self.state.players:
+            raise Problem(422, "bad_seat", N_("there is no seat {seat!r}"), seat=self.seat,
+                          errors=[{"field": "seat", "code": "bad_seat",
+                                   "detail": N_("there is no seat {seat!r}"),
+                                   "params": {"seat": self.seat}}])
+        if self.game_id is None:
+            return
+        if self.seat is None and not needs_seat:
+            return
+        if self.seat is None or body["seat_key"] is None:
+            raise Problem(
+                403, "seat_key_required",
+                N_("A sealed game needs the seat and its key for this."),
+                title=N_("Forbidden"),
+                errors=[{"field": "seat_key", "code": "seat_key_required",
+                         "detail": N_("Send the seat and the key the server gave for it."),
+                         "params": {}}],
+            )
+        _sealer().check_seat_key(self.game_id, self.seat, body["seat_key"])
+
+    def move(self, move: dict[str, Any]) -> dict[str, Any]:
+        """The move as played by the seat asking (a move naming another seat is its own)."""
+        return move if self.seat is None else {**move, "seat": self.seat}
+
+    def answer(self, state: GameState) -> dict[str, Any]:
+        """The game after the request, for the seat asking: its view and its moves."""
+        if self.game_id is not None:
+            carried: dict[str, Any] = {"token": _sealer().seal(self.game_id, state.to_dict())}
+        else:
+            carried = {"state": state.to_dict()}
+        to_move = state.to_move
+        return {
+            **carried,
+            "seat": self.seat,
+            "view": view(state, self.seat),
+            "to_move": to_move,
+            "is_over": state.is_over,
+            "legal_moves": legal_moves(state)
+            if to_move is None or (self.seat is not None and self.seat == to_move) else [],
+        }
+
+
+def _event_words(key: str, value: Any) -> Any:
+    """An event parameter as the sentence shows it: card names, localized sources."""
+    if key == "card" and isinstance(value, str):
+        return card_name(value)
+    if key == "source" and value == "stock":
+        return pgettext("event source", "stock")
+    if key == "source" and value == "discard":
+        return pgettext("event source", "discard")
+    return value
+
+
+def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    localized = []
+    for event in events:
+        template = EVENT_MESSAGES.get(event["type"])
+        params = {key: _event_words(key, value) for key, value in event.items()}
+        message = format_message(template, params) if template else event["type"]
+        localized.append({**event, "message": message})
+    return localized
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(NewGameSchema)
+    @blp.response(201, NewGameResultSchema)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Deal a new match: its token, one key per seat, and what a spectator sees."""
+        state = new_game(
+            body["variant"], body["players"], seed=body["seed"],
+            options=body["options"] or None, dealer=body["dealer"],
+        )
+        result: dict[str, Any]
+        if body["sealed"]:
+            sealer = _sealer()
+            game_id = sealer.new_game_id()
+            result = {
+                "token": sealer.seal(game_id, state.to_dict()),
+                "seat_keys": [sealer.seat_key(game_id, seat) for seat in range(state.players)],
+            }
+        else:
+            result = {"state": state.to_dict()}
+        return {
+            **result,
+            "seat": None,
+            "view": view(state, None),
+            "to_move": state.to_move,
+            "is_over": state.is_over,
+            "legal_moves": [],
+        }
+
+
+@blp.route("/view")
+class GameView(MethodView):
+    @blp.arguments(GameRequestSchema)
+    @blp.response(200, GameSchema)
+    @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The game as one seat (with its key) or a spectator sees it, and that seat's moves."""
+        table = Table(body)
+        answer = table.answer(table.state)
+        answer.pop("token", None)
+        answer.pop("state", None)
+        return answer
+
+
+@blp.route("/validate")
+class ValidateMove(MethodView):
+    @blp.arguments(MoveRequestSchema)
+    @blp.response(200, ValidationResultSchema)
+    @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Whether a move is legal now, and if not, why; the game does not change."""
+        table = Table(body, needs_seat=True)
+        try:
+            validate_move(table.state, table.move(body["move"]))
+        except MoveError as error:
+            return {
+                "valid": False, "code": error.code,
+                "reason": format_message(error.message, error.params), "field": error.field,
+            }
+        return {"valid": True, "code": None, "reason": None, "field": None}
+
+
+@blp.route("/moves")
+class Moves(MethodView):
+    @blp.arguments(MoveRequestSchema)
+    @blp.response(200, MoveResultSchema)
+    @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
+    @blp.alt_response(409, response="CONFLICT", description="The move is not legal now.")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Play a move for a seat: the next token, the seat's view and what happened."""
+        table = Table(body, needs_seat=True)
+        try:
+            state, events = apply_move(table.state, table.move(body["move"]))
+        except MoveError as error:
+            # A well-formed move that the game's state does not allow now: a conflict.
+            raise Problem.from_engine(error, status=409) from None
+        return {**table.answer(state), "events": localize_events(events)}
+
