@@ -156,7 +156,9 @@ def check_state(state: GameState) -> None:
     knocker, final = state.knocker, state.final_turns
     if knocker is not None and knocker not in (active if playing else range(n)):
         raise bad("bad_knock", N_("the knocker must be a seat in the match"), field="knocker")
-    if not 0 <= final < len(active) or (playing and (final > 0) != (knocker is not None)):
+    if not 0 <= final < (len(active) if playing else n) or (
+        playing and (final > 0) != (knocker is not None)
+    ):
         raise bad("bad_knock", N_("the final turns left do not fit the knock"),
                   field="final_turns")
     if state.pickup is not None and (

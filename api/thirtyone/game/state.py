@@ -201,8 +201,14 @@ def _codes(cards: tuple[Card, ...]) -> list[str]:
 
 def thaw(value: Any) -> Any:
     """A deep copy of plain data, so callers may change what they get without changing a state."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or isinstance(value, Mapping):
         return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
+    if kind is list or kind is tuple:
         return [thaw(item) for item in value]
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
