@@ -18,6 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import yaml
 from babel.messages.pofile import read_po
 
 from thirtyone.rules import PRESETS
@@ -305,3 +306,14 @@ def test_no_markdown_is_left_unrendered(built: Built, lang: str) -> None:
                 node.children.clear()
         text = article.text()
         assert "{{" not in text and "## " not in text and "!!!" not in text, (lang, page)
+
+
+def test_api_reference_covers_the_contract(built: Built) -> None:
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    for lang in LANGUAGES:
+        text = main_content(parse_html(built.page(lang, "api/reference.md"))).text()
+        for path, item in spec["paths"].items():
+            for method in item.keys() & {"get", "post", "put", "patch", "delete"}:
+                assert f"{method.upper()} {path}" in " ".join(text.split()), (lang, path)
+        for schema in spec["components"]["schemas"]:
+            assert schema in text, (lang, schema)
