@@ -32,7 +32,15 @@ from thirtyone.cards import DECKS, Card, parse_cards
 from thirtyone.errors import OptionError
 from thirtyone.hands import CATEGORY_NAMES, compare_hands, score_hand
 from thirtyone.race import VALUES, full_solve, opening_outcomes, solve
-from thirtyone.rules import PRESETS, SOURCES, Family, OptionSpec, Preset, make_rules
+from thirtyone.rules import (
+    PRESETS,
+    SOURCES,
+    Family,
+    OptionSpec,
+    Preset,
+    Settlement,
+    make_rules,
+)
 
 SITE = Path(__file__).resolve().parent.parent
 ROOT = SITE.parent
@@ -205,6 +213,27 @@ def _source_links(source_ids: Iterable[str]) -> str:
     )
 
 
+def _family_name(family: Family, _: Gettext) -> str:
+    names = {
+        Family.DRAW: _("draw from the stock or the discard pile, then discard"),
+        Family.WIDOW: _("exchange cards with the table"),
+        Family.SWITCH: _("swap cards or whole hands with the table hands"),
+        Family.RACE: _("take cards in turn toward 31"),
+    }
+    return names[family]
+
+
+def _settlement_name(settlement: Settlement, _: Gettext) -> str:
+    names = {
+        Settlement.LIVES: _("the lowest hand loses a life"),
+        Settlement.POINTS: _("every player scores points each round"),
+        Settlement.POT: _("the best hand takes the pot"),
+        Settlement.ESCALATING: _("the loser pays more each deal"),
+        Settlement.NONE: _("the race is won or lost outright"),
+    }
+    return names[settlement]
+
+
 def render_preset_facts(preset: Preset, lang: str) -> str:
     """The preset's id, localized name and summary, players, family and sources."""
     _ = site_gettext(lang)
@@ -216,8 +245,9 @@ def render_preset_facts(preset: Preset, lang: str) -> str:
         (_("Name"), engine(preset.name)),
         (_("In short"), engine(preset.summary)),
         (_("Players"), players),
-        (_("Game flow"), f"`{preset.family.value}`"),
-        (_("Settlement"), f"`{preset.settlement.value}`"),
+        (_("Game flow"), f"`{preset.family.value}` — {_family_name(preset.family, _)}"),
+        (_("Settlement"),
+         f"`{preset.settlement.value}` — {_settlement_name(preset.settlement, _)}"),
         (_("Sources"), _source_links(preset.sources)),
     ]
     if preset.aliases:
