@@ -502,8 +502,8 @@ _PRESET_LIST = (
         {"deck": "full54", "wild": "jokers", "three_aces": 31, "exchange_max": 3,
          "tie_break": "suit", "call_fee": 1, "ante": 1, "widow": "face-up",
          "first_dealer": "draw-low"},
-        ("deck", "joker_card", "three_aces", "suit_order") + _ROUND + _POT + _WIDOW
-        + ("call_fee",),
+        ("deck", "joker_card", "three_aces", "suit_order", *_ROUND, *_POT, *_WIDOW,
+         "call_fee"),
     ),
     Preset(
         "no-trips", N_("Thirty-One without trips"),
@@ -586,6 +586,11 @@ def make_rules(variant: str | Rules = "scat", options: Mapping[str, Any] | None 
     ...
     thirtyone.errors.OptionError: wild jokers need a deck with jokers (full54 or short36)
     """
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionError(
+            "bad_options", N_("options must be an object of option names and values"),
+            field="options",
+        )
     if isinstance(variant, Rules):
         if not options:
             return variant
@@ -593,11 +598,6 @@ def make_rules(variant: str | Rules = "scat", options: Mapping[str, Any] | None 
         variant = variant.variant
     if not options:
         return find_preset(variant).rules
-    if not isinstance(options, Mapping):
-        raise OptionError(
-            "bad_options", N_("options must be an object of option names and values"),
-            field="options",
-        )
     preset = find_preset(variant)
     changes: dict[str, Any] = {}
     for name, value in options.items():
