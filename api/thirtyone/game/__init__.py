@@ -5,6 +5,7 @@ play with :func:`apply_move` (a new state and the events), show a seat its :func
 A state is plain data through :meth:`GameState.to_dict` and :meth:`GameState.from_dict`.
 """
 
+from thirtyone.game import bank, pot, switch, widow  # noqa: F401  (each registers itself)
 from thirtyone.game.flow import apply_move, legal_moves, new_game, validate_move
 from thirtyone.game.state import GameState, Phase, Seat
 from thirtyone.game.views import view

@@ -58,8 +58,10 @@ class FamilyFlow(ABC):
         """Raise :class:`~thirtyone.errors.StateError` when the family's card counts or
         phase data are inconsistent (the shared checks have passed)."""
 
-    def public_move(self, entry: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
-        """A history entry as ``seat`` may see it (a face-down card given is hidden)."""
+    def public_move(self, entry: Mapping[str, Any], seat: int | None,
+                    rules: Rules) -> dict[str, Any]:
+        """A history entry as ``seat`` may see it under ``rules`` (a face-down card given is
+        hidden)."""
         return thaw(entry)
 
 

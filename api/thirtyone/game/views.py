@@ -54,7 +54,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "pot": state.pot,
         "result": thaw(state.result),
         "winners": list(state.winners),
-        "history": [flow.public_move(entry, seat) for entry in state.history],
+        "history": [flow.public_move(entry, seat, state.rules) for entry in state.history],
         "is_over": state.is_over,
         "seed": state.seed if state.is_over else None,
     }

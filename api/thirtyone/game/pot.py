@@ -1,0 +1,186 @@
+"""The pot settlements: the best hand takes the pot (schnautz, bank, trentuno, jokers), and
+the escalating stakes of no-trips (RULES.md §3, §4.6-§4.10).
+
+Chips are conserved: every seat's balance starts at 0 and may go negative; what a seat pays
+goes into the pot, what it wins comes out of it.
+
+Pot (:class:`PotSettler`): every seat antes ``ante`` before a deal. At the end of a deal the
+best hand of the seats that played takes the pot; when the deal ended on a 31, a blitz, a
+declaration by the dealt 31s or the widow's 31, only those seats (``Outcome.blitz``) compete.
+A blitz makes every other seat pay ``blitz_fee`` first. Equal best hands split the pot, the odd
+chips staying in it for the next deal [resolved]; with ``tie: carry`` the pot goes instead to a
+next deal among the tied seats, the others joining by paying the pot's amount (see
+:mod:`thirtyone.game.widow`), except after the last deal, where it is split. The match lasts
+``rounds`` deals (one per seat by default); a pot left at the end is split evenly between all
+seats, the odd chips to the seats nearest the dealer's left; the seats with the most chips win.
+
+Escalating (:class:`EscalatingSettler`): the loser of deal k (every seat tied for lowest)
+pays k chips into the pot; when a seat holds 31 every opponent pays; from the fifth deal each
+deal's losers are out; the last seat left takes the pot (seats that would all go out at once
+share it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from thirtyone.game.family import Events
+from thirtyone.game.settlement import (
+    Outcome,
+    Settler,
+    finish,
+    register_settler,
+    rounds_in_match,
+    share_pot,
+    show_events,
+    shown_hands,
+)
+from thirtyone.game.state import GameState, Seat
+from thirtyone.rules import Settlement
+
+ELIMINATING_DEAL = 5
+"""From this deal on, the loser of a no-trips deal is out of the match [000]."""
+
+
+def _pay(seats: list[Seat], seat: int, chips: int) -> None:
+    old = seats[seat]
+    seats[seat] = Seat(old.lives, old.chips - chips, old.points, old.free_ride, old.eliminated)
+
+
+def carried_seats(state: GameState) -> tuple[int, ...]:
+    """The tied seats the last deal carried its pot for, if it did."""
+    result = state.result
+    carry = result.get("carry") if result else None
+    return tuple(carry) if carry else ()
+
+
+def playing_seats(outcome: Outcome, active: Sequence[int]) -> list[int]:
+    """The seats that played the deal: those with a score."""
+    scores = outcome.scores
+    return [seat for seat in active if scores and scores[seat] is not None]
+
+
+def best_of(outcome: Outcome, seats: Sequence[int]) -> list[int]:
+    scores = outcome.scores
+    best = max(scores[seat] for seat in seats)  # type: ignore[type-var]
+    return [seat for seat in seats if scores[seat] == best]
+
+
+class PotSettler(Settler):
+    """The best hand takes the pot (see the module docstring)."""
+
+    def before_deal(self, state: GameState) -> tuple[GameState, Events]:
+        ante = state.rules.ante
+        if not ante or carried_seats(state):
+            return state, []
+        seats = list(state.seats)
+        active = state.active_seats
+        for seat in active:
+            _pay(seats, seat, ante)
+        pot = state.pot + ante * len(active)
+        return state.evolve(seats=tuple(seats), pot=pot), [
+            {"type": "ante", "chips": ante, "pot": pot}
+        ]
+
+    def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
+        rules = state.rules
+        active = state.active_seats
+        played = playing_seats(outcome, active)
+        events: Events = []
+        seats = list(state.seats)
+        pot = state.pot
+        deal_winners: list[int] = []
+        if outcome.reason != "void":
+            candidates = list(outcome.blitz) or played
+            if outcome.reason == "widow_31":
+                deal_winners = candidates
+            else:
+                deal_winners = best_of(outcome, candidates)
+        events += show_events(state, played if outcome.reason != "void" else (), outcome)
+        if outcome.reason == "blitz" and rules.blitz_fee:
+            for seat in played:
+                if seat not in deal_winners:
+                    _pay(seats, seat, rules.blitz_fee)
+                    pot += rules.blitz_fee
+                    events.append({"type": "paid", "seat": seat, "chips": rules.blitz_fee})
+        last = state.round >= (rounds_in_match(state) or state.round)
+        carry: list[int] = []
+        if len(deal_winners) > 1 and rules.tie == "carry" and not last:
+            carry = deal_winners
+            events.append({"type": "pot_carried", "chips": pot,
+                           "seats": list(carry)})
+        elif deal_winners:
+            share, odd = divmod(pot, len(deal_winners))
+            for seat in deal_winners:
+                _pay(seats, seat, -share)
+                if share:
+                    events.append({"type": "pot_won", "seat": seat, "chips": share})
+            pot = odd
+            if odd:
+                events.append({"type": "pot_left", "chips": odd})
+        result: dict[str, Any] = {
+            "round": state.round,
+            "reason": outcome.reason,
+            "knocker": outcome.knocker,
+            "blitz": list(outcome.blitz),
+            "hands": shown_hands(state, played if outcome.reason != "void" else (), outcome),
+            "deal_winners": deal_winners,
+            "carry": carry,
+            "stake": pot if carry else 0,
+        }
+        winners: list[int] = []
+        if last:
+            if pot:
+                pot = share_pot(seats, pot, active, state.dealer + 1, events)
+            most = max(seats[seat].chips for seat in active)
+            winners = [seat for seat in active if seats[seat].chips == most]
+        return finish(state, seats, pot, result, winners, events)
+
+
+class EscalatingSettler(Settler):
+    """No-trips' growing stakes (see the module docstring)."""
+
+    def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
+        active = state.active_seats
+        stake = state.round
+        events: Events = show_events(state, active, outcome)
+        if outcome.blitz:
+            losers = [seat for seat in active if seat not in outcome.blitz]
+        else:
+            scores = outcome.scores
+            low = min(scores[seat] for seat in active)  # type: ignore[type-var]
+            losers = [seat for seat in active if scores[seat] == low]
+        seats = list(state.seats)
+        pot = state.pot
+        for seat in losers:
+            _pay(seats, seat, stake)
+            pot += stake
+            events.append({"type": "paid", "seat": seat, "chips": stake})
+        out = losers if state.round >= ELIMINATING_DEAL else []
+        survivors = [seat for seat in active if seat not in out]
+        winners: list[int] = []
+        if not survivors:
+            winners = list(out)
+        else:
+            for seat in out:
+                old = seats[seat]
+                seats[seat] = Seat(old.lives, old.chips, old.points, False, True)
+                events.append({"type": "eliminated", "seat": seat})
+            if len(survivors) == 1:
+                winners = survivors
+        result = {
+            "round": state.round,
+            "reason": outcome.reason,
+            "knocker": outcome.knocker,
+            "blitz": list(outcome.blitz),
+            "hands": shown_hands(state, active, outcome),
+            "losers": losers,
+            "stake": stake,
+            "eliminated": [seat for seat in out if seats[seat].eliminated],
+        }
+        return finish(state, seats, pot, result, winners, events)
+
+
+register_settler(Settlement.POT, PotSettler())
+register_settler(Settlement.ESCALATING, EscalatingSettler())

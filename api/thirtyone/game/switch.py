@@ -1,0 +1,242 @@
+"""Switch (RULES.md §4.11): the dealer's two hands and the table hands.
+
+The dealer is dealt two hands (one card to each in every round of dealing) and a third hand
+goes face down to the centre. In the ``keep`` phase the dealer, holding all six cards (the
+first hand, then the second), keeps one with ``{"type": "keep", "hand": 0}`` or ``1``; the
+other is laid face up beside the face-down one. The ``table`` then holds two table hands:
+hand 0 (positions 0-2, dealt face down) and hand 1 (positions 3-5).
+
+A turn (phase ``exchange``, from the dealer's left) is one of:
+
+- ``{"type": "exchange", "give": ["7H"], "take": [4]}``: swap one card for the table card at
+  a position; a face-down card is taken unseen, and the card given lies there face up;
+- ``{"type": "swap_hand", "hand": 0}``: swap the whole hand with a table hand; the hand given
+  lies face up [resolved, as for one card];
+- ``{"type": "renew", "hand": 1, "face_up": true}``: the table hand goes out of play and
+  three cards from the stock replace it, face up (the turn ends) or face down (the same seat
+  acts again);
+- ``{"type": "knock"}``; after a knock every other seat has one last turn (or ``stand``s).
+
+Blitz, showdown and lives as scat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from thirtyone.errors import N_, StateError
+from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.family import Events, FamilyFlow, register
+from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.settlement import Outcome, settle_round
+from thirtyone.game.state import GameState
+from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
+from thirtyone.hands import HandScore, evaluator
+from thirtyone.rules import Family, Rules
+
+HAND = 3
+TABLE_HANDS = 2
+
+
+class SwitchPhase(StrEnum):
+    KEEP = "keep"
+    """The dealer keeps one of their two hands."""
+    EXCHANGE = "exchange"
+    """A seat swaps a card or a hand, renews a table hand, knocks, or stands after a knock."""
+
+
+MOVES = ("keep", "exchange", "swap_hand", "renew", "knock", "stand")
+
+
+def _hand_index(move: Mapping[str, Any]) -> int:
+    hand = move.get("hand")
+    if isinstance(hand, bool) or hand not in range(TABLE_HANDS):
+        raise refuse("bad_hand", N_("name hand 0 or 1"), field="hand", hand=hand)
+    return int(hand)
+
+
+class SwitchFlow(FamilyFlow):
+    family = Family.SWITCH
+    phases = frozenset(SwitchPhase)
+
+    def supports(self, rules: Rules) -> None:
+        """Every Switch option is played."""
+
+    def start_round(self, state: GameState) -> tuple[GameState, Events]:
+        order = dealing_order(state)
+        dealer = state.dealer
+        hands, centre, rest = deal(state, (*order, dealer), widow=True)
+        dealt = hands[dealer]
+        seats = list(hands)
+        seats[dealer] = dealt[0::2] + dealt[1::2]
+        state = state.evolve(
+            phase=SwitchPhase.KEEP, turn=dealer, turns=0, hands=tuple(seats), stock=rest,
+            discard=(), table=centre, table_face_up=(False,) * HAND, out=(), knocker=None,
+            final_turns=0, pickup=None,
+        )
+        return state, [{"type": "dealt", "round": state.round, "dealer": dealer}]
+
+    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
+        if state.phase == SwitchPhase.KEEP:
+            return [{"type": "keep", "hand": 0}, {"type": "keep", "hand": 1}]
+        hand = state.hands[state.turn]  # type: ignore[index]
+        moves = exchange_moves(hand, len(state.table), (1,))
+        moves += [{"type": "swap_hand", "hand": index} for index in range(TABLE_HANDS)]
+        if len(state.stock) >= HAND:
+            moves += [{"type": "renew", "hand": index, "face_up": up}
+                      for index in range(TABLE_HANDS) for up in (True, False)]
+        if state.knocker is not None:
+            moves.append({"type": "stand"})
+        elif self._may_knock(state):
+            moves.append({"type": "knock"})
+        return moves
+
+    def _may_knock(self, state: GameState) -> bool:
+        return state.rules.knock_first_round or state.turns >= len(state.active_seats)
+
+    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
+        if kind not in MOVES:
+            raise unknown_move(kind, state.rules.variant)
+        keeping = state.phase == SwitchPhase.KEEP
+        if keeping != (kind == "keep"):
+            raise refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
+                         field="type", move=kind, phase=str(state.phase))
+        if kind == "keep":
+            return {"type": "keep", "hand": _hand_index(move)}
+        if kind == "exchange":
+            hand = state.hands[state.turn]  # type: ignore[index]
+            cards, take = read_exchange(state, move, hand, len(state.table), (1,))
+            return {"type": "exchange", "give": [cards[0].code], "take": take}
+        if kind == "swap_hand":
+            return {"type": "swap_hand", "hand": _hand_index(move)}
+        if kind == "renew":
+            index = _hand_index(move)
+            face_up = move.get("face_up")
+            if not isinstance(face_up, bool):
+                raise refuse("bad_move", N_("say whether the new hand lies face up"),
+                             field="face_up")
+            if len(state.stock) < HAND:
+                raise refuse("stock_empty", N_("the stock has too few cards to renew a hand"),
+                             field="hand")
+            return {"type": "renew", "hand": index, "face_up": face_up}
+        if kind == "knock":
+            if state.knocker is not None:
+                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
+                             knocker=state.knocker)
+            if not self._may_knock(state):
+                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+            return {"type": "knock"}
+        if state.knocker is None:
+            raise refuse("cannot_stand", N_("you may stand only in your last turn after a knock"))
+        return {"type": "stand"}
+
+    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
+        kind = move["type"]
+        seat: int = state.turn  # type: ignore[assignment]
+        if kind == "keep":
+            return self._keep(state, seat, move["hand"])
+        if kind == "knock":
+            final = len(state.active_seats) - 1
+            return self._end_turn(state, seat, [{"type": "knocked", "seat": seat}],
+                                  knocker=seat, final_turns=final)
+        if kind == "stand":
+            return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
+        if kind == "renew":
+            return self._renew(state, seat, move["hand"], move["face_up"])
+        if kind == "exchange":
+            card = move_card({"card": move["give"][0]})
+            state, event = swap(state, seat, [card], move["take"], True)
+        else:
+            start = HAND * move["hand"]
+            positions = list(range(start, start + HAND))
+            state, event = swap(state, seat, state.hands[seat], positions, True)
+            event = {"type": "hand_swapped", "seat": seat, "hand": move["hand"],
+                     "gave": event["gave"], "took": event["took"]}
+        events: Events = [event]
+        if self._score(state, seat).is_blitz:
+            return self._blitz(state.evolve(turns=state.turns + 1), (seat,), events)
+        return self._end_turn(state, seat, events)
+
+    def _score(self, state: GameState, seat: int) -> HandScore:
+        return evaluator(state.rules).score(state.hands[seat])
+
+    def _keep(self, state: GameState, dealer: int, index: int) -> tuple[GameState, Events]:
+        both = state.hands[dealer]
+        kept, laid = both[HAND * index:HAND * index + HAND], both[HAND * (1 - index):][:HAND]
+        hands = list(state.hands)
+        hands[dealer] = kept
+        state = state.evolve(
+            phase=SwitchPhase.EXCHANGE, turn=state.next_active(dealer), hands=tuple(hands),
+            table=state.table + laid, table_face_up=state.table_face_up + (True,) * HAND,
+        )
+        events: Events = [{"type": "hand_kept", "seat": dealer, "hand": index,
+                           "laid": [card.code for card in laid]}]
+        blitz = tuple(seat for seat in state.active_seats if self._score(state, seat).is_blitz)
+        if blitz:
+            return self._blitz(state, blitz, events)
+        return state, events
+
+    def _renew(self, state: GameState, seat: int, index: int,
+               face_up: bool) -> tuple[GameState, Events]:
+        start = HAND * index
+        table, flags = list(state.table), list(state.table_face_up)
+        fresh = state.stock[:HAND]
+        out = state.out + tuple(table[start:start + HAND])
+        table[start:start + HAND] = fresh
+        flags[start:start + HAND] = [face_up] * HAND
+        state = state.evolve(table=tuple(table), table_face_up=tuple(flags),
+                             stock=state.stock[HAND:], out=out)
+        events: Events = [{"type": "renewed", "seat": seat, "hand": index, "face_up": face_up,
+                           "cards": [card.code for card in fresh] if face_up else None}]
+        if face_up:
+            return self._end_turn(state, seat, events)
+        return state, events
+
+    def _end_turn(self, state: GameState, seat: int, events: Events,
+                  **changes: Any) -> tuple[GameState, Events]:
+        turns = state.turns + 1
+        knocker = changes.get("knocker", state.knocker)
+        final_turns = changes.pop("final_turns", state.final_turns)
+        if state.knocker is not None:
+            final_turns -= 1
+        state = state.evolve(turns=turns, final_turns=final_turns,
+                             turn=state.next_active(seat), **changes)
+        if knocker is not None and final_turns == 0:
+            events.append({"type": "showdown", "knocker": state.knocker})
+            return settle_round(state, Outcome("showdown", self._scores(state), knocker),
+                                events)
+        if turns >= state.rules.max_turns:
+            events += [{"type": "turn_limit", "turns": turns},
+                       {"type": "showdown", "knocker": knocker}]
+            return settle_round(state, Outcome("showdown", self._scores(state), knocker),
+                                events)
+        return state, events
+
+    def _scores(self, state: GameState) -> tuple[HandScore | None, ...]:
+        score = evaluator(state.rules).score
+        return tuple(score(hand) if hand else None for hand in state.hands)
+
+    def _blitz(self, state: GameState, seats: tuple[int, ...],
+               events: Events) -> tuple[GameState, Events]:
+        events.extend({"type": "blitz", "seat": seat,
+                       "cards": [card.code for card in state.hands[seat]]} for seat in seats)
+        outcome = Outcome("blitz", self._scores(state), state.knocker, seats)
+        return settle_round(state, outcome, events)
+
+    def check_state(self, state: GameState) -> None:
+        if state.phase == SwitchPhase.KEEP:
+            dealer = state.hands[state.dealer]
+            if state.turn != state.dealer or len(dealer) != 2 * HAND or len(state.table) != HAND:
+                raise StateError("bad_hand_size", N_("the dealer must hold two hands and the "
+                                                     "table one"), field="hands")
+            others = state.evolve(hands=tuple(
+                hand[:HAND] if seat == state.dealer else hand
+                for seat, hand in enumerate(state.hands)))
+            check_widow_state(others, self.phases, HAND)
+            return
+        check_widow_state(state, self.phases, HAND * TABLE_HANDS)
+
+
+register(SwitchFlow())

@@ -1,0 +1,430 @@
+"""The widow family: schnautz, trentuno, jokers, no-trips, stop-the-bus (RULES.md §4.6,
+§4.8-§4.10, §4.12).
+
+Three cards are dealt to the ``table`` (the widow), one after each round of dealing, face up
+(``widow: face-up`` or ``table_face_up``) or face down; the rest of the deck stays in the
+``stock``, unused. A turn exchanges cards of the hand for widow cards:
+``{"type": "exchange", "give": ["7H"], "take": [0]}`` gives ``give[i]`` for the card at widow
+position ``take[i]``; the cards given lie face up, or face down with
+``widow_discards: face-down``. How many cards a turn exchanges: one up to ``exchange_max``, or
+with ``exchange: one-or-three`` one or all three.
+
+The phases of a deal, each optional:
+
+- ``join`` (``tie: carry``): the deal after a tied deal is played by the tied seats; every
+  other seat, seeing its cards, ``join``\\s by paying the pot's amount or ``pass``\\es (its
+  cards go out of play face down) [resolved: the source does not say when they decide];
+- ``choose`` (a face-down table, no-trips): the dealer exchanges all three cards for the table
+  cards, which then lie face up, or ``reveal``\\s the table;
+- ``declare`` (``declarations``): from the dealer's left each seat may ``declare`` a 31 of one
+  suit, three of a kind or three cards of one suit, or ``pass``; the first declaration ends
+  the deal with a showdown;
+- ``exchange``: from the dealer's left each seat exchanges or knocks (``knock: plain``; with
+  ``knock: take-all`` taking all three widow cards is the knock and a turn must exchange);
+  after a knock each other seat has one last turn, to exchange or ``stand``; then the
+  showdown. Whoever makes 31 ends the deal at once (not with the brag ranking).
+
+At the deal, a widow of 31 wins the pot for the dealer (``widow_31_wins``) and seats dealt 31
+win it (``dealt_31_wins``; without it and without declarations a dealt 31 ends the deal at
+once too). The knocker pays ``call_fee`` into the pot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from itertools import combinations
+from typing import Any
+
+from thirtyone.cards import Card
+from thirtyone.errors import N_, StateError
+from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.family import Events, FamilyFlow, register
+from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.pot import carried_seats
+from thirtyone.game.settlement import Outcome, settle_round
+from thirtyone.game.state import GameState, Seat, thaw
+from thirtyone.hands import HandScore, evaluator
+from thirtyone.rules import Family, Rules
+
+WIDOW_SIZE = 3
+
+
+class WidowPhase(StrEnum):
+    JOIN = "join"
+    """A carried deal: a seat that did not tie joins by paying the pot's amount, or passes."""
+    CHOOSE = "choose"
+    """The dealer takes the face-down table cards for their own, or reveals them."""
+    DECLARE = "declare"
+    """A seat declares a strong hand, or passes."""
+    EXCHANGE = "exchange"
+    """A seat exchanges with the widow, knocks, or stands after a knock."""
+
+
+def has_31(rules: Rules, score: HandScore) -> bool:
+    """Whether a hand is a 31 that ends the deal (never with the brag ranking)."""
+    return rules.ranking != "brag" and score.points == 31
+
+
+def exchange_sizes(rules: Rules) -> tuple[int, ...]:
+    """How many cards one exchange may swap."""
+    if rules.exchange == "one-or-three":
+        return (1, WIDOW_SIZE)
+    return tuple(range(1, rules.exchange_max + 1))
+
+
+def read_exchange(state: GameState, move: Mapping[str, Any], hand: Sequence[Card],
+                  positions: int, sizes: Sequence[int]) -> tuple[list[Card], list[int]]:
+    """The cards given and the table positions taken by an exchange move, checked."""
+    give, take = move.get("give"), move.get("take")
+    if not isinstance(give, list) or not isinstance(take, list) or not give:
+        raise refuse("bad_move", N_("an exchange names the cards given and the table "
+                                    "positions taken"), field="give")
+    cards = [move_card({"card": code}) for code in give]
+    for card in cards:
+        if card not in hand:
+            raise refuse("card_not_in_hand", N_("{card} is not in your hand"), field="give",
+                         card=card.code)
+    if len(set(cards)) != len(cards):
+        raise refuse("bad_move", N_("a card may be given only once"), field="give")
+    if any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < positions
+           for p in take) or len(set(take)) != len(take):
+        raise refuse("bad_position", N_("take distinct table positions from 0 to {last}"),
+                     field="take", last=positions - 1)
+    if len(take) != len(cards):
+        raise refuse("bad_move", N_("give as many cards as you take"), field="take")
+    if len(cards) not in sizes:
+        raise refuse("bad_exchange_size",
+                     N_("exchange {sizes} cards, not {count}"), field="give",
+                     sizes=" or ".join(map(str, sizes)), count=len(cards))
+    return cards, list(take)
+
+
+def swap(state: GameState, seat: int, cards: Sequence[Card], positions: Sequence[int],
+         given_face_up: bool) -> tuple[GameState, dict[str, Any]]:
+    """Exchange ``cards`` of ``seat``'s hand for the table cards at ``positions``; the cards
+    given take the places of those taken. Returns the state and the public ``exchanged``
+    event (a face-down card is not named)."""
+    table, face_up = list(state.table), list(state.table_face_up)
+    taken = [table[p] for p in positions]
+    seen = [table[p].code if face_up[p] else None for p in positions]
+    for card, position in zip(cards, positions, strict=True):
+        table[position], face_up[position] = card, given_face_up
+    hand = [card for card in state.hands[seat] if card not in cards] + taken
+    hands = list(state.hands)
+    hands[seat] = tuple(hand)
+    event = {"type": "exchanged", "seat": seat, "count": len(cards),
+             "gave": [card.code if given_face_up else None for card in cards],
+             "took": seen, "positions": list(positions)}
+    return state.evolve(hands=tuple(hands), table=tuple(table),
+                        table_face_up=tuple(face_up)), event
+
+
+def exchange_moves(hand: Sequence[Card], positions: int,
+                   sizes: Sequence[int]) -> list[dict[str, Any]]:
+    """Every exchange, one per set of cards given and set of positions taken."""
+    return [{"type": "exchange", "give": [card.code for card in give], "take": list(take)}
+            for size in sizes
+            for give in combinations(hand, size)
+            for take in combinations(range(positions), size)]
+
+
+def hide_gift(entry: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
+    """A history entry with the cards given face down hidden from everyone."""
+    shown = thaw(entry)
+    if shown.get("type") == "exchange" and rules.widow_discards == "face-down":
+        shown["give"] = [None] * len(shown["give"])
+    return shown
+
+
+class WidowFlow(FamilyFlow):
+    family = Family.WIDOW
+    phases = frozenset(WidowPhase)
+
+    def supports(self, rules: Rules) -> None:
+        """Every widow-family option is played."""
+
+    # The deal
+
+    def start_round(self, state: GameState) -> tuple[GameState, Events]:
+        rules = state.rules
+        order = dealing_order(state)
+        hands, widow, rest = deal(state, order, widow=True)
+        face_up = rules.widow == "face-up" or rules.table_face_up
+        state = state.evolve(
+            turns=0, hands=hands, stock=rest, discard=(), table=widow,
+            table_face_up=(face_up,) * len(widow), out=(), knocker=None, final_turns=0,
+            pickup=None,
+        )
+        events: Events = [
+            {"type": "dealt", "round": state.round, "dealer": state.dealer},
+            {"type": "widow_dealt", "cards": [card.code if face_up else None for card in widow]},
+        ]
+        tied = carried_seats(state)
+        joining = [seat for seat in order if seat not in tied]
+        if tied and joining:
+            return state.evolve(phase=WidowPhase.JOIN, turn=joining[0]), events
+        return self._begin(state, events)
+
+    def _begin(self, state: GameState, events: Events) -> tuple[GameState, Events]:
+        """After the deal (and the joins): the 31s shown at once, then the first phase."""
+        rules = state.rules
+        score = evaluator(rules).score
+        order = self.players(state)
+        if rules.widow_31_wins and has_31(rules, score(state.table)):
+            state = state.evolve(table_face_up=(True,) * len(state.table))
+            events.append({"type": "widow_31", "seat": state.dealer,
+                           "cards": [card.code for card in state.table]})
+            return self._end(state, "widow_31", (state.dealer,), events)
+        if not rules.declarations:
+            dealt = tuple(seat for seat in order if has_31(rules, score(state.hands[seat])))
+            if dealt:
+                events.extend({"type": "thirty_one", "seat": seat} for seat in dealt)
+                return self._end(state, "dealt_31", dealt, events)
+        if not state.table_face_up[0]:
+            return state.evolve(phase=WidowPhase.CHOOSE, turn=state.dealer), events
+        first = WidowPhase.DECLARE if rules.declarations else WidowPhase.EXCHANGE
+        return state.evolve(phase=first, turn=order[0]), events
+
+    def players(self, state: GameState) -> tuple[int, ...]:
+        """The seats playing this deal (holding cards), from the dealer's left."""
+        return tuple(seat for seat in dealing_order(state) if state.hands[seat])
+
+    def next_player(self, state: GameState, seat: int) -> int:
+        n = state.players
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if state.hands[candidate]:
+                return candidate
+        raise AssertionError("nobody holds cards")  # pragma: no cover - the seat itself does
+
+    # Legal moves and their checks
+
+    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
+        phase = state.phase
+        seat: int = state.turn  # type: ignore[assignment]
+        hand = state.hands[seat]
+        if phase == WidowPhase.JOIN:
+            return [{"type": "join"}, {"type": "pass"}]
+        if phase == WidowPhase.CHOOSE:
+            return [{"type": "exchange", "give": [card.code for card in hand],
+                     "take": list(range(WIDOW_SIZE))}, {"type": "reveal"}]
+        if phase == WidowPhase.DECLARE:
+            declare = [{"type": "declare"}] if _declarable(state.rules, hand) else []
+            return [*declare, {"type": "pass"}]
+        moves = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+        if state.knocker is not None:
+            if state.rules.knock == "plain":
+                moves.append({"type": "stand"})
+        elif state.rules.knock == "plain" and self._may_knock(state):
+            moves.append({"type": "knock"})
+        return moves
+
+    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
+        phase = state.phase
+        rules = state.rules
+        seat: int = state.turn  # type: ignore[assignment]
+        hand = state.hands[seat]
+        allowed = {
+            WidowPhase.JOIN: ("join", "pass"),
+            WidowPhase.CHOOSE: ("exchange", "reveal"),
+            WidowPhase.DECLARE: ("declare", "pass"),
+            WidowPhase.EXCHANGE: ("exchange", "knock", "stand"),
+        }[WidowPhase(phase)]
+        if kind not in allowed:
+            known = ("exchange", "knock", "stand", "join", "pass", "reveal", "declare")
+            if kind not in known or not _in_rules(rules, kind):
+                raise unknown_move(kind, rules.variant)
+            raise refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
+                         field="type", move=kind, phase=str(phase))
+        if kind == "exchange":
+            sizes = (WIDOW_SIZE,) if phase == WidowPhase.CHOOSE else exchange_sizes(rules)
+            cards, take = read_exchange(state, move, hand, len(state.table), sizes)
+            return {"type": "exchange", "give": [card.code for card in cards], "take": take}
+        if kind == "declare" and not _declarable(rules, hand):
+            raise refuse("nothing_to_declare",
+                         N_("only a 31, three of a kind or three cards of one suit may be "
+                            "declared"))
+        if kind == "knock":
+            if rules.knock != "plain":
+                raise refuse("no_plain_knock",
+                             N_("knock by taking all three widow cards"))
+            if state.knocker is not None:
+                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
+                             knocker=state.knocker)
+            if not self._may_knock(state):
+                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+        if kind == "stand":
+            if rules.knock != "plain":
+                raise refuse("must_exchange", N_("every turn must exchange with the widow"))
+            if state.knocker is None:
+                raise refuse("cannot_stand",
+                             N_("you may stand only in your last turn after a knock"))
+        return {"type": kind}
+
+    def _may_knock(self, state: GameState) -> bool:
+        return state.rules.knock_first_round or state.turns >= len(self.players(state))
+
+    # Playing a move
+
+    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
+        kind = move["type"]
+        phase = state.phase
+        seat: int = state.turn  # type: ignore[assignment]
+        if phase == WidowPhase.JOIN:
+            return self._join(state, seat, kind == "join")
+        if phase == WidowPhase.CHOOSE:
+            return self._choose(state, seat, move)
+        if phase == WidowPhase.DECLARE:
+            if kind == "declare":
+                score = evaluator(state.rules).score(state.hands[seat])
+                events: Events = [{"type": "declared", "seat": seat,
+                                   "category": score.category, "points": score.points}]
+                return self._end(state, "declared", (), events)
+            events = [{"type": "passed", "seat": seat}]
+            order = self.players(state)
+            if seat == order[-1]:
+                return state.evolve(phase=WidowPhase.EXCHANGE, turn=order[0],
+                                    turns=0), events
+            return state.evolve(turn=self.next_player(state, seat),
+                                turns=state.turns + 1), events
+        rules = state.rules
+        if kind == "knock":
+            events = [{"type": "knocked", "seat": seat}]
+            if rules.call_fee:
+                state = _pay(state, seat, rules.call_fee)
+                events.append({"type": "paid", "seat": seat, "chips": rules.call_fee})
+            final = len(self.players(state)) - 1
+            return self._end_turn(state, seat, events, knocker=seat, final_turns=final)
+        if kind == "stand":
+            return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
+        cards = [move_card({"card": code}) for code in move["give"]]
+        state, event = swap(state, seat, cards, move["take"],
+                            rules.widow_discards == "face-up")
+        events = [event]
+        if has_31(rules, evaluator(rules).score(state.hands[seat])):
+            events.append({"type": "thirty_one", "seat": seat})
+            return self._end(state.evolve(turns=state.turns + 1), "thirty_one", (seat,),
+                             events)
+        if rules.knock == "take-all" and len(cards) == WIDOW_SIZE and state.knocker is None:
+            events.append({"type": "knocked", "seat": seat})
+            final = len(self.players(state)) - 1
+            return self._end_turn(state, seat, events, knocker=seat, final_turns=final)
+        return self._end_turn(state, seat, events)
+
+    def _join(self, state: GameState, seat: int, joins: bool) -> tuple[GameState, Events]:
+        tied = carried_seats(state)
+        events: Events
+        if joins:
+            stake = int(state.result["stake"])  # type: ignore[index]
+            state = _pay(state, seat, stake)
+            events = [{"type": "joined", "seat": seat, "chips": stake}]
+        else:
+            hands = list(state.hands)
+            out = state.out + hands[seat]
+            hands[seat] = ()
+            state = state.evolve(hands=tuple(hands), out=out)
+            events = [{"type": "sat_out", "seat": seat}]
+        order = dealing_order(state)
+        later = [other for other in order[order.index(seat) + 1:] if other not in tied]
+        if later:
+            return state.evolve(turn=later[0]), events
+        return self._begin(state, events)
+
+    def _choose(self, state: GameState, seat: int,
+                move: dict[str, Any]) -> tuple[GameState, Events]:
+        events: Events
+        if move["type"] == "reveal":
+            state = state.evolve(table_face_up=(True,) * len(state.table))
+            events = [{"type": "widow_revealed", "seat": seat,
+                       "cards": [card.code for card in state.table]}]
+        else:
+            cards = [move_card({"card": code}) for code in move["give"]]
+            state, event = swap(state, seat, cards, move["take"], True)
+            events = [event]
+            if has_31(state.rules, evaluator(state.rules).score(state.hands[seat])):
+                events.append({"type": "thirty_one", "seat": seat})
+                return self._end(state, "thirty_one", (seat,), events)
+        return state.evolve(phase=WidowPhase.EXCHANGE,
+                            turn=self.next_player(state, seat)), events
+
+    def _end_turn(self, state: GameState, seat: int, events: Events,
+                  **changes: Any) -> tuple[GameState, Events]:
+        """Close ``seat``'s turn: a showdown after the last final turn or at ``max_turns``,
+        else the next seat's turn."""
+        turns = state.turns + 1
+        knocker = changes.get("knocker", state.knocker)
+        final_turns = changes.pop("final_turns", state.final_turns)
+        if state.knocker is not None:
+            final_turns -= 1
+        state = state.evolve(turns=turns, final_turns=final_turns,
+                             turn=self.next_player(state, seat), **changes)
+        if knocker is not None and final_turns == 0:
+            return self._end(state, "showdown", (), events)
+        if turns >= state.rules.max_turns:
+            events.append({"type": "turn_limit", "turns": turns})
+            return self._end(state, "showdown", (), events)
+        return state, events
+
+    def _end(self, state: GameState, reason: str, seats: tuple[int, ...],
+             events: Events) -> tuple[GameState, Events]:
+        """Settle the deal: ``seats`` are the ones that ended it (31, declarations)."""
+        score = evaluator(state.rules).score
+        scores = tuple(score(hand) if hand else None for hand in state.hands)
+        if reason in ("showdown", "declared"):
+            events.append({"type": "showdown", "knocker": state.knocker})
+        return settle_round(state, Outcome(reason, scores, state.knocker, seats), events)
+
+    def public_move(self, entry: Mapping[str, Any], seat: int | None,
+                    rules: Rules) -> dict[str, Any]:
+        return hide_gift(entry, rules)
+
+    # Consistency of a state read from data
+
+    def check_state(self, state: GameState) -> None:
+        check_widow_state(state, self.phases, WIDOW_SIZE)
+
+
+def check_widow_state(state: GameState, phases: frozenset[str], table_size: int) -> None:
+    """Hands of three (none for a seat out of the match or out of this deal), the table's
+    cards, no discard pile."""
+    playing = state.phase in phases
+    for index, (seat, hand) in enumerate(zip(state.seats, state.hands, strict=True)):
+        # A seat put out by the settlement just made still holds its cards.
+        allowed = (0,) if seat.eliminated and playing else (0, 3)
+        if len(hand) not in allowed or (playing and index == state.turn and not hand):
+            raise StateError("bad_hand_size",
+                             N_("seat {seat} holds {count} cards, which is not possible now"),
+                             field="hands", seat=index, count=len(hand))
+    if len(state.table) != table_size or state.discard:
+        raise StateError("bad_table", N_("the table must hold {count} cards and there is no "
+                                         "discard pile"), field="table", count=table_size)
+
+
+def _pay(state: GameState, seat: int, chips: int) -> GameState:
+    seats = list(state.seats)
+    old = seats[seat]
+    seats[seat] = Seat(old.lives, old.chips - chips, old.points, old.free_ride, old.eliminated)
+    return state.evolve(seats=tuple(seats), pot=state.pot + chips)
+
+
+def _declarable(rules: Rules, hand: Sequence[Card]) -> bool:
+    """A 31 of one suit, three of a kind, or three cards of one suit [000]."""
+    if len({card.suit for card in hand}) == 1:
+        return True
+    return evaluator(rules).score(hand).category == "three-of-a-kind"
+
+
+def _in_rules(rules: Rules, kind: str) -> bool:
+    """Whether ``kind`` is a move these rules ever use."""
+    return {
+        "join": rules.tie == "carry",
+        "reveal": rules.widow == "face-down",
+        "declare": rules.declarations,
+        "knock": rules.knock == "plain",
+        "stand": rules.knock == "plain",
+        "pass": rules.declarations or rules.tie == "carry",
+    }.get(kind, True)
+
+
+register(WidowFlow())
