@@ -527,6 +527,9 @@ def example_override(preset: Preset) -> dict[str, Any] | None:
     return None
 
 
+MAX_MOVES_LISTED = 8
+
+
 def render_api(preset: Preset, lang: str) -> str:
     """curl commands that score a hand and play the first move of ``preset`` over the API."""
     _ = site_gettext(lang)
@@ -555,12 +558,15 @@ def render_api(preset: Preset, lang: str) -> str:
     moves = legal_moves(state)
     parts.append(_(
         "Start a game with a fixed seed: the answer holds a sealed token, one secret key per "
-        "seat and the public view. With seed 7, seat {seat} moves first; it looks at its hand, "
+        "seat and the public view. With seed 7, seat {seat} moves first: it asks for its view, "
         "then makes its first legal move."
     ).format(seat=seat))
     parts.append(_game_commands(preset, players, seat, moves[0]))
     parts.append(_("The legal moves of seat {seat} at that point:").format(seat=seat))
-    parts.append("\n".join(f"- `{json.dumps(move)}`" for move in moves))
+    listed = [f"- `{json.dumps(move)}`" for move in moves[:MAX_MOVES_LISTED]]
+    if len(moves) > MAX_MOVES_LISTED:
+        listed.append("- " + _("… and {count} more").format(count=len(moves) - MAX_MOVES_LISTED))
+    parts.append("\n".join(listed))
     override = example_override(preset)
     if override is not None:
         parts.append(_bash(_curl(
