@@ -602,8 +602,11 @@ class Evaluator:
 
 
 def _read_cards(hand: object, field: str) -> list[Card]:
+    items: Sequence[Any]
     if isinstance(hand, str):
-        items: list[Any] = hand.replace(",", " ").split()
+        items = hand.replace(",", " ").split()
+    elif isinstance(hand, list | tuple):
+        items = hand
     elif isinstance(hand, Iterable) and not isinstance(hand, Mapping | bytes | bytearray):
         items = list(hand)
     else:
@@ -613,6 +616,9 @@ def _read_cards(hand: object, field: str) -> list[Card]:
         )
     cards = []
     for position, item in enumerate(items):
+        if item.__class__ is Card:
+            cards.append(item)
+            continue
         try:
             cards.append(parse_card(item))
         except CardError as error:
