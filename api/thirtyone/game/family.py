@@ -83,6 +83,11 @@ def flow_for(rules: Rules) -> FamilyFlow:
     return flow
 
 
+def flow_of(state: GameState) -> FamilyFlow:
+    """The flow of a state already built (its rules were accepted then): the fast path."""
+    return _FLOWS[state.rules.family]
+
+
 def not_implemented(rules: Rules, feature: str) -> OptionError:
     return OptionError(
         "not_implemented", N_("{variant!r} cannot be played yet: {feature} is not implemented"),

@@ -25,7 +25,7 @@ from typing import Any
 from thirtyone.errors import N_, OptionError
 from thirtyone.game import draw, racing  # noqa: F401  (each registers its family)
 from thirtyone.game.dealing import first_dealer
-from thirtyone.game.family import Events, FamilyFlow, flow_for
+from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
 from thirtyone.game.moves import move_seat, move_type, refuse
 from thirtyone.game.settlement import settler_for
 from thirtyone.game.shuffle import fresh_seed
@@ -83,7 +83,7 @@ def legal_moves(state: GameState) -> list[dict[str, Any]]:
         return []
     if state.phase == Phase.ROUND_OVER:
         return [{"type": "next_round"}]
-    return flow_for(state.rules).legal_moves(state)
+    return flow_of(state).legal_moves(state)
 
 
 def validate_move(state: GameState, move: Any) -> None:
@@ -115,7 +115,7 @@ def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int
     phase = state.phase
     if phase == Phase.GAME_OVER:
         raise refuse("game_over", N_("the match is over"))
-    flow = flow_for(state.rules)
+    flow = flow_of(state)
     if kind == "next_round":
         if phase != Phase.ROUND_OVER:
             raise refuse("round_not_over", N_("the round is still being played"))

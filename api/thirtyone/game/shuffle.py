@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -46,30 +47,30 @@ class Stream:
         self._block = 0
         self._words: list[int] = []
 
-    def _word(self) -> int:
-        if not self._words:
-            digest = self._base.copy()
-            digest.update(self._block.to_bytes(8, "big"))
-            self._block += 1
-            raw = digest.digest()
-            # Popped from the end, so store the four words last-first.
-            self._words = [int.from_bytes(raw[i:i + 8], "big") for i in (24, 16, 8, 0)]
-        return self._words.pop()
-
     def below(self, n: int) -> int:
         """A number in ``range(n)``, every value equally likely."""
         limit = _WORD - _WORD % n
+        words = self._words
         while True:
-            word = self._word()
+            if not words:
+                digest = self._base.copy()
+                digest.update(self._block.to_bytes(8, "big"))
+                self._block += 1
+                # Popped from the end, so stored last-first.
+                words.extend(reversed(_FOUR_WORDS.unpack(digest.digest())))
+            word = words.pop()
             if word < limit:
                 return word % n
+
+
+_FOUR_WORDS = struct.Struct(">4Q")
 
 
 def shuffled(items: Sequence[T], seed: int | str, label: str) -> tuple[T, ...]:
     """``items`` in the order of the seeded Fisher-Yates shuffle named ``label``."""
     order = list(items)
-    stream = Stream(seed, label)
+    below = Stream(seed, label).below
     for i in range(len(order) - 1, 0, -1):
-        j = stream.below(i + 1)
+        j = below(i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
