@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from thirtyone.cards import ALL_CARDS, DECKS, JOKERS, SUITS, Card, Deck, parse_card
 from thirtyone.errors import N_, CardError, HandError
-from thirtyone.rules import Rules, make_rules
+from thirtyone.rules import PRESETS, Rules, make_rules
 
 HAND_SIZE = 3
 
@@ -188,12 +188,9 @@ class Ranking:
     def to_dict(self) -> dict[str, Any]:
         """The ranking as plain JSON-able data.
 
-        >>> compare_hands(["7H 7D 7C", "AS KS"], "scat")
-        Traceback (most recent call last):
-        ...
-        thirtyone.errors.HandError: a hand has 3 cards, not 2
-        >>> compare_hands(["7H 8D 9C", "9S 8S 2H"]).to_dict()["order"]
-        [[1], [0]]
+        >>> data = compare_hands(["7H 8D 9C", "9S 8S 2H"]).to_dict()
+        >>> data["order"], data["winners"], data["losers"], data["scores"][1]["points"]
+        ([[1], [0]], [1], [0], 17)
         """
         return {
             "order": [list(group) for group in self.order],
@@ -649,14 +646,18 @@ def evaluator(rules: Rules | str) -> Evaluator:
 
 def _evaluator_for(variant: str | Rules, options: Mapping[str, Any] | None) -> Evaluator:
     if options is None and isinstance(variant, str):
-        found = _BY_VARIANT.get(variant)
+        # A preset by its id skips the name lookup; other names go the long way, so the
+        # cache holds at most one entry per preset.
+        found = _BY_PRESET_ID.get(variant)
         if found is None:
-            found = _BY_VARIANT[variant] = evaluator(make_rules(variant))
+            found = evaluator(make_rules(variant))
+            if variant in PRESETS:
+                _BY_PRESET_ID[variant] = found
         return found
     return evaluator(make_rules(variant, options))
 
 
-_BY_VARIANT: dict[str, Evaluator] = {}
+_BY_PRESET_ID: dict[str, Evaluator] = {}
 
 
 def score_hand(
@@ -703,6 +704,10 @@ def compare_hands(
     ([[0], [1], [2], [3]], [0], [3])
     >>> compare_hands(["AS KS QS", "AH KH JH", "9C 9D 2S"]).order
     [[0, 1], [2]]
+    >>> compare_hands(["7H 7D 7C", "AS KS"])
+    Traceback (most recent call last):
+    ...
+    thirtyone.errors.HandError: a hand has 3 cards, not 2
     """
     if isinstance(hands, str | bytes | Mapping) or not isinstance(hands, Iterable):
         raise HandError(
