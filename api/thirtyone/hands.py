@@ -5,6 +5,20 @@ OR of a hand's card masks to a prebuilt :class:`HandScore`. Scoring a hand is th
 lookup; anything that is not three distinct cards of the deck misses the table and falls to a
 slow path that raises the right error.
 
+Where RULES.md leaves a case open, this module decides so:
+
+- a blitz ranks above any other hand of 31 (a 31 that is not ace-king-ten, three aces worth 31);
+- when two suits give equal points, the counted suit is the one whose cards rank higher, then
+  the higher one in the suit order; under the ``suit`` tie-break the higher suit counts first,
+  as the better choice, and a hand that counts no suit (three of a kind, three aces) ranks
+  below every suit;
+- trips made with the jack of clubs lose to pure trips where trips are worth 30 below a suited
+  30 (Trentuno); where they are worth 30½, the ``ranks`` tie-break compares the ranks the jack
+  stands for; the jack of clubs with two aces makes three aces;
+- a wild card takes the best hand; among equal hands, higher ranks, then the higher suit; the
+  short-deck wild card may stand for itself;
+- under the brag ranking ``points`` is the hand's usual count, for information only.
+
 >>> score_hand("AS KS QS")
 HandScore(points=31, category='blitz', suit='S', counted='AS KS QS')
 >>> score_hand("7H 7D 7C", "schnautz")
@@ -165,6 +179,17 @@ class HandScore:
 
     def __hash__(self) -> int:
         return hash(self.strength)
+
+    # Scores are immutable and shared by the table: a copy is the score itself, and a pickled
+    # score comes back as the table's own.
+    def __copy__(self) -> HandScore:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HandScore:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., HandScore], tuple[Any, ...]]:
+        return (_stored_score, (self._basis, tuple(card.code for card in self.cards)))
 
     def __repr__(self) -> str:
         wild = f", wild={dict(self.wild)!r}" if self.wild else ""
@@ -518,6 +543,10 @@ def _jack_of_clubs_trips(
 @functools.lru_cache(maxsize=32)
 def _table(basis: _Basis) -> dict[int, HandScore]:
     return _build_table(basis)
+
+
+def _stored_score(basis: _Basis, codes: tuple[str, ...]) -> HandScore:
+    return _table(basis)[_mask(parse_card(code) for code in codes)]
 
 
 class Evaluator:

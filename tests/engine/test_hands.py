@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 import json
+import pickle
 from typing import NamedTuple
 
 import pytest
@@ -225,6 +227,12 @@ def test_scores_are_immutable_and_shared():
         score_hand("AS KS X1", "jokers").wild["X1"] = "2C"  # type: ignore[index]
     assert score_hand("QS AS KS") is score
     assert score_hand(["A♠", "k♠", "Д♠"]) is score
+
+
+def test_scores_copy_and_pickle_as_themselves():
+    for score in (score_hand("AS KS X1", "jokers"), score_hand("JC 9H 9D", "trentuno")):
+        assert copy.copy(score) is score and copy.deepcopy({"s": score})["s"] is score
+        assert pickle.loads(pickle.dumps(score)) is score
 
 
 def test_scores_of_other_hand_rules_do_not_compare():
