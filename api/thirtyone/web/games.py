@@ -48,6 +48,14 @@ _MOVE_DOC = {
 }
 
 
+_EVENT_DOC = {
+    "description": "An event: its `type`, its parameters (`seat`, `card`, ...) and a "
+    "localized `message`.",
+    "required": ["type", "message"],
+    "properties": {"type": {"type": "string"}, "message": {"type": "string"}},
+}
+
+
 class NewGameSchema(RulesSchema):
     players = ma.fields.Integer(
         required=True, validate=between(1, 15),
@@ -124,14 +132,6 @@ class MoveRequestSchema(GameRequestSchema):
     move = ma.fields.Nested(MoveSchema, required=True, metadata=_MOVE_DOC)
 
 
-class EventSchema(ma.Schema):
-    class Meta:
-        unknown = ma.INCLUDE
-
-    type = ma.fields.String(required=True)
-    message = ma.fields.String(required=True, metadata={"description": "Localized."})
-
-
 class GameSchema(Schema):
     token = ma.fields.String(metadata={"description": "The next token (sealed mode)."})
     state = ma.fields.Dict(metadata={"description": "The next state (open mode)."})
@@ -160,7 +160,7 @@ class NewGameResultSchema(GameSchema):
 
 class MoveResultSchema(GameSchema):
     events = ma.fields.List(
-        ma.fields.Nested(EventSchema), required=True,
+        ma.fields.Dict(metadata=_EVENT_DOC), required=True,
         metadata={"description": "What happened, in order, each with a localized message."},
     )
 
