@@ -483,7 +483,8 @@ def render_race(lang: str) -> str:
     ]
     for total, (seen, losing) in _positions_by_total().items():
         mark = f"**{total}**" if total in SOURCE_SERIES else str(total)
-        lines.append(f"| {mark} | {seen} | {losing} ({round(100 * losing / seen)} %) |")
+        share = _("{count} ({percent}%)").format(count=losing, percent=round(100 * losing / seen))
+        lines.append(_row([mark, str(seen), share]))
     sections.append("\n".join(lines))
     sections.append("## " + _("The source’s claims"))
     claims = [
