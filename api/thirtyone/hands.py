@@ -540,7 +540,8 @@ def _jack_of_clubs_trips(
     return reading, ordered, MappingProxyType({jack.code: stood_for.code})
 
 
-@functools.lru_cache(maxsize=32)
+# A table holds some 7 MB; the presets use nine distinct ones.
+@functools.lru_cache(maxsize=16)
 def _table(basis: _Basis) -> dict[int, HandScore]:
     return _build_table(basis)
 
