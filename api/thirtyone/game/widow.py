@@ -25,8 +25,9 @@ The phases of a deal, each optional:
   showdown. Whoever makes 31 ends the deal at once (not with the brag ranking).
 
 At the deal, a widow of 31 wins the pot for the dealer (``widow_31_wins``) and seats dealt 31
-win it (``dealt_31_wins``; without it and without declarations a dealt 31 ends the deal at
-once too). The knocker pays ``call_fee`` into the pot.
+win it (``dealt_31_wins``; without declarations a dealt 31 ends the deal at once too, with
+declarations it must be declared). The knocker pays ``call_fee`` into the pot. A deck too
+small for the seats (jokers with ``short36``: at most 11) is refused with ``bad_players``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from itertools import combinations
 from typing import Any
 
 from thirtyone.cards import Card
-from thirtyone.errors import N_, StateError
+from thirtyone.errors import N_, OptionError, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.family import Events, FamilyFlow, register
 from thirtyone.game.moves import move_card, refuse, unknown_move
@@ -48,6 +49,7 @@ from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
 WIDOW_SIZE = 3
+HAND = 3
 
 
 class WidowPhase(StrEnum):
@@ -149,6 +151,12 @@ class WidowFlow(FamilyFlow):
     def start_round(self, state: GameState) -> tuple[GameState, Events]:
         rules = state.rules
         order = dealing_order(state)
+        deck = len(rules.deck_cards.cards)
+        if HAND * len(order) + WIDOW_SIZE > deck:
+            raise OptionError(
+                "bad_players", N_("{variant!r} with the deck {deck} is played by at most "
+                                  "{maximum} players"), field="players", variant=rules.variant,
+                deck=rules.deck, maximum=(deck - WIDOW_SIZE) // HAND, players=len(order))
         hands, widow, rest = deal(state, order, widow=True)
         face_up = rules.widow == "face-up" or rules.table_face_up
         state = state.evolve(
@@ -176,7 +184,7 @@ class WidowFlow(FamilyFlow):
             events.append({"type": "widow_31", "seat": state.dealer,
                            "cards": [card.code for card in state.table]})
             return self._end(state, "widow_31", (state.dealer,), events)
-        if not rules.declarations:
+        if rules.dealt_31_wins or not rules.declarations:
             dealt = tuple(seat for seat in order if has_31(rules, score(state.hands[seat])))
             if dealt:
                 events.extend({"type": "thirty_one", "seat": seat} for seat in dealt)
