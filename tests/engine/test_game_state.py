@@ -248,6 +248,7 @@ def test_view_refuses_a_bad_seat():
     ({"type": 3}, "bad_move"),
     ({"type": "knock", "seat": "1"}, "bad_move"),
     ({"type": "knock", "seat": 0}, "not_your_turn"),
+    ({"type": "knock", "seat": 3}, "bad_seat"),
     ({"type": "next_round"}, "round_not_over"),
     ({"type": "fly"}, "unknown_move"),
     ({"type": "take", "card": "5H"}, "unknown_move"),

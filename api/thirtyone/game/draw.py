@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from thirtyone.cards import Card
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.family import Events, FamilyFlow, not_implemented, register
@@ -144,7 +145,7 @@ class DrawFlow(FamilyFlow):
         return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), stock=stock[1:],
                             discard=discard, pickup=None), events
 
-    def _discard(self, state: GameState, seat: int, card: Any) -> tuple[GameState, Events]:
+    def _discard(self, state: GameState, seat: int, card: Card) -> tuple[GameState, Events]:
         hands = list(state.hands)
         hand = tuple(held for held in hands[seat] if held is not card)
         hands[seat] = hand
