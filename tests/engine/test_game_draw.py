@@ -434,3 +434,14 @@ def test_eenendertigen_plays_with_the_piquet_deck():
     with pytest.raises(Exception) as error:
         GameState.from_dict(data)
     assert error.value.code == "card_not_in_deck"
+
+
+def test_eenendertigen_a_scripted_round():
+    hands = [["AS", "KS", "7D"], ["QC", "JC", "8H"], ["9D", "8D", "7C"]]
+    state = position(hands, variant="eenendertigen", discard=["10S"], stock=["AC"])
+    assert len(state.stock) == 32 - 9 - 1
+    state, events = play(state, "stock", "8H")  # seat 1: QC JC AC, 31 in clubs: a blitz
+    assert {"type": "blitz", "seat": 1, "cards": ["QC", "JC", "AC"]} in events
+    assert lives(state) == [2, 3, 2]
+    state, events = play(state, "next")
+    assert state.dealer == 1 and len(state.stock) == 32 - 9 - 1 and state.to_move == 2
