@@ -24,7 +24,7 @@ import pokerkit
 import treys
 
 from thirtyone import evaluator, score_hand
-from thirtyone.hands import _Basis, _build_table
+from thirtyone.hands import _basis_of, _build_table
 from thirtyone.rules import PRESETS, make_rules
 
 SEED = 31
@@ -124,7 +124,7 @@ def build_times() -> dict[str, tuple[float, float]]:
     cases = [(preset, None) for preset in PRESETS] + [("jokers", {"deck": "short36"})]
     times = {}
     for variant, options in cases:
-        basis = _Basis.of(make_rules(variant, options))
+        basis = _basis_of(make_rules(variant, options))
         name = variant + ("" if options is None else " (short36)")
         cpu = wall = float("inf")
         for _ in range(3):

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -83,22 +84,42 @@ class _Basis:
     ranking: str
 
     @classmethod
-    def of(cls, rules: Rules) -> _Basis:
+    def of(cls, rules: Mapping[str, Any]) -> _Basis:
+        """The basis of the hand options ``rules`` (by option name)."""
         return cls(
-            deck=rules.deck,
-            ace_value=1 if rules.values == "race" else 11,
-            three_of_a_kind=rules.three_of_a_kind,
-            trips_equal=rules.trips_equal,
-            three_aces=rules.three_aces,
-            wild=rules.wild,
+            deck=rules["deck"],
+            ace_value=1 if rules["values"] == "race" else 11,
+            three_of_a_kind=rules["three_of_a_kind"],
+            trips_equal=rules["trips_equal"],
+            three_aces=rules["three_aces"],
+            wild=rules["wild"],
             joker_card=(
-                rules.joker_card if rules.wild == "jokers" and rules.deck == "short36" else None
+                rules["joker_card"]
+                if rules["wild"] == "jokers" and rules["deck"] == "short36" else None
             ),
-            tie_break=rules.tie_break,
-            suit_order=rules.suit_order if rules.tie_break == "suit" else None,
-            blitz=rules.blitz,
-            ranking=rules.ranking,
+            tie_break=rules["tie_break"],
+            suit_order=rules["suit_order"] if rules["tie_break"] == "suit" else None,
+            blitz=rules["blitz"],
+            ranking=rules["ranking"],
         )
+
+
+_HAND_OPTION_NAMES = (
+    "deck", "values", "three_of_a_kind", "trips_equal", "three_aces", "wild", "joker_card",
+    "tie_break", "suit_order", "blitz", "ranking",
+)
+_hand_options = operator.attrgetter(*_HAND_OPTION_NAMES)
+
+
+def _basis_of(rules: Rules) -> _Basis:
+    # Game code asks for an evaluator on every move: reading the hand options with attrgetter
+    # and caching the basis by them is much cheaper than hashing a whole Rules.
+    return _basis(_hand_options(rules))
+
+
+@functools.lru_cache(maxsize=256)
+def _basis(options: tuple[Any, ...]) -> _Basis:
+    return _Basis.of(dict(zip(_HAND_OPTION_NAMES, options, strict=True)))
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -540,14 +561,8 @@ def _jack_of_clubs_trips(
     return reading, ordered, MappingProxyType({jack.code: stood_for.code})
 
 
-# A table holds some 7 MB; the presets use nine distinct ones.
-@functools.lru_cache(maxsize=16)
-def _table(basis: _Basis) -> dict[int, HandScore]:
-    return _build_table(basis)
-
-
 def _stored_score(basis: _Basis, codes: tuple[str, ...]) -> HandScore:
-    return _table(basis)[_mask(parse_card(code) for code in codes)]
+    return _evaluator(basis).table[_mask(parse_card(code) for code in codes)]
 
 
 class Evaluator:
@@ -569,17 +584,15 @@ class Evaluator:
     thirtyone.errors.CardError: the card 10H appears twice in the hand
     """
 
-    __slots__ = ("deck", "rules", "score", "table")
+    __slots__ = ("deck", "score", "table")
 
-    rules: Rules
     deck: Deck
     table: dict[int, HandScore]
     score: Callable[[Iterable[Card]], HandScore]
 
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.deck = rules.deck_cards
-        self.table = table = _table(_Basis.of(rules))
+    def __init__(self, basis: _Basis) -> None:
+        self.deck = DECKS[basis.deck]
+        self.table = table = _build_table(basis)
         read = self.read
 
         def score(cards: Iterable[Card]) -> HandScore:
@@ -625,7 +638,7 @@ class Evaluator:
         )
 
     def __repr__(self) -> str:
-        return f"Evaluator({self.rules.variant!r}, {len(self.table)} hands)"
+        return f"Evaluator({self.deck.id!r}, {len(self.table)} hands)"
 
 
 def _read_cards(hand: object, field: str) -> list[Card]:
@@ -655,23 +668,26 @@ def _read_cards(hand: object, field: str) -> list[Card]:
     return cards
 
 
-@functools.lru_cache(maxsize=256)
-def _evaluator(rules: Rules) -> Evaluator:
-    return Evaluator(rules)
-
-
 def evaluator(rules: Rules | str) -> Evaluator:
     """The :class:`Evaluator` of ``rules`` (a :class:`Rules` or a preset name), cached: its
     table is built on first use, once per set of hand rules.
 
     >>> evaluator(make_rules("jokers"))
-    Evaluator('jokers', 24804 hands)
+    Evaluator('full54', 24804 hands)
     >>> evaluator("trentuno") is evaluator(make_rules("trentuno"))
+    True
+    >>> evaluator("scat") is evaluator(make_rules("bank", {"ante": 5}))
     True
     """
     if not isinstance(rules, Rules):
         rules = make_rules(rules)
-    return _evaluator(rules)
+    return _evaluator(_basis_of(rules))
+
+
+# An evaluator's table holds some 7 MB; the presets use nine distinct ones.
+@functools.lru_cache(maxsize=16)
+def _evaluator(basis: _Basis) -> Evaluator:
+    return Evaluator(basis)
 
 
 def _evaluator_for(variant: str | Rules, options: Mapping[str, Any] | None) -> Evaluator:
