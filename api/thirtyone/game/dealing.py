@@ -7,6 +7,8 @@ from thirtyone.game.shuffle import Stream, shuffled
 from thirtyone.game.state import GameState
 from thirtyone.rules import Rules
 
+HAND_SIZE = 3
+
 
 def first_dealer(rules: Rules, seed: int | str, players: int) -> int:
     """The first dealer by the rules' ``first_dealer``: a seeded random seat, or a seeded draw
@@ -42,10 +44,10 @@ def dealing_order(state: GameState) -> tuple[int, ...]:
 
 
 def deal(
-    state: GameState, order: tuple[int, ...], *, widow: bool = False, cards_each: int = 3
+    state: GameState, order: tuple[int, ...], *, widow: bool = False
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[Card, ...]]:
-    """Shuffle the deck for ``state.round`` and deal ``cards_each`` cards one at a time to the
-    seats of ``order``, and with ``widow`` one card to the widow after each round of dealing.
+    """Shuffle the deck for ``state.round`` and deal three cards one at a time to the seats
+    of ``order``, and with ``widow`` one card to the widow after each round of dealing.
 
     Returns the hands (one per seat, empty for seats not dealt), the widow, and the rest of the
     deck, top card first.
@@ -54,7 +56,7 @@ def deal(
     hands: list[list[Card]] = [[] for _ in range(state.players)]
     widow_cards: list[Card] = []
     position = 0
-    for _ in range(cards_each):
+    for _ in range(HAND_SIZE):
         for seat in order:
             hands[seat].append(deck[position])
             position += 1

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from thirtyone.errors import N_, StateError
-from thirtyone.game.family import flow_for
+from thirtyone.game.family import flow_of
 from thirtyone.game.state import GameState, Phase, thaw
 
 
@@ -28,7 +28,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     ):
         raise StateError("bad_seat", N_("there is no seat {seat!r}"), field="seat", seat=seat)
     shown = _shown_seats(state)
-    flow = flow_for(state.rules)
+    flow = flow_of(state)
     return {
         "rules": state.rules.to_dict(),
         "seat": seat,
