@@ -134,7 +134,7 @@ def test_jokers_tie_split_in_the_same_suit():
 def test_jokers_tie_carry_others_join_by_paying_the_pot():
     state = arrange("jokers", 3, ["2C 3D 4H", "AH KH 2S", "X1 QH 3S"], "5S 9C 7D",
                     phase="exchange", turn=1, options={"tie": "carry"})
-    state, events = play(state, KNOCK, STAND, STAND, {"type": "next_round"})
+    state, _ = play(state, KNOCK, STAND, STAND, {"type": "next_round"})
     assert state.result["carry"] == [1, 2] and state.pot == 4
     assert (state.phase, state.to_move) == ("join", 0)
     state, _ = play(state, {"type": "join"})
