@@ -24,6 +24,13 @@ MATCHES: list[tuple[str, int, str, dict[str, Any]]] = [
     ("no-elimination", 4, "golden-no-elimination", {}),
     ("eenendertigen", 3, "golden-eenendertigen", {}),
     ("race", 2, "golden-race", {}),
+    ("schnautz", 4, "golden-schnautz", {}),
+    ("bank", 3, "golden-bank", {}),
+    ("trentuno", 4, "golden-trentuno", {}),
+    ("jokers", 4, "golden-jokers", {"tie": "carry"}),
+    ("no-trips", 3, "golden-no-trips", {}),
+    ("switch", 3, "golden-switch", {}),
+    ("stop-the-bus", 3, "golden-stop-the-bus", {}),
 ]
 
 

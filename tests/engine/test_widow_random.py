@@ -149,3 +149,10 @@ def test_exactly_the_legal_moves_are_accepted(variant):
                                and sorted(m["take"]) == sorted(move["take"]) for m in legal)
             assert state.to_dict() == before, "a refused move changes nothing"
             state, _ = apply_move(state, rng.choice(legal))
+
+
+def test_every_widow_preset_has_a_golden_playthrough():
+    golden = Path(__file__).with_name("golden")
+    for variant in WIDOW_PRESETS:
+        recorded = json.loads((golden / f"{variant}.json").read_text())
+        assert recorded["variant"] == variant and recorded["final"]["winners"]
