@@ -10,6 +10,13 @@ naming another seat than the one to act is refused with ``not_your_turn``.
 - ``{"type": "stand"}``: keep your hand in your final turn after a knock;
 - ``{"type": "take", "card": "5H"}`` or ``{"type": "take", "value": 5}``: take a card in the
   race to 31 (by value, the first such card in deck order);
+- ``{"type": "exchange", "give": ["7H"], "take": [0]}``: give ``give[i]`` for the table card
+  at position ``take[i]`` (widow family, bank, Switch; see :mod:`thirtyone.game.widow`);
+- ``{"type": "declare"}`` and ``{"type": "pass"}``: declare a strong hand or pass (schnautz),
+  ``{"type": "join"}`` or ``pass``: join a carried deal or sit it out, ``{"type": "reveal"}``:
+  turn the table face up (no-trips's dealer);
+- ``{"type": "keep", "hand": 0}``, ``{"type": "swap_hand", "hand": 1}``,
+  ``{"type": "renew", "hand": 0, "face_up": true}``: Switch (see :mod:`thirtyone.game.switch`);
 - ``{"type": "next_round"}``: deal the next round once a round is settled; any seat may.
 
 Cards are read with :func:`~thirtyone.cards.parse_card`, so ``"10h"`` and ``"T♥"`` are fine;

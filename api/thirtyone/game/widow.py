@@ -418,9 +418,9 @@ def _pay(state: GameState, seat: int, chips: int) -> GameState:
 
 def _declarable(rules: Rules, hand: Sequence[Card]) -> bool:
     """A 31 of one suit, three of a kind, or three cards of one suit [000]."""
-    if len({card.suit for card in hand}) == 1:
+    if len({card.suit for card in hand}) == 1 or len({card.rank for card in hand}) == 1:
         return True
-    return evaluator(rules).score(hand).category == "three-of-a-kind"
+    return evaluator(rules).score(hand).category == "three-of-a-kind"  # a wild jack's trips
 
 
 def _in_rules(rules: Rules, kind: str) -> bool:
