@@ -21,9 +21,9 @@ shared = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(shared)
 
 WIDOW_PRESETS = ["schnautz", "bank", "trentuno", "jokers", "no-trips", "switch", "stop-the-bus"]
-MATCHES = 250
+MATCHES = 1000
 """Matches per preset; every one is checked move by move, one in ``LOOK_EVERY`` with views."""
-LOOK_EVERY = 4
+LOOK_EVERY = 10
 
 
 def _public_codes(state, seat):
@@ -46,7 +46,7 @@ def _setup(variant, rng):
     options = {}
     if "rounds" in preset.settable:
         # Short matches (the default is one deal per seat) keep thousands of deals fast.
-        options["rounds"] = rng.choice((1, 1, 2, None)) if high <= 9 else rng.choice((1, 2))
+        options["rounds"] = rng.choice((1, 1, 1, 2, None)) if high <= 9 else 1
     if "lives" in preset.settable:
         options["lives"] = rng.choice((1, 1, 2))
     if "tie" in preset.settable and variant != "bank" and rng.random() < 0.4:
