@@ -15,14 +15,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Compiled catalogs (.mo) are build output: made from the committed .po files.
+# Compiled catalogs (.mo) are build output: made from the committed .po files. The API reads
+# a .po itself when its .mo is missing or older; the site reads the .po files directly.
 translations: $(STAMP)
 	$(BIN)/pybabel compile --statistics -d translations -D messages
 
 site: $(STAMP) translations
 	$(BIN)/mkdocs build --strict --quiet -f site/mkdocs.yml
 
-serve: site
+# The API always; the rules site at / when it builds (a failed site build leaves the API up).
+serve: translations
+	@$(MAKE) --no-print-directory site || echo "The rules site did not build: serving the API alone."
 	@test -s .secret_key || { $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(32))" > .secret_key; \
 		echo "Generated a server secret in .secret_key (THIRTYONE_SECRET_KEY); keep it to keep games valid across restarts."; }
 	THIRTYONE_SECRET_KEY="$$(cat .secret_key)" $(BIN)/thirtyone serve --host 127.0.0.1 --port 8000 --workers 2

@@ -24,6 +24,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import Flask, request
+from flask.globals import _cv_request
 
 import thirtyone
 from thirtyone.cards import RANK_NAMES, SUIT_NAMES, Card, parse_card
@@ -120,22 +121,38 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def announce_language(response: Any) -> Any:
-        response.headers["Content-Language"] = flask_babel.get_locale().language
-        response.vary.add("Accept-Language")
+        headers = response.headers
+        headers["Content-Language"] = flask_babel.get_locale().language
+        # Set as text: ``response.vary`` parses and rebuilds the header on every answer.
+        vary = headers.get("Vary")
+        headers["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
         return response
+
+
+def catalog() -> NullTranslations:
+    """The request's catalog, as flask-babel chose it; looked up once per request, since a
+    scored hand alone asks for a dozen translations."""
+    context = _cv_request.get(None)
+    if context is None:
+        return _NULL
+    try:
+        return context.thirtyone_catalog  # type: ignore[no-any-return]
+    except AttributeError:
+        found = context.thirtyone_catalog = flask_babel.get_translations()
+        return found
 
 
 def gettext(message: str) -> str:
     """``message`` in the request's language (the English text when it has no translation)."""
-    return flask_babel.get_translations().ugettext(message)
+    return catalog().ugettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
-    return flask_babel.get_translations().ungettext(singular, plural, count)
+    return catalog().ungettext(singular, plural, count)
 
 
 def pgettext(context: str, message: str) -> str:
-    return flask_babel.get_translations().upgettext(context, message)
+    return catalog().upgettext(context, message)
 
 
 def format_message(template: str, params: Mapping[str, Any] | None = None) -> str:
@@ -157,10 +174,22 @@ def format_message(template: str, params: Mapping[str, Any] | None = None) -> st
 
 def card_name(card: str | Card) -> str:
     """A card's name in the request's language: "ace of spades", "туз пик", "asso di picche"."""
-    card = parse_card(card)
-    if card.suit is None:
-        return gettext(RANK_NAMES["X"])
-    return gettext(CARD_NAMES[card.suit]).format(rank=gettext(RANK_NAMES[card.rank]))
+    translations = catalog()
+    # A catalog never changes once loaded, so it can keep the names it has made.
+    names = translations.__dict__.setdefault("thirtyone_card_names", {})
+    try:
+        return names[card]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+    parsed = parse_card(card)
+    if parsed.suit is None:
+        name = translations.ugettext(RANK_NAMES["X"])
+    else:
+        name = translations.ugettext(CARD_NAMES[parsed.suit]).format(
+            rank=translations.ugettext(RANK_NAMES[parsed.rank])
+        )
+    names[parsed.code] = name
+    return name
 
 
 def card_names(cards: Iterable[str | Card]) -> str:

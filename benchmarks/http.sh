@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# HTTP speed of the API under gunicorn, against a bare Flask endpoint served the same way.
+#
+# One run measures, with wrk at 16 connections: requests/s and p50/p99 latency of
+#   - the baseline: a Flask app whose one endpoint returns a fixed JSON object;
+#   - POST /v1/hands/score;
+#   - POST /v1/games/moves with a sealed token and seat key (the same legal move, replayed:
+#     the server keeps no game, so every request does the whole unseal-check-move-seal work);
+# then the workers' resident memory and the time of one 10,000-hand batch over HTTP.
+# Targets: score >= 60% of the baseline's throughput, sealed move >= 40%, p99 <= 50 ms,
+# no non-2xx answer, worker RSS <= 120 MB, batch <= 100 ms. Prints PASS or FAIL for each.
+#
+# Usage: benchmarks/http.sh [seconds per endpoint and round, default 5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION="${1:-5}"
+CONNECTIONS=16
+WORKERS=2
+BIN=.venv/bin
+PORT_BASE=18431
+PORT_API=18432
+
+if ! command -v wrk >/dev/null; then
+    echo "Installing wrk from Debian..."
+    if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq wrk >/dev/null
+fi
+
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+cat > "$WORK/baseline.py" <<'EOF'
+from flask import Flask, jsonify
+
+app = Flask(__name__)
+
+
+@app.get("/ping")
+def ping():
+    return jsonify({"status": "ok", "service": "baseline", "version": 1})
+EOF
+
+# The same server settings for both: gunicorn's sync worker, as `thirtyone serve` runs it.
+gunicorn_run() {  # port, app, extra args...
+    local port="$1" app="$2"
+    shift 2
+    "$BIN/gunicorn" --bind "127.0.0.1:$port" --workers "$WORKERS" --worker-class sync \
+        --log-level warning "$@" "$app" &
+    PIDS+=($!)
+}
+
+wait_up() {  # url
+    for _ in $(seq 100); do
+        curl -sf -o /dev/null "$1" && return 0
+        sleep 0.1
+    done
+    echo "server at $1 did not start" >&2
+    exit 1
+}
+
+export THIRTYONE_SECRET_KEY="benchmark secret"
+export THIRTYONE_SITE_DIR="$WORK/no-site"
+gunicorn_run "$PORT_BASE" baseline:app --chdir "$WORK"
+gunicorn_run "$PORT_API" 'thirtyone.web:create_app()'
+wait_up "http://127.0.0.1:$PORT_BASE/ping"
+wait_up "http://127.0.0.1:$PORT_API/healthz"
+API="http://127.0.0.1:$PORT_API"
+
+# A sealed game and a legal move for the seat to act.
+"$BIN/python" - "$API" "$WORK" <<'EOF'
+import json
+import sys
+import urllib.request
+
+api, work = sys.argv[1], sys.argv[2]
+
+
+def post(path, body):
+    request = urllib.request.Request(api + path, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+game = post("/v1/games", {"variant": "scat", "players": 4, "seed": "bench", "dealer": 0})
+seat = game["to_move"]
+move = {"token": game["token"], "seat": seat, "seat_key": game["seat_keys"][seat],
+        "move": {"type": "draw", "source": "stock"}}
+score = {"variant": "scat", "hand": ["AS", "KS", "10S"]}
+ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+cards = [rank + suit for suit in "CDHS" for rank in ranks]
+hands = [[cards[i % 52], cards[(i + 13) % 52], cards[(i + 27) % 52]] for i in range(10_000)]
+for name, body in (("move", move), ("score", score), ("batch", {"hands": hands})):
+    with open(f"{work}/{name}.json", "w") as file:
+        json.dump(body, file)
+    lua = body if name != "batch" else None
+    if lua is not None:
+        with open(f"{work}/{name}.lua", "w") as file:
+            file.write('wrk.method = "POST"\n'
+                       'wrk.headers["Content-Type"] = "application/json"\n'
+                       f"wrk.body = {json.dumps(json.dumps(body))}\n")
+EOF
+
+# wrk, then: requests/s, p50 ms, p99 ms, non-2xx count.
+measure() {  # url [lua script]
+    local out
+    if [ $# -gt 1 ]; then
+        out="$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$2" "$1")"
+    else
+        out="$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$1")"
+    fi
+    echo "$out" | awk '
+        function ms(v) {
+            if (v ~ /us$/) { sub(/us$/, "", v); return v / 1000 }
+            if (v ~ /ms$/) { sub(/ms$/, "", v); return v + 0 }
+            if (v ~ /s$/)  { sub(/s$/, "", v);  return v * 1000 }
+            return v
+        }
+        /Requests\/sec/ { rps = $2 }
+        $1 == "50%" { p50 = ms($2) }
+        $1 == "99%" { p99 = ms($2) }
+        /Non-2xx/ { bad = $NF }
+        /Socket errors/ { errors = $0 }
+        END { printf "%s %.2f %.2f %d\n", rps, p50, p99, bad + 0 }'
+}
+
+# Warm both servers (table builds, imports) before measuring.
+wrk -t1 -c2 -d2s "http://127.0.0.1:$PORT_BASE/ping" >/dev/null
+wrk -t1 -c2 -d2s -s "$WORK/score.lua" "$API/v1/hands/score" >/dev/null
+wrk -t1 -c2 -d2s -s "$WORK/move.lua" "$API/v1/games/moves" >/dev/null
+
+# The three endpoints take turns, ROUNDS times, so that whatever else the machine does
+# weighs on each of them alike; requests/s and p50 are averaged over the rounds, p99 is the
+# worst round's.
+ROUNDS=3
+: > "$WORK/rounds"
+for round in $(seq "$ROUNDS"); do
+    echo "base $(measure "http://127.0.0.1:$PORT_BASE/ping")" >> "$WORK/rounds"
+    echo "score $(measure "$API/v1/hands/score" "$WORK/score.lua")" >> "$WORK/rounds"
+    echo "move $(measure "$API/v1/games/moves" "$WORK/move.lua")" >> "$WORK/rounds"
+done
+summary() {  # endpoint -> rps p50 p99 non-2xx
+    awk -v name="$1" '$1 == name { n++; rps += $2; p50 += $3; if ($4 > p99) p99 = $4; bad += $5 }
+        END { printf "%.1f %.2f %.2f %d\n", rps / n, p50 / n, p99, bad }' "$WORK/rounds"
+}
+read -r BASE_RPS BASE_P50 BASE_P99 BASE_BAD < <(summary base)
+read -r SCORE_RPS SCORE_P50 SCORE_P99 SCORE_BAD < <(summary score)
+read -r MOVE_RPS MOVE_P50 MOVE_P99 MOVE_BAD < <(summary move)
+
+# Resident memory of the API's workers (the children of its gunicorn master), in MB.
+API_MASTER="${PIDS[1]}"
+RSS_MB="$(ps -o rss= --ppid "$API_MASTER" | awk 'BEGIN { max = 0 } { if ($1 > max) max = $1 } END { printf "%.1f", max / 1024 }')"
+
+# The 10,000-hand batch: best and median of 7 calls, in ms.
+BATCH_TIMES=()
+for _ in $(seq 7); do
+    BATCH_TIMES+=("$(curl -s -o /dev/null -w '%{http_code} %{time_total}' \
+        -H 'Content-Type: application/json' --data-binary "@$WORK/batch.json" \
+        "$API/v1/hands/score-batch")")
+done
+BATCH_BAD="$(printf '%s\n' "${BATCH_TIMES[@]}" | awk '$1 != 200' | wc -l)"
+BATCH_MS="$(printf '%s\n' "${BATCH_TIMES[@]}" | awk '{ print $2 * 1000 }' | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }')"
+
+"$BIN/python" - <<EOF
+checks = []
+
+
+def check(name, ok, figure):
+    checks.append(ok)
+    print(f"{'PASS' if ok else 'FAIL'}  {name}: {figure}")
+
+
+base, score, move = $BASE_RPS, $SCORE_RPS, $MOVE_RPS
+print(f"gunicorn sync, $WORKERS workers, wrk $CONNECTIONS connections, "
+      f"$ROUNDS rounds of ${DURATION}s per endpoint")
+print(f"{'endpoint':<28}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")
+for name, rps, p50, p99, bad in (
+    ("baseline GET /ping", base, $BASE_P50, $BASE_P99, $BASE_BAD),
+    ("POST /v1/hands/score", score, $SCORE_P50, $SCORE_P99, $SCORE_BAD),
+    ("POST /v1/games/moves", move, $MOVE_P50, $MOVE_P99, $MOVE_BAD),
+):
+    print(f"{name:<28}{rps:>10.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}")
+check("score throughput >= 60% of baseline", score >= 0.6 * base, f"{score / base:.0%}")
+check("sealed move throughput >= 40% of baseline", move >= 0.4 * base, f"{move / base:.0%}")
+check("p99 <= 50 ms at $CONNECTIONS connections", max($SCORE_P99, $MOVE_P99) <= 50,
+      f"score {$SCORE_P99:.2f} ms, move {$MOVE_P99:.2f} ms")
+check("no non-2xx answers", $BASE_BAD + $SCORE_BAD + $MOVE_BAD + $BATCH_BAD == 0,
+      f"{$BASE_BAD + $SCORE_BAD + $MOVE_BAD + $BATCH_BAD}")
+check("worker RSS <= 120 MB", $RSS_MB <= 120, f"{$RSS_MB} MB")
+check("10,000-hand batch <= 100 ms", $BATCH_MS <= 100, f"{$BATCH_MS} ms (median of 7)")
+raise SystemExit(0 if all(checks) else 1)
+EOF
