@@ -148,3 +148,16 @@ def test_a_seat_that_passes_sits_the_carried_deal_out():
         order.append(state.to_move)
         state, _ = play(state, PASS)
     assert order == [2, 1]
+
+
+def test_a_dealt_31_is_announced_at_once_before_any_declaration():
+    for seed in range(3000):
+        state = new_game("schnautz", 5, seed=seed, dealer=0)
+        if state.phase == "round_over":
+            break
+    else:
+        raise AssertionError("no deal of 31 found")
+    assert state.result["reason"] == "thirty_one"
+    assert state.history == () and state.result["hands"][0] is not None  # all show
+    assert all(score["points"] == 31 for seat in state.result["deal_winners"]
+               for score in [state.result["hands"][seat]["score"]])

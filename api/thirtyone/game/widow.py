@@ -25,9 +25,10 @@ The phases of a deal, each optional:
   showdown. Whoever makes 31 ends the deal at once (not with the brag ranking).
 
 At the deal, a widow of 31 wins the pot for the dealer (``widow_31_wins``) and seats dealt 31
-win it (``dealt_31_wins``; without declarations a dealt 31 ends the deal at once too, with
-declarations it must be declared). The knocker pays ``call_fee`` into the pot. A deck too
-small for the seats (jokers with ``short36``: at most 11) is refused with ``bad_players``.
+win it (``dealt_31_wins``; otherwise a dealt 31 is announced at once [000] and ends the
+deal the same way, with the reason ``thirty_one``). The knocker pays ``call_fee`` into the
+pot. A deck too small for the seats (jokers with ``short36``: at most 11) is refused with
+``bad_players``.
 """
 
 from __future__ import annotations
@@ -184,11 +185,12 @@ class WidowFlow(FamilyFlow):
             events.append({"type": "widow_31", "seat": state.dealer,
                            "cards": [card.code for card in state.table]})
             return self._end(state, "widow_31", (state.dealer,), events)
-        if rules.dealt_31_wins or not rules.declarations:
-            dealt = tuple(seat for seat in order if has_31(rules, score(state.hands[seat])))
-            if dealt:
-                events.extend({"type": "thirty_one", "seat": seat} for seat in dealt)
-                return self._end(state, "dealt_31", dealt, events)
+        dealt = tuple(seat for seat in order if has_31(rules, score(state.hands[seat])))
+        if dealt:
+            # A 31 is announced at once [000], before any declaration or exchange.
+            events.extend({"type": "thirty_one", "seat": seat} for seat in dealt)
+            reason = "dealt_31" if rules.dealt_31_wins else "thirty_one"
+            return self._end(state, reason, dealt, events)
         if not state.table_face_up[0]:
             return state.evolve(phase=WidowPhase.CHOOSE, turn=state.dealer), events
         first = WidowPhase.DECLARE if rules.declarations else WidowPhase.EXCHANGE
