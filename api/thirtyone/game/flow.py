@@ -116,7 +116,7 @@ def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int
     if phase == Phase.GAME_OVER:
         raise refuse("game_over", N_("the match is over"))
     if seat is not None and not 0 <= seat < state.players:
-        raise refuse("bad_seat", N_("there is no seat {seat}"), field="seat", seat=seat)
+        raise refuse("bad_seat", N_("there is no seat {seat!r}"), field="seat", seat=seat)
     flow = flow_of(state)
     if kind == "next_round":
         if phase != Phase.ROUND_OVER:
