@@ -5,6 +5,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thirtyone.cards import DECKS
 from thirtyone.errors import MoveError
@@ -166,3 +168,23 @@ def test_exactly_the_legal_moves_are_accepted(variant):
                         assert other.value.code in ("not_your_turn", error.value.code)
             assert state.to_dict() == before, "a refused move changes nothing"
             state, _ = apply_move(state, rng.choice(legal))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    variant=st.sampled_from(PRESETS_PLAYED),
+    seed=st.one_of(st.integers(), st.text(max_size=20)),
+    players=st.integers(2, 7),
+    picks=st.lists(st.integers(0, 1000), max_size=80),
+)
+def test_any_seed_and_line_of_play_round_trips(variant, seed, players, picks):
+    low, high = PRESETS[variant].players
+    state = new_game(variant, min(max(players, low), high), seed=seed)
+    for pick in picks:
+        if state.is_over:
+            break
+        moves = check_invariants(state, state, False)
+        state, _ = apply_move(state, moves[pick % len(moves)])
+    data = json.loads(json.dumps(state.to_dict()))
+    assert GameState.from_dict(data) == state
+    json.dumps([view(state, seat) for seat in (None, *range(state.players))])
