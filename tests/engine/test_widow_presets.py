@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from thirtyone.errors import MoveError, OptionError
-from thirtyone.game import apply_move, legal_moves, new_game, view
+from thirtyone.errors import MoveError, OptionError, StateError
+from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 from thirtyone.hands import evaluator
 from thirtyone.rules import make_rules
 
@@ -243,3 +243,24 @@ def test_stop_the_bus_exchanges_one_or_all_three_and_ranks_as_brag():
     state, _ = play(state, exchange("7H 7S 9C", [0, 1, 2]), KNOCK, STAND, STAND)
     # Seat 1's running flush 8-9-10 beats seat 2's pair of queens; seat 0 loses a life.
     assert state.result["lives_lost"] == [1, 0, 0]
+
+
+@pytest.mark.parametrize("variant, phase, turn", [
+    ("schnautz", "join", 1), ("jokers", "declare", 1), ("no-trips", "choose", 1),
+    ("stop-the-bus", "choose", 0), ("trentuno", "keep", 0),
+])
+def test_a_phase_that_does_not_fit_the_position_is_refused(variant, phase, turn):
+    data = new_game(variant, 3, seed="phase", dealer=0).to_dict()
+    data.update(phase=phase, turn=turn)
+    with pytest.raises(StateError) as error:
+        GameState.from_dict(data)
+    assert error.value.code == "bad_phase"
+
+
+def test_a_widow_state_with_a_discard_pile_or_a_short_widow_is_refused():
+    data = new_game("schnautz", 3, seed="table", dealer=0).to_dict()
+    data["discard"], data["table"] = data["table"][:1], data["table"][1:]
+    data["table_face_up"] = data["table_face_up"][1:]
+    with pytest.raises(StateError) as error:
+        GameState.from_dict(data)
+    assert error.value.code == "bad_table"

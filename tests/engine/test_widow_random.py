@@ -89,6 +89,9 @@ def test_random_matches_keep_every_invariant(variant):
             if look:
                 for seat in range(new.players):
                     _no_face_down_in_history(new, seat)
+                # Events are for everyone: they name only cards public before or after.
+                named = shared._codes_in(events, set())
+                assert named <= _public_codes(state, None) | _public_codes(new, None), named
             state = new
         assert state.is_over, "the match always ends"
         assert state.winners

@@ -393,6 +393,16 @@ class WidowFlow(FamilyFlow):
 
     def check_state(self, state: GameState) -> None:
         check_widow_state(state, self.phases, WIDOW_SIZE)
+        rules, phase = state.rules, state.phase
+        tied = carried_seats(state)
+        if (
+            (phase == WidowPhase.JOIN and (not tied or state.turn in tied))
+            or (phase == WidowPhase.CHOOSE
+                and (state.turn != state.dealer or any(state.table_face_up)))
+            or (phase == WidowPhase.DECLARE and not rules.declarations)
+        ):
+            raise StateError("bad_phase", N_("the {phase} phase does not fit this position"),
+                             field="phase", phase=str(phase))
 
 
 def check_widow_state(state: GameState, phases: frozenset[str], table_size: int) -> None:
