@@ -264,3 +264,27 @@ def test_a_widow_state_with_a_discard_pile_or_a_short_widow_is_refused():
     with pytest.raises(StateError) as error:
         GameState.from_dict(data)
     assert error.value.code == "bad_table"
+
+
+@pytest.mark.parametrize("move, code, field", [
+    ({"type": "exchange", "give": ["7H"], "take": [3]}, "bad_position", "take"),
+    ({"type": "exchange", "give": ["7H"], "take": [True]}, "bad_position", "take"),
+    ({"type": "exchange", "give": ["7H", "8S"], "take": [0, 0]}, "bad_position", "take"),
+    ({"type": "exchange", "give": ["AS"], "take": [0]}, "card_not_in_hand", "give"),
+    ({"type": "exchange", "give": ["7H", "7H"], "take": [0, 1]}, "bad_move", "give"),
+    ({"type": "exchange", "give": ["7H", "8S"], "take": [0]}, "bad_move", "take"),
+    ({"type": "exchange", "give": ["ZZ"], "take": [0]}, "bad_card", "give"),
+    ({"type": "exchange", "give": "7H", "take": [0]}, "bad_move", "give"),
+    ({"type": "exchange", "give": [], "take": []}, "bad_move", "give"),
+    ({"type": "exchange", "give": ["7H", "8S"], "take": [0, 1]}, "bad_exchange_size", "give"),
+    ({"type": "draw", "source": "stock"}, "unknown_move", "type"),
+    ({"type": "keep", "hand": 0}, "unknown_move", "type"),
+])
+def test_a_bad_exchange_is_refused_with_its_code_and_nothing_changes(move, code, field):
+    state = arrange("stop-the-bus", 3, ["7C 8D 9H", "7H 8S 9C", "10D JD QH"], "AS KS QS",
+                    phase="exchange", turn=1)
+    before = state.to_dict()
+    with pytest.raises(MoveError) as error:
+        apply_move(state, move)
+    assert (error.value.code, error.value.field) == (code, field)
+    assert state.to_dict() == before

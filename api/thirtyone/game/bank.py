@@ -71,7 +71,7 @@ class BankFlow(DrawFlow):
         if state.phase != Phase.DRAW:
             raise refuse("must_discard", N_("discard a card first"))
         hand = state.hands[state.turn]  # type: ignore[index]
-        cards, take = read_exchange(state, move, hand, len(state.table),
+        cards, take = read_exchange(move, hand, len(state.table),
                                     exchange_sizes(state.rules))
         return {"type": "exchange", "give": [card.code for card in cards], "take": take}
 

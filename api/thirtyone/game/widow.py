@@ -76,14 +76,14 @@ def exchange_sizes(rules: Rules) -> tuple[int, ...]:
     return tuple(range(1, rules.exchange_max + 1))
 
 
-def read_exchange(state: GameState, move: Mapping[str, Any], hand: Sequence[Card],
-                  positions: int, sizes: Sequence[int]) -> tuple[list[Card], list[int]]:
+def read_exchange(move: Mapping[str, Any], hand: Sequence[Card], positions: int,
+                  sizes: Sequence[int]) -> tuple[list[Card], list[int]]:
     """The cards given and the table positions taken by an exchange move, checked."""
     give, take = move.get("give"), move.get("take")
     if not isinstance(give, list) or not isinstance(take, list) or not give:
         raise refuse("bad_move", N_("an exchange names the cards given and the table "
                                     "positions taken"), field="give")
-    cards = [move_card({"card": code}) for code in give]
+    cards = [move_card({"give": code}, "give") for code in give]
     for card in cards:
         if card not in hand:
             raise refuse("card_not_in_hand", N_("{card} is not in your hand"), field="give",
@@ -249,7 +249,7 @@ class WidowFlow(FamilyFlow):
                          field="type", move=kind, phase=str(phase))
         if kind == "exchange":
             sizes = (WIDOW_SIZE,) if phase == WidowPhase.CHOOSE else exchange_sizes(rules)
-            cards, take = read_exchange(state, move, hand, len(state.table), sizes)
+            cards, take = read_exchange(move, hand, len(state.table), sizes)
             return {"type": "exchange", "give": [card.code for card in cards], "take": take}
         if kind == "declare" and not _declarable(rules, hand):
             raise refuse("nothing_to_declare",
