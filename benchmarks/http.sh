@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DURATION="${1:-5}"
+DURATION="${1:-3}"
 CONNECTIONS=16
 WORKERS=2
 BIN=.venv/bin
@@ -139,7 +139,7 @@ wrk -t1 -c2 -d2s -s "$WORK/move.lua" "$API/v1/games/moves" >/dev/null
 # The three endpoints take turns, ROUNDS times, so that whatever else the machine does
 # weighs on each of them alike; requests/s and p50 are averaged over the rounds, p99 is the
 # worst round's.
-ROUNDS=3
+ROUNDS=5
 : > "$WORK/rounds"
 for round in $(seq "$ROUNDS"); do
     echo "base $(measure "http://127.0.0.1:$PORT_BASE/ping")" >> "$WORK/rounds"

@@ -103,3 +103,21 @@ def test_events_read_in_russian(app, client, start_game):
     with app.test_request_context("/?lang=ru"):
         name = card_name(discarded)
     assert answer["events"][0]["message"] == f"Игрок {seat} сбросил карту: {name}."
+
+
+def test_catalogs_are_found_in_a_wheel_and_read_without_compiling(tmp_path, monkeypatch):
+    """A wheel carries translations/ inside the package, maybe without .mo files."""
+    import shutil
+
+    import thirtyone
+    from thirtyone.web import create_app
+    from thirtyone.web.i18n import translations_directory
+
+    package = tmp_path / "thirtyone"
+    shutil.copytree(translations_directory(), package / "translations",
+                    ignore=shutil.ignore_patterns("*.mo"))
+    monkeypatch.setattr(thirtyone, "__file__", str(package / "__init__.py"))
+    assert translations_directory() == package / "translations"
+    client = create_app({"THIRTYONE_SECRET_KEY": "x", "SITE_DIR": None}).test_client()
+    answer = client.post("/v1/hands/score?lang=it", json={"hand": ["AS", "KS", "10S"]}).json
+    assert answer["card_names"] == ["asso di picche", "re di picche", "dieci di picche"]
