@@ -75,17 +75,19 @@ def test_random_matches_keep_every_invariant(variant):
         state = new_game(variant, players, seed=f"{variant}:{match}", options=options or None)
         look = match % LOOK_EVERY == 0
         moves = shared.check_invariants(state, state, look)
-        for _ in range(5000):
+        for step in range(5000):
             if state.is_over:
                 break
             new, events = apply_move(state, rng.choice(moves))
             for event in events:
                 EVENT_MESSAGES[event["type"]].format(**event)
             moves = shared.check_invariants(new, state, look)
-            if look and new.phase in ("round_over", "game_over"):
-                reasons.add(new.result["reason"])
+            ended = new.phase in ("round_over", "game_over")
+            if look and (ended or step % 8 == 0):
                 data = json.loads(json.dumps(new.to_dict()))
                 assert GameState.from_dict(data) == new
+                if ended:
+                    reasons.add(new.result["reason"])
             if look:
                 for seat in range(new.players):
                     _no_face_down_in_history(new, seat)
