@@ -30,6 +30,17 @@ def test_json_nested_beyond_recursion_is_400(client):
     assert_problem(response, 400, "malformed_json")
 
 
+@pytest.mark.parametrize(
+    "body",
+    [b'{"players": 3, "seed": ' + b"1" * 5000 + b"}", b'{"players": NaN}',
+     b'{"players": Infinity}', b'{"variant": "\xff"}'],
+    ids=["huge integer", "NaN", "Infinity", "not UTF-8"],
+)
+def test_what_python_reads_but_json_is_not_is_400(client, body):
+    response = client.post("/v1/games", data=body, content_type="application/json")
+    assert_problem(response, 400, "malformed_json")
+
+
 def test_body_that_is_not_json_is_415(client):
     response = client.post("/v1/hands/score", data="hand=AS", content_type="text/plain")
     assert_problem(response, 415, "unsupported_media_type")

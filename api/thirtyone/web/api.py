@@ -54,6 +54,10 @@ class FieldErrorSchema(ma.Schema):
     detail = ma.fields.String(required=True, metadata={"description": "Localized explanation."})
 
 
+def _not_json(constant: str) -> NoReturn:
+    raise ValueError(f"{constant} is not JSON")
+
+
 class JSONParser(FlaskParser):
     """A parser that refuses bodies that are not JSON, or not valid JSON, with a problem."""
 
@@ -65,9 +69,11 @@ class JSONParser(FlaskParser):
         if not data:
             return core.missing
         try:
-            return json.loads(data)
-        except RecursionError:
-            self._handle_invalid_json_error(ValueError("nested too deeply"), req)
+            return json.loads(data, parse_constant=_not_json)
+        except (ValueError, RecursionError) as error:
+            # Besides syntax errors: bytes that are not UTF-8, NaN and Infinity (not JSON),
+            # integers of more than 4300 digits, and nesting deeper than Python's stack.
+            self._handle_invalid_json_error(error, req)
 
     def _handle_invalid_json_error(self, error: Exception, req: flask.Request, *args: Any,
                                    **kwargs: Any) -> NoReturn:
