@@ -31,7 +31,6 @@ from thirtyone.game.settlement import (
     Settler,
     finish,
     register_settler,
-    rounds_in_match,
     share_pot,
     show_events,
     shown_hands,
@@ -104,7 +103,7 @@ class PotSettler(Settler):
                     _pay(seats, seat, rules.blitz_fee)
                     pot += rules.blitz_fee
                     events.append({"type": "paid", "seat": seat, "chips": rules.blitz_fee})
-        last = state.round >= (rounds_in_match(state) or state.round)
+        last = state.round >= (rules.rounds or state.players)
         carry: list[int] = []
         if len(deal_winners) > 1 and rules.tie == "carry" and not last:
             carry = deal_winners
