@@ -288,3 +288,30 @@ def test_a_bad_exchange_is_refused_with_its_code_and_nothing_changes(move, code,
         apply_move(state, move)
     assert (error.value.code, error.value.field) == (code, field)
     assert state.to_dict() == before
+
+
+def test_cards_given_face_down_to_a_face_up_widow_are_taken_unseen():
+    state = arrange("schnautz", 3, ["2C 3D 4H", "7H 8D 9C", "5S 6H 7D"], "AS KS 4S",
+                    phase="exchange", turn=1, options={"widow_discards": "face-down"})
+    state, events = play(state, exchange("7H", [0]))
+    assert events[0]["gave"] == [None] and view(state, 2)["table"] == [None, "KS", "4S"]
+    state, events = play(state, exchange("5S", [0]))
+    assert events[0]["took"] == [None] and "7H" in [card.code for card in state.hands[2]]
+
+
+def test_stop_the_bus_no_knock_in_the_first_round_when_the_table_says_so():
+    state = arrange("stop-the-bus", 3, ["7C 8D 9H", "7H 8S 9C", "10D JD QH"], "AS KS QS",
+                    phase="exchange", turn=1, options={"knock_first_round": False})
+    assert KNOCK not in legal_moves(state)
+    with pytest.raises(MoveError) as error:
+        apply_move(state, KNOCK)
+    assert error.value.code == "no_knock_first_round"
+    state, _ = play(state, exchange("7H", [0]), exchange("10D", [0]), exchange("7C", [0]))
+    assert KNOCK in legal_moves(state)
+
+
+def test_jokers_short36_plays_another_wild_card_when_told():
+    state = arrange("jokers", 3, ["7C 8D 9H", "AH KH 8S", "10D JD QD"], "7H 9S 6S",
+                    phase="exchange", turn=1, options={"deck": "short36", "joker_card": "7H"})
+    state, events = play(state, exchange("8S", [0]))
+    assert "thirty_one" in types(events)  # 7H stands for the ten of hearts

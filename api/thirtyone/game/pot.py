@@ -11,8 +11,9 @@ A blitz makes every other seat pay ``blitz_fee`` first. Equal best hands split t
 chips staying in it for the next deal [resolved]; with ``tie: carry`` the pot goes instead to a
 next deal among the tied seats, the others joining by paying the pot's amount (see
 :mod:`thirtyone.game.widow`), except after the last deal, where it is split. The match lasts
-``rounds`` deals (one per seat by default); a pot left at the end is split evenly between all
-seats, the odd chips to the seats nearest the dealer's left; the seats with the most chips win.
+``rounds`` deals (one per seat by default; a carried deal counts); a pot left at the end is
+split evenly between all seats, the odd chips to the seats nearest the dealer's left; the
+seats with the most chips win.
 
 Escalating (:class:`EscalatingSettler`): the loser of deal k (every seat tied for lowest)
 pays k chips into the pot; when a seat holds 31 every opponent pays; from the fifth deal each
