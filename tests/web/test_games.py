@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import base64
+import random
 
 import pytest
 
-from thirtyone.game import GameState, new_game
+from thirtyone.events import EVENT_MESSAGES
+from thirtyone.game import GameState, apply_move, legal_moves, new_game
+from thirtyone.rules import PRESETS
 from thirtyone.web import create_app
+from thirtyone.web.games import MoveSchema
 from thirtyone.web.problems import Problem
 from thirtyone.web.sealing import Sealer
 
@@ -223,3 +227,41 @@ def test_race_solver(client):
     assert "пятёрка пик" in answer["winning_card_names"]
     response = client.post("/v1/race/solve", json={"taken": ["KS"]})
     assert response.json["code"] == "card_not_in_deck"
+
+
+def test_every_legal_move_of_every_preset_fits_the_move_schema():
+    schema, rng = MoveSchema(), random.Random(5)
+    for variant, preset in PRESETS.items():
+        players = max(preset.players[0], min(4, preset.players[1]))
+        for seed in range(4):
+            state = new_game(variant, players, seed=seed)
+            for _ in range(200):
+                moves = legal_moves(state)
+                if not moves:
+                    break
+                for move in moves:
+                    assert schema.validate(move) == {}, (variant, move)
+                state, _ = apply_move(state, rng.choice(moves))
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+def test_every_preset_plays_through_the_api_with_every_event_told(client, start_game, variant):
+    preset, rng = PRESETS[variant], random.Random(variant)
+    players = max(preset.players[0], min(3, preset.players[1]))
+    game = start_game(lang="ru", variant=variant, players=players, seed=11)
+    token = game["token"]
+    for _ in range(150):
+        public = client.post("/v1/games/view", json={"token": token}).json
+        if public["is_over"]:
+            break
+        seat = public["to_move"] if public["to_move"] is not None else 0
+        mine = client.post("/v1/games/view",
+                           json={**_seat_request(game, seat), "token": token}).json
+        answer = client.post("/v1/games/moves?lang=ru", json={
+            **_seat_request(game, seat), "token": token,
+            "move": rng.choice(mine["legal_moves"])})
+        assert answer.status_code == 200, answer.json
+        for event in answer.json["events"]:
+            assert event["type"] in EVENT_MESSAGES, event
+            assert "{" not in event["message"] and event["message"] != event["type"]
+        token = answer.json["token"]

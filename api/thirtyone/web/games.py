@@ -38,14 +38,17 @@ blp = Blueprint(
 )
 
 MOVE_TYPES = (
-    "draw", "discard", "knock", "stand", "take", "next_round", "exchange", "declare", "pass",
+    "draw", "discard", "knock", "stand", "next_round", "take", "exchange", "declare", "pass",
+    "reveal", "keep", "swap_hand", "renew",
 )
+"""Every move type of every family (tests/web/test_games.py checks it against the engine)."""
 
 _MOVE_DOC = {
     "description": "A move: `{\"type\": \"draw\", \"source\": \"stock\"}`, "
     "`{\"type\": \"discard\", \"card\": \"QS\"}`, `{\"type\": \"knock\"}`, "
-    "`{\"type\": \"stand\"}`, `{\"type\": \"take\", \"card\": \"5H\"}` (race), "
-    "`{\"type\": \"next_round\"}`; the legal ones are listed in `legal_moves`.",
+    "`{\"type\": \"exchange\", \"give\": [\"7H\"], \"take\": [0]}`, "
+    "`{\"type\": \"take\", \"card\": \"5H\"}` (race), `{\"type\": \"next_round\"}`, "
+    "...; the legal ones are listed in `legal_moves`.",
 }
 
 
@@ -121,11 +124,17 @@ class MoveSchema(Schema):
     )
     give = ma.fields.List(
         ma.fields.String(metadata=CARD_DOC), validate=length(maximum=3),
-        metadata={"description": "Widow games: the cards given to the table."},
+        metadata={"description": "Exchanges: the cards given to the table."},
     )
     take = ma.fields.List(
-        ma.fields.Integer(validate=between(0, 2)), validate=length(maximum=3),
-        metadata={"description": "Widow games: the positions of the table cards taken."},
+        ma.fields.Integer(validate=between(0, 8)), validate=length(maximum=3),
+        metadata={"description": "Exchanges: the positions of the table cards taken."},
+    )
+    hand = ma.fields.Integer(
+        validate=between(0, 1), metadata={"description": "Switch: the hand kept or named."}
+    )
+    face_up = ma.fields.Boolean(
+        metadata={"description": "Switch: whether a renewed table hand lies face up."}
     )
 
 

@@ -67,7 +67,7 @@ class Sealer:
         payload = json.dumps(
             {"v": _VERSION, "game": game_id, "state": state}, separators=(",", ":")
         ).encode()
-        return self._fernet.encrypt(zlib.compress(payload, 6)).decode("ascii")
+        return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")
 
     def unseal(self, token: str) -> tuple[str, dict[str, Any]]:
         """The game id and state sealed in ``token``; a :class:`Problem` if it is not ours."""
