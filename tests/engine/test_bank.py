@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from thirtyone.errors import MoveError, OptionError
-from thirtyone.game import legal_moves, new_game, view
+from thirtyone.errors import MoveError
+from thirtyone.game import GameState, legal_moves, new_game, view
 from thirtyone.game.shuffle import shuffled
 from thirtyone.rules import make_rules
 
@@ -87,7 +87,32 @@ def test_the_best_hand_takes_the_pot_at_the_showdown():
     assert [seat.chips for seat in state.seats] == [-1, 2, -1]
 
 
-def test_carrying_a_tied_pot_is_not_built_for_bank():
-    with pytest.raises(OptionError) as error:
-        new_game("bank", 3, options={"tie": "carry"})
-    assert error.value.code == "not_implemented"
+def _tied(**options):
+    state = arrange("bank", 3, ["3C 4D 5H", "AH KH 2S", "AD KD 2C"], "10H 9S 4S",
+                    table_face_up=[False] * 3, phase="draw", turn=1, discard=True,
+                    options={"tie": "carry", **options})
+    return play(state, {"type": "knock"}, {"type": "stand"}, {"type": "stand"})[0]
+
+
+def test_tie_carry_the_next_deal_is_played_by_the_tied_seats_and_those_who_join():
+    state = _tied()
+    assert state.result["carry"] == [1, 2] and state.pot == 3
+    state, events = play(state, {"type": "next_round"})
+    assert "ante" not in types(events)
+    assert (state.phase, state.to_move, legal_moves(state)) == (
+        "join", 0, [{"type": "join"}, {"type": "pass"}])
+    with pytest.raises(MoveError) as error:
+        play(state, {"type": "draw", "source": "stock"})
+    assert error.value.code == "must_join"
+    joined, events = play(state, {"type": "join"})
+    assert joined.pot == 6 and joined.seats[0].chips == -4 and joined.phase == "draw"
+
+
+def test_a_seat_sitting_out_a_carried_bank_deal_has_no_turn():
+    state, _ = play(_tied(), {"type": "next_round"}, {"type": "pass"})
+    assert state.hands[0] == () and len(state.out) == 3 and state.to_move == 2
+    assert GameState.from_dict(state.to_dict()) == state
+    state, _ = play(state, {"type": "knock"})
+    assert (state.to_move, state.final_turns) == (1, 1)
+    state, _ = play(state, {"type": "stand"})
+    assert state.phase == "round_over" and state.result["hands"][0] is None

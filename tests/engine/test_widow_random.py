@@ -49,7 +49,7 @@ def _setup(variant, rng):
         options["rounds"] = rng.choice((1, 1, 1, 2, None)) if high <= 9 else 1
     if "lives" in preset.settable:
         options["lives"] = rng.choice((1, 1, 2))
-    if "tie" in preset.settable and variant != "bank" and rng.random() < 0.4:
+    if "tie" in preset.settable and rng.random() < 0.4:
         options["tie"] = "carry"
     if "exchange_max" in preset.settable and rng.random() < 0.3:
         options["exchange_max"] = rng.randint(1, 3)

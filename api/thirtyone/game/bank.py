@@ -4,8 +4,10 @@ Scat's turn, plus one more choice instead of drawing: exchange one card (up to
 ``exchange_max``) with the widow, three cards dealt face down one after each round of dealing;
 ``{"type": "exchange", "give": ["7H"], "take": [0]}`` names widow positions, a face-down card
 is taken unseen, and the cards given lie face up (``widow_discards: face-down`` [001]: face
-down). The exchange ends the turn; a blitz it makes is shown at once. This flow plays the draw
-family: without a widow it is the plain draw-and-discard flow.
+down). The exchange ends the turn; a blitz it makes is shown at once. With ``tie: carry`` a
+carried deal begins with the ``join`` phase of :mod:`thirtyone.game.widow`, and the seats
+that sit it out have no turns. This flow plays the draw family: without a widow it is the
+plain draw-and-discard flow.
 """
 
 from __future__ import annotations
@@ -16,14 +18,20 @@ from typing import Any
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import DrawFlow
-from thirtyone.game.family import Events, not_implemented, register
+from thirtyone.game.family import Events, register
 from thirtyone.game.moves import move_card, refuse
-from thirtyone.game.state import GameState, Phase
+from thirtyone.game.pot import carried_seats
+from thirtyone.game.state import GameState, Phase, Seat
 from thirtyone.game.widow import (
+    HAND,
     WIDOW_SIZE,
+    WidowPhase,
+    check_join,
     exchange_moves,
     exchange_sizes,
     hide_gift,
+    join_or_pass,
+    next_player,
     read_exchange,
     swap,
 )
@@ -32,10 +40,10 @@ from thirtyone.rules import Rules
 
 
 class BankFlow(DrawFlow):
+    phases = DrawFlow.phases | {WidowPhase.JOIN}
+
     def supports(self, rules: Rules) -> None:
-        if rules.widow != "none" and rules.tie == "carry":
-            # A carried pot needs seats sitting out a deal, which the draw turns do not skip.
-            raise not_implemented(rules, "tie: carry with draw and discard")
+        """Every option of the draw family, bank's included, is played."""
 
     def start_round(self, state: GameState) -> tuple[GameState, Events]:
         if state.rules.widow == "none":
@@ -52,21 +60,64 @@ class BankFlow(DrawFlow):
             {"type": "widow_dealt", "cards": [None] * len(widow)},
             {"type": "turned_up", "card": rest[0].code},
         ]
+        tied = carried_seats(state)
+        joining = [seat for seat in order if seat not in tied]
+        if tied and joining:
+            return state.evolve(phase=WidowPhase.JOIN, turn=joining[0]), events
+        return self._begin(state, events)
+
+    def _begin(self, state: GameState, events: Events) -> tuple[GameState, Events]:
+        """After the deal (and the joins): blitzes shown at once, then the first turn."""
+        players = self.players(state)
+        state = state.evolve(phase=Phase.DRAW, turn=players[0])
         score = evaluator(state.rules).score
-        blitz = tuple(seat for seat in sorted(order) if score(hands[seat]).is_blitz)
+        blitz = tuple(seat for seat in sorted(players) if score(state.hands[seat]).is_blitz)
         if blitz:
             return self._blitz(state, blitz, events)
         return state, events
 
+    def players(self, state: GameState) -> tuple[int, ...]:
+        """The seats playing this deal (a carried deal's seats that sat out hold nothing)."""
+        return tuple(seat for seat in dealing_order(state) if state.hands[seat])
+
+    def _may_knock(self, state: GameState) -> bool:
+        return state.rules.knock_first_round or state.turns >= len(self.players(state))
+
     def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
-        moves = super().legal_moves(state)
-        if state.table and state.phase == Phase.DRAW:
+        if not state.table:
+            return super().legal_moves(state)
+        if state.phase == WidowPhase.JOIN:
+            return [{"type": "join"}, {"type": "pass"}]
+        moves = [move for move in super().legal_moves(state) if move["type"] != "knock"]
+        if state.phase == Phase.DRAW:
             hand = state.hands[state.turn]  # type: ignore[index]
-            moves[-1:-1] = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+            moves += exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+            if state.knocker is None and self._may_knock(state):
+                moves.append({"type": "knock"})
         return moves
 
     def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
-        if kind != "exchange" or not state.table:
+        if not state.table:
+            return super().check(state, move, kind)
+        joining = state.phase == WidowPhase.JOIN
+        if kind in ("join", "pass") and state.rules.tie == "carry":
+            if not joining:
+                raise refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} "
+                                               "phase"), field="type", move=kind,
+                             phase=str(state.phase))
+            return {"type": kind}
+        if joining:
+            raise refuse("must_join", N_("join the carried deal or pass first"), field="type")
+        if kind == "knock":
+            if state.phase != Phase.DRAW:
+                raise refuse("must_discard", N_("discard a card first"))
+            if state.knocker is not None:
+                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
+                             knocker=state.knocker)
+            if not self._may_knock(state):
+                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+            return {"type": "knock"}
+        if kind != "exchange":
             return super().check(state, move, kind)
         if state.phase != Phase.DRAW:
             raise refuse("must_discard", N_("discard a card first"))
@@ -76,9 +127,19 @@ class BankFlow(DrawFlow):
         return {"type": "exchange", "give": [card.code for card in cards], "take": take}
 
     def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
-        if move["type"] != "exchange":
-            return super().play(state, move)
+        kind = move["type"]
         seat: int = state.turn  # type: ignore[assignment]
+        if not state.table:
+            return super().play(state, move)
+        if kind in ("join", "pass"):
+            state, events, decided = join_or_pass(state, seat, kind == "join")
+            return self._begin(state, events) if decided else (state, events)
+        if kind == "knock":
+            final = len(self.players(state)) - 1
+            return self._end_turn(state, seat, [{"type": "knocked", "seat": seat}],
+                                  knocker=seat, final_turns=final)
+        if kind != "exchange":
+            return super().play(state, move)
         cards = [move_card({"card": code}) for code in move["give"]]
         state, event = swap(state, seat, cards, move["take"],
                             state.rules.widow_discards == "face-up")
@@ -86,6 +147,18 @@ class BankFlow(DrawFlow):
         if evaluator(state.rules).score(state.hands[seat]).is_blitz:
             return self._blitz(state.evolve(turns=state.turns + 1), (seat,), events)
         return self._end_turn(state, seat, events)
+
+    def _end_turn(self, state: GameState, seat: int, events: Events,
+                  **changes: Any) -> tuple[GameState, Events]:
+        new, events = super()._end_turn(state, seat, events, **changes)
+        if new.turn is not None and not new.hands[new.turn]:
+            # A seat sitting out a carried deal has no turns.
+            new = new.evolve(turn=next_player(new, seat))
+        return new, events
+
+    def _scores(self, state: GameState) -> tuple[Any, ...]:
+        score = evaluator(state.rules).score
+        return tuple(score(hand) if hand else None for hand in state.hands)
 
     def public_move(self, entry: Mapping[str, Any], seat: int | None,
                     rules: Rules) -> dict[str, Any]:
@@ -98,8 +171,18 @@ class BankFlow(DrawFlow):
         if len(state.table) != WIDOW_SIZE:
             raise StateError("bad_table", N_("the widow must hold {count} cards"),
                              field="table", count=WIDOW_SIZE)
-        # The hand sizes and the stock are the draw family's: check them without the widow.
-        super().check_state(state.evolve(table=(), table_face_up=()))
+        check_join(state)
+        # The hand sizes and the stock are the draw family's: check them with the widow
+        # taken away and the seats sitting out a carried deal (their cards out) left out.
+        sitting_out = {index for index, hand in enumerate(state.hands) if not hand}
+        if len(state.out) != HAND * len(sitting_out) or (
+            state.out and state.rules.tie != "carry"
+        ):
+            raise StateError("bad_table", N_("only the cards of seats sitting out a carried "
+                                             "deal are out of play"), field="out")
+        seats = tuple(Seat(seat.lives, seat.chips, seat.points, seat.free_ride, True)
+                      if index in sitting_out else seat for index, seat in enumerate(state.seats))
+        super().check_state(state.evolve(table=(), table_face_up=(), out=(), seats=seats))
 
 
 register(BankFlow())

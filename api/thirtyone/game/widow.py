@@ -200,14 +200,6 @@ class WidowFlow(FamilyFlow):
         """The seats playing this deal (holding cards), from the dealer's left."""
         return tuple(seat for seat in dealing_order(state) if state.hands[seat])
 
-    def next_player(self, state: GameState, seat: int) -> int:
-        n = state.players
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if state.hands[candidate]:
-                return candidate
-        raise AssertionError("nobody holds cards")  # pragma: no cover - the seat itself does
-
     # Legal moves and their checks
 
     def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
@@ -296,7 +288,7 @@ class WidowFlow(FamilyFlow):
             if seat == order[-1]:
                 return state.evolve(phase=WidowPhase.EXCHANGE, turn=order[0],
                                     turns=0), events
-            return state.evolve(turn=self.next_player(state, seat),
+            return state.evolve(turn=next_player(state, seat),
                                 turns=state.turns + 1), events
         rules = state.rules
         if kind == "knock":
@@ -323,23 +315,8 @@ class WidowFlow(FamilyFlow):
         return self._end_turn(state, seat, events)
 
     def _join(self, state: GameState, seat: int, joins: bool) -> tuple[GameState, Events]:
-        tied = carried_seats(state)
-        events: Events
-        if joins:
-            stake = int(state.result["stake"])  # type: ignore[index]
-            state = _pay(state, seat, stake)
-            events = [{"type": "joined", "seat": seat, "chips": stake}]
-        else:
-            hands = list(state.hands)
-            out = state.out + hands[seat]
-            hands[seat] = ()
-            state = state.evolve(hands=tuple(hands), out=out)
-            events = [{"type": "sat_out", "seat": seat}]
-        order = dealing_order(state)
-        later = [other for other in order[order.index(seat) + 1:] if other not in tied]
-        if later:
-            return state.evolve(turn=later[0]), events
-        return self._begin(state, events)
+        state, events, decided = join_or_pass(state, seat, joins)
+        return self._begin(state, events) if decided else (state, events)
 
     def _choose(self, state: GameState, seat: int,
                 move: dict[str, Any]) -> tuple[GameState, Events]:
@@ -356,7 +333,7 @@ class WidowFlow(FamilyFlow):
                 events.append({"type": "thirty_one", "seat": seat})
                 return self._end(state, "thirty_one", (seat,), events)
         return state.evolve(phase=WidowPhase.EXCHANGE,
-                            turn=self.next_player(state, seat)), events
+                            turn=next_player(state, seat)), events
 
     def _end_turn(self, state: GameState, seat: int, events: Events,
                   **changes: Any) -> tuple[GameState, Events]:
@@ -368,7 +345,7 @@ class WidowFlow(FamilyFlow):
         if state.knocker is not None:
             final_turns -= 1
         state = state.evolve(turns=turns, final_turns=final_turns,
-                             turn=self.next_player(state, seat), **changes)
+                             turn=next_player(state, seat), **changes)
         if knocker is not None and final_turns == 0:
             return self._end(state, "showdown", (), events)
         if turns >= state.rules.max_turns:
@@ -393,16 +370,63 @@ class WidowFlow(FamilyFlow):
 
     def check_state(self, state: GameState) -> None:
         check_widow_state(state, self.phases, WIDOW_SIZE)
+        check_join(state)
         rules, phase = state.rules, state.phase
-        tied = carried_seats(state)
+        sitting_out = [index for index, (seat, hand) in enumerate(zip(state.seats, state.hands,
+                                                                      strict=True))
+                       if not hand and not seat.eliminated]
+        if len(state.out) != HAND * len(sitting_out) or (state.out and rules.tie != "carry"):
+            raise StateError("bad_table", N_("only the cards of seats sitting out a carried "
+                                             "deal are out of play"), field="out")
         if (
-            (phase == WidowPhase.JOIN and (not tied or state.turn in tied))
-            or (phase == WidowPhase.CHOOSE
+            (phase == WidowPhase.CHOOSE
                 and (state.turn != state.dealer or any(state.table_face_up)))
             or (phase == WidowPhase.DECLARE and not rules.declarations)
         ):
             raise StateError("bad_phase", N_("the {phase} phase does not fit this position"),
                              field="phase", phase=str(phase))
+
+
+def next_player(state: GameState, seat: int) -> int:
+    """The first seat left of ``seat`` that holds cards (plays this deal)."""
+    n = state.players
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if state.hands[candidate]:
+            return candidate
+    raise AssertionError("nobody holds cards")  # pragma: no cover - the seat itself does
+
+
+def join_or_pass(state: GameState, seat: int,
+                 joins: bool) -> tuple[GameState, Events, bool]:
+    """``seat`` joins the carried deal for the pot's amount, or sits it out (its cards go out
+    of play face down); the turn passes to the next seat to decide. The flag tells that every
+    seat has decided: the flow then begins the play."""
+    tied = carried_seats(state)
+    events: Events
+    if joins:
+        stake = int(state.result["stake"])  # type: ignore[index]
+        state = _pay(state, seat, stake)
+        events = [{"type": "joined", "seat": seat, "chips": stake}]
+    else:
+        hands = list(state.hands)
+        out = state.out + hands[seat]
+        hands[seat] = ()
+        state = state.evolve(hands=tuple(hands), out=out)
+        events = [{"type": "sat_out", "seat": seat}]
+    order = dealing_order(state)
+    later = [other for other in order[order.index(seat) + 1:] if other not in tied]
+    if later:
+        return state.evolve(turn=later[0]), events, False
+    return state, events, True
+
+
+def check_join(state: GameState) -> None:
+    """A ``join`` phase needs a carried pot and a seat to decide that did not tie."""
+    tied = carried_seats(state)
+    if state.phase == WidowPhase.JOIN and (not tied or state.turn in tied):
+        raise StateError("bad_phase", N_("the {phase} phase does not fit this position"),
+                         field="phase", phase=str(state.phase))
 
 
 def check_widow_state(state: GameState, phases: frozenset[str], table_size: int) -> None:
