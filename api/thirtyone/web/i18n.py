@@ -103,13 +103,18 @@ class CatalogDomain(flask_babel.Domain):
 
 def select_locale() -> Locale:
     """``?lang=`` when it names a language we speak, then ``Accept-Language``, then English."""
-    wanted = request.args.get("lang")
-    if wanted:
-        locale = _LOCALES.get(wanted.split("-")[0].lower())
-        if locale is not None:
-            return locale
-    best = request.accept_languages.best_match(LANGUAGES)
-    return _LOCALES[best] if best else _LOCALES[LANGUAGES[0]]
+    # Each source is parsed only when the request has it: this runs on every request.
+    if request.query_string:
+        wanted = request.args.get("lang")
+        if wanted:
+            locale = _LOCALES.get(wanted.split("-")[0].lower())
+            if locale is not None:
+                return locale
+    if "Accept-Language" in request.headers:
+        best = request.accept_languages.best_match(LANGUAGES)
+        if best:
+            return _LOCALES[best]
+    return _LOCALES[LANGUAGES[0]]
 
 
 def init_app(app: Flask) -> None:
