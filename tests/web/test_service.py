@@ -72,3 +72,11 @@ def test_cors_follows_the_configured_origins():
         "Access-Control-Request-Headers": "Content-Type"})
     assert preflight.status_code == 200
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
+
+
+def test_thirtyone_openapi_writes_the_committed_file(tmp_path):
+    from thirtyone.__main__ import main
+
+    main(["openapi", str(tmp_path / "openapi.yaml")])
+    assert (tmp_path / "openapi.yaml").read_text(encoding="utf-8") == (
+        ROOT / "openapi.yaml").read_text(encoding="utf-8")
