@@ -11,7 +11,7 @@ from thirtyone.errors import OptionError
 from thirtyone.rules import PRESETS, SOURCES, Preset, find_preset
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import gettext
-from thirtyone.web.problems import Problem
+from thirtyone.web.problems import STATUS_TITLES, Problem
 
 blp = Blueprint(
     "variants", __name__, url_prefix="/v1/variants",
@@ -116,5 +116,7 @@ class Variant(MethodView):
         try:
             preset = find_preset(variant_id)
         except OptionError as error:
-            raise Problem.from_engine(error, status=404) from None
+            problem = Problem.from_engine(error, status=404)
+            problem.title = STATUS_TITLES[404]
+            raise problem from None
         return describe(preset)
