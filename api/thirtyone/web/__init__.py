@@ -28,6 +28,7 @@ from whitenoise import WhiteNoise
 import thirtyone
 from thirtyone.web import games, hands, i18n, meta, problems, race, variants
 from thirtyone.web.api import Api
+from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import Points
 
@@ -48,6 +49,10 @@ Every answer speaks the language asked for by `?lang=` (`en`, `ru`, `it`), else 
 `Accept-Language`, else English. Errors are RFC 9457 problem details
 (`application/problem+json`) with a stable `code`.
 """
+
+
+class _Flask(Flask):
+    json_provider_class = JSONProvider
 
 
 def _default_site_dir() -> Path | None:
@@ -83,11 +88,9 @@ def default_config() -> dict[str, Any]:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the API app; ``config`` overrides :func:`default_config`."""
-    app = Flask(__name__)
+    app = _Flask(__name__)
     app.config.update(default_config())
     app.config.update(config or {})
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
     secret = app.config["THIRTYONE_SECRET_KEY"]
     if not secret:

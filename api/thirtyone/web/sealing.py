@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from thirtyone.errors import N_
+from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
 
 _VERSION = 1
@@ -64,9 +65,8 @@ class Sealer:
         return secrets.token_urlsafe(12)
 
     def seal(self, game_id: str, state: dict[str, Any]) -> str:
-        payload = json.dumps(
-            {"v": _VERSION, "game": game_id, "state": state}, separators=(",", ":")
-        ).encode()
+        payload = dumps({"v": _VERSION, "game": game_id, "state": state})
+        # The fastest level: a third of the default's time, for tokens a sixth longer.
         return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")
 
     def unseal(self, token: str) -> tuple[str, dict[str, Any]]:
