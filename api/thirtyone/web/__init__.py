@@ -60,6 +60,16 @@ def _default_site_dir() -> Path | None:
     return site if (site / "index.html").is_file() else None
 
 
+LANGUAGE_PARAMETER = {
+    "in": "query",
+    "name": "lang",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The language of the answer: `en`, `ru` or `it` (another value is ignored). "
+    "Without it, `Accept-Language` decides, then English.",
+}
+
+
 def default_config() -> dict[str, Any]:
     """Settings, from the environment where it names them."""
     return {
@@ -107,7 +117,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_field(Points, "number", None)
     games.document(api.spec)
     for blueprint in (variants.blp, hands.blp, games.blp, race.blp, meta.blp):
-        api.register_blueprint(blueprint)
+        api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     app.register_blueprint(
         FlaskBlueprint(
             "swagger_ui_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
