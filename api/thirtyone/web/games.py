@@ -232,15 +232,10 @@ class Table:
         """The move as played by the seat asking (a move naming another seat is its own)."""
         return move if self.seat is None else {**move, "seat": self.seat}
 
-    def answer(self, state: GameState) -> dict[str, Any]:
-        """The game after the request, for the seat asking: its view and its moves."""
-        if self.game_id is not None:
-            carried: dict[str, Any] = {"token": _sealer().seal(self.game_id, state.to_dict())}
-        else:
-            carried = {"state": state.to_dict()}
+    def seen(self, state: GameState) -> dict[str, Any]:
+        """The game as the seat asking sees it, and the moves it may make."""
         to_move = state.to_move
         return {
-            **carried,
             "seat": self.seat,
             "view": view(state, self.seat),
             "to_move": to_move,
@@ -248,6 +243,14 @@ class Table:
             "legal_moves": legal_moves(state)
             if to_move is None or (self.seat is not None and self.seat == to_move) else [],
         }
+
+    def answer(self, state: GameState) -> dict[str, Any]:
+        """The game after a move: the next token (or state) and what the seat asking sees."""
+        if self.game_id is not None:
+            carried: dict[str, Any] = {"token": _sealer().seal(self.game_id, state.to_dict())}
+        else:
+            carried = {"state": state.to_dict()}
+        return {**carried, **self.seen(state)}
 
 
 def _event_words(key: str, value: Any) -> Any:
@@ -309,10 +312,7 @@ class GameView(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """The game as one seat (with its key) or a spectator sees it, and that seat's moves."""
         table = Table(body)
-        answer = table.answer(table.state)
-        answer.pop("token", None)
-        answer.pop("state", None)
-        return answer
+        return table.seen(table.state)
 
 
 @blp.route("/validate")
