@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -195,11 +195,6 @@ def card_name(card: str | Card) -> str:
         )
     names[parsed.code] = name
     return name
-
-
-def card_names(cards: Iterable[str | Card]) -> str:
-    """Several card names joined into one list."""
-    return ", ".join(card_name(card) for card in cards)
 
 
 def suit_name(suit: str) -> str:
