@@ -92,17 +92,29 @@ class CatalogDomain(flask_babel.Domain):
 
     def __init__(self, catalogs: Mapping[str, NullTranslations]) -> None:
         super().__init__(domain=DOMAIN)
-        self._catalogs = dict(catalogs)
+        self.catalogs = dict(catalogs)
 
     def get_translations(self) -> NullTranslations:
         locale = flask_babel.get_locale()
         if locale is None:
             return _NULL
-        return self._catalogs.get(locale.language, _NULL)
+        return self.catalogs.get(locale.language, _NULL)
 
 
 def select_locale() -> Locale:
-    """``?lang=`` when it names a language we speak, then ``Accept-Language``, then English."""
+    """``?lang=`` when it names a language we speak, then ``Accept-Language``, then English.
+
+    flask-babel asks once per request; the choice is also kept on the request context, where
+    :func:`catalog` and the ``Content-Language`` header find it without asking again.
+    """
+    locale = _choose_locale()
+    context = _cv_request.get(None)
+    if context is not None:
+        context.thirtyone_language = locale.language  # type: ignore[attr-defined]
+    return locale
+
+
+def _choose_locale() -> Locale:
     # Each source is parsed only when the request has it: this runs on every request.
     if request.query_string:
         wanted = request.args.get("lang")
@@ -117,17 +129,24 @@ def select_locale() -> Locale:
     return _LOCALES[LANGUAGES[0]]
 
 
+def _language() -> str:
+    """The request's language, chosen by flask-babel (through :func:`select_locale`)."""
+    language = getattr(_cv_request.get(None), "thirtyone_language", None)
+    return language or flask_babel.get_locale().language
+
+
 def init_app(app: Flask) -> None:
     """Install flask-babel with our catalogs and announce the language of every response."""
     directory = Path(app.config.get("TRANSLATIONS_DIR") or translations_directory())
     babel = flask_babel.Babel(app, locale_selector=select_locale, configure_jinja=False)
     # flask-babel builds its default domain lazily from folder names; ours is preloaded.
     babel.domain_instance = CatalogDomain(load_catalogs(directory))
+    app.extensions["thirtyone.catalogs"] = babel.domain_instance.catalogs
 
     @app.after_request
     def announce_language(response: Any) -> Any:
         headers = response.headers
-        headers["Content-Language"] = flask_babel.get_locale().language
+        headers["Content-Language"] = _language()
         # Set as text: ``response.vary`` parses and rebuilds the header on every answer.
         vary = headers.get("Vary")
         headers["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
@@ -143,7 +162,9 @@ def catalog() -> NullTranslations:
     try:
         return context.thirtyone_catalog  # type: ignore[no-any-return]
     except AttributeError:
-        found = context.thirtyone_catalog = flask_babel.get_translations()
+        # The same catalog as flask_babel.get_translations() gives, without its lookups.
+        catalogs = context.app.extensions["thirtyone.catalogs"]
+        found = context.thirtyone_catalog = catalogs.get(_language(), _NULL)
         return found
 
 

@@ -172,7 +172,8 @@ class RulesSchema(Schema):
         metadata={"description": "A variant id (`GET /v1/variants`); its other names are "
                   "read too.", "enum": list(PRESETS)},
     )
-    options = ma.fields.Dict(keys=ma.fields.String(), load_default=dict, metadata=OPTIONS_DOC)
+    # JSON object keys are strings already; the engine checks each name.
+    options = ma.fields.Dict(load_default=dict, metadata=OPTIONS_DOC)
 
 
 class Points(ma.fields.Field):
