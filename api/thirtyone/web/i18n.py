@@ -201,10 +201,12 @@ def format_message(template: str, params: Mapping[str, Any] | None = None) -> st
 def card_name(card: str | Card) -> str:
     """A card's name in the request's language: "ace of spades", "туз пик", "asso di picche"."""
     translations = catalog()
-    # A catalog never changes once loaded, so it can keep the names it has made.
+    # A catalog never changes once loaded, so it can keep the names it has made, by the
+    # spelling asked for (only spellings of real cards get that far).
     names = translations.__dict__.setdefault("thirtyone_card_names", {})
+    key = card.code if isinstance(card, Card) else card
     try:
-        return names[card]  # type: ignore[no-any-return]
+        return names[key]  # type: ignore[no-any-return]
     except KeyError:
         pass
     parsed = parse_card(card)
@@ -214,7 +216,7 @@ def card_name(card: str | Card) -> str:
         name = translations.ugettext(CARD_NAMES[parsed.suit]).format(
             rank=translations.ugettext(RANK_NAMES[parsed.rank])
         )
-    names[parsed.code] = name
+    names[key] = name
     return name
 
 
