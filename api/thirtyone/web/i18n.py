@@ -146,10 +146,13 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def announce_language(response: Any) -> Any:
         headers = response.headers
-        headers["Content-Language"] = _language()
-        # Set as text: ``response.vary`` parses and rebuilds the header on every answer.
+        headers.add("Content-Language", _language())
+        # As text: ``response.vary`` parses and rebuilds the header on every answer.
         vary = headers.get("Vary")
-        headers["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
+        if vary:
+            headers["Vary"] = f"{vary}, Accept-Language"
+        else:
+            headers.add("Vary", "Accept-Language")
         return response
 
 

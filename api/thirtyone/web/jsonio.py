@@ -41,4 +41,4 @@ class JSONProvider(DefaultJSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         value = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(dumps(value), mimetype=self.mimetype)
+        return self._app.response_class(dumps(value), content_type=self.mimetype)
