@@ -115,14 +115,15 @@ def select_locale() -> Locale:
 
 
 def _choose_locale() -> Locale:
-    # Each source is parsed only when the request has it: this runs on every request.
-    if request.query_string:
+    # This runs on every request: each source is parsed only when the request has it.
+    environ = request.environ
+    if environ.get("QUERY_STRING"):
         wanted = request.args.get("lang")
         if wanted:
             locale = _LOCALES.get(wanted.split("-")[0].lower())
             if locale is not None:
                 return locale
-    if "Accept-Language" in request.headers:
+    if environ.get("HTTP_ACCEPT_LANGUAGE"):
         best = request.accept_languages.best_match(LANGUAGES)
         if best:
             return _LOCALES[best]
