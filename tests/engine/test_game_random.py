@@ -57,9 +57,14 @@ def _public_codes(state, seat):
 
 
 def _codes_in(value, found):
+    """The card codes ``value`` shows. A wild card's entry in a score (``{"JC": "8D"}``) shows
+    the wild card and only names the card it stands for: that card is not seen."""
     if isinstance(value, dict):
-        for item in value.values():
-            _codes_in(item, found)
+        for key, item in value.items():
+            if key == "wild" and isinstance(item, dict):
+                _codes_in(list(item), found)
+            else:
+                _codes_in(item, found)
     elif isinstance(value, list):
         for item in value:
             _codes_in(item, found)
@@ -71,9 +76,10 @@ def _codes_in(value, found):
 _ALL_CODES = {card.code for deck in DECKS.values() for card in deck}
 
 
-def check_invariants(state, before, look):
-    """Check ``state`` reached from ``before``; with ``look``, also the views of the seat to
-    move and of a spectator. Returns the legal moves."""
+def check_invariants(state, before, look, events=()):
+    """Check ``state`` reached from ``before`` by the move that caused ``events``; with
+    ``look``, also the views of the seat to move and of a spectator (the move's history entry
+    and the events name only cards public before or after it). Returns the legal moves."""
     deck = state.rules.deck_cards
     places = (state.stock, state.discard, state.table, state.out, *state.hands)
     count = sum(map(len, places))
@@ -94,8 +100,15 @@ def check_invariants(state, before, look):
             body = {key: value for key, value in seen.items() if key != "history"}
             leaked = _codes_in(body, set()) - _public_codes(state, seat)
             assert not leaked, f"hidden cards in the view of {seat}: {leaked}"
+            if state is not before and seen["history"]:
+                named = _codes_in(seen["history"][-1], set())
+                leaked = named - _public_codes(before, seat) - _public_codes(state, seat)
+                assert not leaked, f"hidden cards in the history seen by {seat}: {leaked}"
             assert isinstance(seen["stock"], int)
             assert seen["seed"] is None or state.is_over
+        named = _codes_in(list(events), set())
+        leaked = named - _public_codes(before, None) - _public_codes(state, None)
+        assert not leaked, f"hidden cards in the events: {leaked}"
     return moves
 
 
@@ -114,7 +127,7 @@ def test_random_matches_keep_every_invariant(variant):
             move = rng.choice(moves)
             new, events = apply_move(state, move)
             assert all(event["type"] for event in events)
-            moves = check_invariants(new, state, look)
+            moves = check_invariants(new, state, look, events)
             if new.phase == "round_over" or new.is_over:
                 data = json.loads(json.dumps(new.to_dict()))
                 assert GameState.from_dict(data) == new
