@@ -534,7 +534,7 @@ _PRESET_LIST = (
         N_("Two players take turns picking one of 24 face-up cards; who makes exactly 31 "
            "wins, who must pass 31 loses."),
         Family.RACE, Settlement.NONE, (2, 2), ("000",),
-        {"deck": "race24", "values": "race", "blitz": "off", "first_dealer": "random"},
+        {"deck": "race24", "values": "race", "blitz": "off", "first_dealer": "draw-low"},
         ("first_dealer",),
         ("Race to 31", "Thirty-One (1)", "Тридцать одно (1)"),
     ),

@@ -79,9 +79,20 @@ def test_first_dealer_by_seeded_draw(mode, pick):
             assert keys[dealer] == best
 
 
-def test_presets_first_dealer_defaults():
-    assert make_rules("blitz").first_dealer == "draw-low"
-    assert make_rules("no-elimination").first_dealer == "draw-high"
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_presets_first_dealer_defaults(variant):
+    # RULES.md §3: draw-low for the presets from [000] and [001], draw-high for
+    # no-elimination, random for the others.
+    if variant == "no-elimination":
+        expected = "draw-high"
+    elif {"000", "001"} & set(PRESETS[variant].sources):
+        expected = "draw-low"
+    else:
+        expected = "random"
+    assert make_rules(variant).first_dealer == expected
+
+
+def test_the_first_dealer_is_drawn_from_the_seed():
     state = new_game("blitz", 4, seed=5)
     assert state.dealer == first_dealer(state.rules, 5, 4)
 
