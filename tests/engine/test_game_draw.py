@@ -3,9 +3,9 @@ each test states the rule it plays."""
 
 import pytest
 
+from thirtyone.cards import parse_card
 from thirtyone.errors import MoveError
-from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move
-from thirtyone.game.settlement import LivesSettler, Outcome
+from thirtyone.game import GameState, apply_move, dealing, legal_moves, new_game, validate_move
 from thirtyone.hands import evaluator
 from thirtyone.rules import make_rules
 
@@ -196,13 +196,18 @@ def test_a_blitz_dealt_ends_the_round_at_once():
     assert not state.history
 
 
-def test_several_dealt_blitzes_are_all_spared():
-    state = position([["AS", "KS", "QS"], ["2C", "3C", "5D"], ["AH", "KH", "QH"],
-                      ["4D", "6D", "7C"]], discard=["8C"])
-    score = evaluator(state.rules).score
-    outcome = Outcome("blitz", tuple(score(hand) for hand in state.hands), None, (0, 2))
-    state, _ = LivesSettler().settle(state, outcome)
+def test_several_dealt_blitzes_are_all_spared(monkeypatch):
+    # Seats 0 and 2 are dealt 31 (dealing one card at a time from the dealer's left, seat 0).
+    hands = [["AS", "KS", "QS"], ["2C", "3C", "5D"], ["AH", "KH", "QH"], ["4D", "6D", "7C"]]
+    top = [parse_card(hand[i]) for i in range(3) for hand in hands]
+    deck = make_rules("scat").deck_cards.cards
+    monkeypatch.setattr(dealing, "shuffled", lambda cards, seed, label: (
+        *top, *(card for card in deck if card not in top)))
+    state = new_game("scat", 4, seed="two blitzes", dealer=3)
+    assert [[card.code for card in hand] for hand in state.hands] == hands
+    assert state.result["reason"] == "blitz" and state.result["blitz"] == [0, 2]
     assert lives(state) == [3, 2, 3, 2]
+    assert [hand is not None for hand in state.result["hands"]] == [True, False, True, False]
 
 
 # The stock runs out
