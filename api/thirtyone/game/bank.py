@@ -20,7 +20,7 @@ from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import DrawFlow
 from thirtyone.game.family import Events, register
 from thirtyone.game.moves import move_card, refuse
-from thirtyone.game.pot import carried_seats
+from thirtyone.game.settlement import settle_blitz
 from thirtyone.game.state import GameState, Phase, Seat
 from thirtyone.game.widow import (
     HAND,
@@ -34,6 +34,7 @@ from thirtyone.game.widow import (
     next_player,
     read_exchange,
     swap,
+    to_join,
 )
 from thirtyone.hands import evaluator
 from thirtyone.rules import Rules
@@ -60,9 +61,8 @@ class BankFlow(DrawFlow):
             {"type": "widow_dealt", "cards": [None] * len(widow)},
             {"type": "turned_up", "card": rest[0].code},
         ]
-        tied = carried_seats(state)
-        joining = [seat for seat in order if seat not in tied]
-        if tied and joining:
+        joining = to_join(state, order)
+        if joining:
             return state.evolve(phase=WidowPhase.JOIN, turn=joining[0]), events
         return self._begin(state, events)
 
@@ -73,15 +73,8 @@ class BankFlow(DrawFlow):
         score = evaluator(state.rules).score
         blitz = tuple(seat for seat in sorted(players) if score(state.hands[seat]).is_blitz)
         if blitz:
-            return self._blitz(state, blitz, events)
+            return settle_blitz(state, blitz, events)
         return state, events
-
-    def players(self, state: GameState) -> tuple[int, ...]:
-        """The seats playing this deal (a carried deal's seats that sat out hold nothing)."""
-        return tuple(seat for seat in dealing_order(state) if state.hands[seat])
-
-    def _may_knock(self, state: GameState) -> bool:
-        return state.rules.knock_first_round or state.turns >= len(self.players(state))
 
     def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
         if not state.table:
@@ -92,7 +85,7 @@ class BankFlow(DrawFlow):
         if state.phase == Phase.DRAW:
             hand = state.hands[state.turn]  # type: ignore[index]
             moves += exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
-            if state.knocker is None and self._may_knock(state):
+            if state.knocker is None and self.may_knock(state):
                 moves.append({"type": "knock"})
         return moves
 
@@ -108,15 +101,6 @@ class BankFlow(DrawFlow):
             return {"type": kind}
         if joining:
             raise refuse("must_join", N_("join the carried deal or pass first"), field="type")
-        if kind == "knock":
-            if state.phase != Phase.DRAW:
-                raise refuse("must_discard", N_("discard a card first"))
-            if state.knocker is not None:
-                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
-                             knocker=state.knocker)
-            if not self._may_knock(state):
-                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
-            return {"type": "knock"}
         if kind != "exchange":
             return super().check(state, move, kind)
         if state.phase != Phase.DRAW:
@@ -134,10 +118,6 @@ class BankFlow(DrawFlow):
         if kind in ("join", "pass"):
             state, events, decided = join_or_pass(state, seat, kind == "join")
             return self._begin(state, events) if decided else (state, events)
-        if kind == "knock":
-            final = len(self.players(state)) - 1
-            return self._end_turn(state, seat, [{"type": "knocked", "seat": seat}],
-                                  knocker=seat, final_turns=final)
         if kind != "exchange":
             return super().play(state, move)
         cards = [move_card({"card": code}) for code in move["give"]]
@@ -145,7 +125,7 @@ class BankFlow(DrawFlow):
                             state.rules.widow_discards == "face-up")
         events: Events = [event]
         if evaluator(state.rules).score(state.hands[seat]).is_blitz:
-            return self._blitz(state.evolve(turns=state.turns + 1), (seat,), events)
+            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
         return self._end_turn(state, seat, events)
 
     def _end_turn(self, state: GameState, seat: int, events: Events,
@@ -155,10 +135,6 @@ class BankFlow(DrawFlow):
             # A seat sitting out a carried deal has no turns.
             new = new.evolve(turn=next_player(new, seat))
         return new, events
-
-    def _scores(self, state: GameState) -> tuple[Any, ...]:
-        score = evaluator(state.rules).score
-        return tuple(score(hand) if hand else None for hand in state.hands)
 
     def public_move(self, entry: Mapping[str, Any], seat: int | None,
                     rules: Rules) -> dict[str, Any]:

@@ -16,9 +16,16 @@ from typing import Any
 from thirtyone.cards import Card
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import Events, FamilyFlow, not_implemented, register
+from thirtyone.game.family import (
+    Events,
+    FamilyFlow,
+    close_turn,
+    not_implemented,
+    register,
+    showdown_due,
+)
 from thirtyone.game.moves import move_card, refuse, unknown_move
-from thirtyone.game.settlement import Outcome, settle_round
+from thirtyone.game.settlement import Outcome, settle_blitz, settle_round, settle_showdown
 from thirtyone.game.state import GameState, Phase
 from thirtyone.hands import evaluator
 from thirtyone.rules import Family, Rules
@@ -51,7 +58,7 @@ class DrawFlow(FamilyFlow):
         score = evaluator(state.rules).score
         blitz = tuple(seat for seat in sorted(order) if score(hands[seat]).is_blitz)
         if blitz:
-            return self._blitz(state, blitz, events)
+            return settle_blitz(state, blitz, events)
         return state, events
 
     # Legal moves and their checks
@@ -68,7 +75,7 @@ class DrawFlow(FamilyFlow):
             moves.append({"type": "draw", "source": "discard"})
         if state.knocker is not None:
             moves.append({"type": "stand"})
-        elif _may_knock(state):
+        elif self.may_knock(state):
             moves.append({"type": "knock"})
         return moves
 
@@ -101,15 +108,8 @@ class DrawFlow(FamilyFlow):
                 raise refuse("discard_empty", N_("the discard pile is empty"), field="source")
             return {"type": "draw", "source": source}
         if kind == "knock":
-            if state.knocker is not None:
-                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
-                             knocker=state.knocker)
-            if not _may_knock(state):
-                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
-            return {"type": "knock"}
-        if state.knocker is None:
-            raise refuse("cannot_stand", N_("you may stand only in your last turn after a knock"))
-        return {"type": "stand"}
+            return self.check_knock(state)
+        return self.check_stand(state)
 
     # Playing a move
 
@@ -122,8 +122,7 @@ class DrawFlow(FamilyFlow):
             return self._discard(state, seat, move_card(move))
         if kind == "knock":
             events: Events = [{"type": "knocked", "seat": seat}]
-            final = len(state.active_seats) - 1
-            return self._end_turn(state, seat, events, knocker=seat, final_turns=final)
+            return self._end_turn(state, seat, events, **self.knock(state, seat))
         return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
 
     def _draw(self, state: GameState, seat: int, source: str) -> tuple[GameState, Events]:
@@ -153,52 +152,21 @@ class DrawFlow(FamilyFlow):
         if evaluator(state.rules).score(hand).is_blitz:
             state = state.evolve(hands=tuple(hands), discard=(*state.discard, card),
                                  pickup=None, turns=state.turns + 1)
-            return self._blitz(state, (seat,), events)
+            return settle_blitz(state, (seat,), events)
         return self._end_turn(state, seat, events, hands=tuple(hands),
                               discard=(*state.discard, card), pickup=None)
 
     def _end_turn(self, state: GameState, seat: int, events: Events,
                   **changes: Any) -> tuple[GameState, Events]:
-        """Close ``seat``'s turn: a showdown after the last final turn, a void round when the
-        stock ran out before anyone knocked, a showdown at ``max_turns``, else the next seat."""
-        rules = state.rules
-        turns = state.turns + 1
-        knocker = changes.get("knocker", state.knocker)
-        final_turns = changes.get("final_turns", state.final_turns)
-        if state.knocker is not None:
-            final_turns -= 1
-        stock = changes.get("stock", state.stock)
-        changes.update(turns=turns, final_turns=final_turns, phase=Phase.DRAW,
-                       turn=state.next_active(seat))
-        state = state.evolve(**changes)
-        if knocker is not None and final_turns == 0:
-            return self._showdown(state, events)
-        if knocker is None and not stock and rules.stock_exhausted == "void":
+        """Close ``seat``'s turn: a void round when the stock ran out before anyone knocked,
+        a showdown after the last final turn or at ``max_turns``, else the next seat."""
+        state = close_turn(state, state.next_active(seat), phase=Phase.DRAW, **changes)
+        if state.knocker is None and not state.stock and state.rules.stock_exhausted == "void":
             events.append({"type": "stock_exhausted"})
             return settle_round(state, Outcome("void", knocker=None), events)
-        if turns >= rules.max_turns:
-            events.append({"type": "turn_limit", "turns": turns})
-            return self._showdown(state, events)
+        if showdown_due(state, events):
+            return settle_showdown(state, events)
         return state, events
-
-    # The end of a round
-
-    def _scores(self, state: GameState) -> tuple[Any, ...]:
-        score = evaluator(state.rules).score
-        return tuple(None if seat.eliminated else score(hand)
-                     for seat, hand in zip(state.seats, state.hands, strict=True))
-
-    def _showdown(self, state: GameState, events: Events) -> tuple[GameState, Events]:
-        events.append({"type": "showdown", "knocker": state.knocker})
-        outcome = Outcome("showdown", self._scores(state), state.knocker)
-        return settle_round(state, outcome, events)
-
-    def _blitz(self, state: GameState, seats: tuple[int, ...],
-               events: Events) -> tuple[GameState, Events]:
-        events.extend({"type": "blitz", "seat": seat,
-                       "cards": [card.code for card in state.hands[seat]]} for seat in seats)
-        outcome = Outcome("blitz", self._scores(state), state.knocker, seats)
-        return settle_round(state, outcome, events)
 
     # Consistency of a state read from data
 
@@ -226,11 +194,6 @@ class DrawFlow(FamilyFlow):
 
 def _can_recycle(state: GameState) -> bool:
     return state.rules.stock_exhausted == "recycle" and len(state.discard) >= 2
-
-
-def _may_knock(state: GameState) -> bool:
-    """Knocking is refused in the first round of turns unless ``knock_first_round``."""
-    return state.rules.knock_first_round or state.turns >= len(state.active_seats)
 
 
 register(DrawFlow())

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from thirtyone.errors import N_, OptionError
+from thirtyone.game.dealing import dealing_order
+from thirtyone.game.moves import refuse
 from thirtyone.game.state import GameState, thaw
 from thirtyone.rules import Family, Rules
 
@@ -63,6 +65,55 @@ class FamilyFlow(ABC):
         """A history entry as ``seat`` may see it under ``rules`` (a face-down card given is
         hidden)."""
         return thaw(entry)
+
+    # The knock, the same in every family that has one
+
+    def players(self, state: GameState) -> tuple[int, ...]:
+        """The seats playing this deal, from the dealer's left: those holding cards (a seat
+        sitting out a carried deal holds none)."""
+        return tuple(seat for seat in dealing_order(state) if state.hands[seat])
+
+    def may_knock(self, state: GameState) -> bool:
+        """Knocking is refused in the first round of turns unless ``knock_first_round``."""
+        return state.rules.knock_first_round or state.turns >= len(self.players(state))
+
+    def check_knock(self, state: GameState) -> dict[str, Any]:
+        if state.knocker is not None:
+            raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
+                         knocker=state.knocker)
+        if not self.may_knock(state):
+            raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+        return {"type": "knock"}
+
+    def check_stand(self, state: GameState) -> dict[str, Any]:
+        if state.knocker is None:
+            raise refuse("cannot_stand", N_("you may stand only in your last turn after a knock"))
+        return {"type": "stand"}
+
+    def knock(self, state: GameState, seat: int) -> dict[str, Any]:
+        """The changes a knock by ``seat`` makes: every other seat playing has one final
+        turn."""
+        return {"knocker": seat, "final_turns": len(self.players(state)) - 1}
+
+
+def close_turn(state: GameState, turn: int, **changes: Any) -> GameState:
+    """The state after a turn, with ``changes``: one more turn played, one final turn fewer
+    after a knock (a knock in ``changes`` starts the count), and ``turn`` to act."""
+    final_turns = changes.pop("final_turns", state.final_turns)
+    if state.knocker is not None:
+        final_turns -= 1
+    return state.evolve(turns=state.turns + 1, final_turns=final_turns, turn=turn, **changes)
+
+
+def showdown_due(state: GameState, events: Events) -> bool:
+    """Whether the round goes to its showdown after the turn just closed: the last final turn
+    after a knock was played, or the round reached ``max_turns`` (a ``turn_limit`` event)."""
+    if state.knocker is not None and state.final_turns == 0:
+        return True
+    if state.turns >= state.rules.max_turns:
+        events.append({"type": "turn_limit", "turns": state.turns})
+        return True
+    return False
 
 
 _FLOWS: dict[Family, FamilyFlow] = {}

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from thirtyone.game.family import Events, not_implemented
 from thirtyone.game.state import GameState, Phase, Seat
+from thirtyone.hands import evaluator
 from thirtyone.rules import Rules, Settlement
 
 if TYPE_CHECKING:
@@ -56,6 +57,28 @@ def settle_round(state: GameState, outcome: Outcome, events: Events) -> tuple[Ga
     new, settled = settler_for(state.rules).settle(state, outcome)
     events.extend(settled)
     return new, events
+
+
+def hand_scores(state: GameState) -> tuple[HandScore | None, ...]:
+    """Each seat's score, ``None`` for a seat holding no cards (out of the match or of the
+    deal)."""
+    score = evaluator(state.rules).score
+    return tuple(score(hand) if hand else None for hand in state.hands)
+
+
+def settle_showdown(state: GameState, events: Events) -> tuple[GameState, Events]:
+    """Everyone playing shows; the settlement reads the hands."""
+    events.append({"type": "showdown", "knocker": state.knocker})
+    return settle_round(state, Outcome("showdown", hand_scores(state), state.knocker), events)
+
+
+def settle_blitz(state: GameState, seats: Sequence[int],
+                 events: Events) -> tuple[GameState, Events]:
+    """``seats`` show a blitz: the round ends at once."""
+    events.extend({"type": "blitz", "seat": seat,
+                   "cards": [card.code for card in state.hands[seat]]} for seat in seats)
+    outcome = Outcome("blitz", hand_scores(state), state.knocker, tuple(seats))
+    return settle_round(state, outcome, events)
 
 
 def shown_hands(state: GameState, seats: Sequence[int], outcome: Outcome) -> list[Any]:

@@ -28,9 +28,9 @@ from typing import Any
 
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import Events, FamilyFlow, register
+from thirtyone.game.family import Events, FamilyFlow, close_turn, register, showdown_due
 from thirtyone.game.moves import move_card, refuse, unknown_move
-from thirtyone.game.settlement import Outcome, settle_round
+from thirtyone.game.settlement import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
 from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
 from thirtyone.hands import HandScore, evaluator
@@ -89,12 +89,9 @@ class SwitchFlow(FamilyFlow):
                       for index in range(TABLE_HANDS) for up in (True, False)]
         if state.knocker is not None:
             moves.append({"type": "stand"})
-        elif self._may_knock(state):
+        elif self.may_knock(state):
             moves.append({"type": "knock"})
         return moves
-
-    def _may_knock(self, state: GameState) -> bool:
-        return state.rules.knock_first_round or state.turns >= len(state.active_seats)
 
     def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
         if kind not in MOVES:
@@ -122,15 +119,8 @@ class SwitchFlow(FamilyFlow):
                              field="hand")
             return {"type": "renew", "hand": index, "face_up": face_up}
         if kind == "knock":
-            if state.knocker is not None:
-                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
-                             knocker=state.knocker)
-            if not self._may_knock(state):
-                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
-            return {"type": "knock"}
-        if state.knocker is None:
-            raise refuse("cannot_stand", N_("you may stand only in your last turn after a knock"))
-        return {"type": "stand"}
+            return self.check_knock(state)
+        return self.check_stand(state)
 
     def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
         kind = move["type"]
@@ -138,9 +128,8 @@ class SwitchFlow(FamilyFlow):
         if kind == "keep":
             return self._keep(state, seat, move["hand"])
         if kind == "knock":
-            final = len(state.active_seats) - 1
             return self._end_turn(state, seat, [{"type": "knocked", "seat": seat}],
-                                  knocker=seat, final_turns=final)
+                                  **self.knock(state, seat))
         if kind == "stand":
             return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
         if kind == "renew":
@@ -156,7 +145,7 @@ class SwitchFlow(FamilyFlow):
                      "gave": event["gave"], "took": event["took"]}
         events: Events = [event]
         if self._score(state, seat).is_blitz:
-            return self._blitz(state.evolve(turns=state.turns + 1), (seat,), events)
+            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
         return self._end_turn(state, seat, events)
 
     def _score(self, state: GameState, seat: int) -> HandScore:
@@ -175,7 +164,7 @@ class SwitchFlow(FamilyFlow):
                            "laid": [card.code for card in laid]}]
         blitz = tuple(seat for seat in state.active_seats if self._score(state, seat).is_blitz)
         if blitz:
-            return self._blitz(state, blitz, events)
+            return settle_blitz(state, blitz, events)
         return state, events
 
     def _renew(self, state: GameState, seat: int, index: int,
@@ -196,34 +185,10 @@ class SwitchFlow(FamilyFlow):
 
     def _end_turn(self, state: GameState, seat: int, events: Events,
                   **changes: Any) -> tuple[GameState, Events]:
-        turns = state.turns + 1
-        knocker = changes.get("knocker", state.knocker)
-        final_turns = changes.pop("final_turns", state.final_turns)
-        if state.knocker is not None:
-            final_turns -= 1
-        state = state.evolve(turns=turns, final_turns=final_turns,
-                             turn=state.next_active(seat), **changes)
-        if knocker is not None and final_turns == 0:
-            events.append({"type": "showdown", "knocker": state.knocker})
-            return settle_round(state, Outcome("showdown", self._scores(state), knocker),
-                                events)
-        if turns >= state.rules.max_turns:
-            events += [{"type": "turn_limit", "turns": turns},
-                       {"type": "showdown", "knocker": knocker}]
-            return settle_round(state, Outcome("showdown", self._scores(state), knocker),
-                                events)
+        state = close_turn(state, state.next_active(seat), **changes)
+        if showdown_due(state, events):
+            return settle_showdown(state, events)
         return state, events
-
-    def _scores(self, state: GameState) -> tuple[HandScore | None, ...]:
-        score = evaluator(state.rules).score
-        return tuple(score(hand) if hand else None for hand in state.hands)
-
-    def _blitz(self, state: GameState, seats: tuple[int, ...],
-               events: Events) -> tuple[GameState, Events]:
-        events.extend({"type": "blitz", "seat": seat,
-                       "cards": [card.code for card in state.hands[seat]]} for seat in seats)
-        outcome = Outcome("blitz", self._scores(state), state.knocker, seats)
-        return settle_round(state, outcome, events)
 
     def check_state(self, state: GameState) -> None:
         if state.phase == SwitchPhase.KEEP:

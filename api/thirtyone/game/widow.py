@@ -41,10 +41,10 @@ from typing import Any
 from thirtyone.cards import Card
 from thirtyone.errors import N_, OptionError, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import Events, FamilyFlow, register
+from thirtyone.game.family import Events, FamilyFlow, close_turn, register, showdown_due
 from thirtyone.game.moves import move_card, refuse, unknown_move
 from thirtyone.game.pot import carried_seats
-from thirtyone.game.settlement import Outcome, settle_round
+from thirtyone.game.settlement import Outcome, hand_scores, settle_round, settle_showdown
 from thirtyone.game.state import GameState, Seat, thaw
 from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import Family, Rules
@@ -169,9 +169,8 @@ class WidowFlow(FamilyFlow):
             {"type": "dealt", "round": state.round, "dealer": state.dealer},
             {"type": "widow_dealt", "cards": [card.code if face_up else None for card in widow]},
         ]
-        tied = carried_seats(state)
-        joining = [seat for seat in order if seat not in tied]
-        if tied and joining:
+        joining = to_join(state, order)
+        if joining:
             return state.evolve(phase=WidowPhase.JOIN, turn=joining[0]), events
         return self._begin(state, events)
 
@@ -196,10 +195,6 @@ class WidowFlow(FamilyFlow):
         first = WidowPhase.DECLARE if rules.declarations else WidowPhase.EXCHANGE
         return state.evolve(phase=first, turn=order[0]), events
 
-    def players(self, state: GameState) -> tuple[int, ...]:
-        """The seats playing this deal (holding cards), from the dealer's left."""
-        return tuple(seat for seat in dealing_order(state) if state.hands[seat])
-
     # Legal moves and their checks
 
     def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
@@ -218,7 +213,7 @@ class WidowFlow(FamilyFlow):
         if state.knocker is not None:
             if state.rules.knock == "plain":
                 moves.append({"type": "stand"})
-        elif state.rules.knock == "plain" and self._may_knock(state):
+        elif state.rules.knock == "plain" and self.may_knock(state):
             moves.append({"type": "knock"})
         return moves
 
@@ -251,21 +246,12 @@ class WidowFlow(FamilyFlow):
             if rules.knock != "plain":
                 raise refuse("no_plain_knock",
                              N_("knock by taking all three widow cards"))
-            if state.knocker is not None:
-                raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
-                             knocker=state.knocker)
-            if not self._may_knock(state):
-                raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+            return self.check_knock(state)
         if kind == "stand":
             if rules.knock != "plain":
                 raise refuse("must_exchange", N_("every turn must exchange with the widow"))
-            if state.knocker is None:
-                raise refuse("cannot_stand",
-                             N_("you may stand only in your last turn after a knock"))
+            return self.check_stand(state)
         return {"type": kind}
-
-    def _may_knock(self, state: GameState) -> bool:
-        return state.rules.knock_first_round or state.turns >= len(self.players(state))
 
     # Playing a move
 
@@ -296,8 +282,7 @@ class WidowFlow(FamilyFlow):
             if rules.call_fee:
                 state = _pay(state, seat, rules.call_fee)
                 events.append({"type": "paid", "seat": seat, "chips": rules.call_fee})
-            final = len(self.players(state)) - 1
-            return self._end_turn(state, seat, events, knocker=seat, final_turns=final)
+            return self._end_turn(state, seat, events, **self.knock(state, seat))
         if kind == "stand":
             return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
         cards = [move_card({"card": code}) for code in move["give"]]
@@ -310,8 +295,7 @@ class WidowFlow(FamilyFlow):
                              events)
         if rules.knock == "take-all" and len(cards) == WIDOW_SIZE and state.knocker is None:
             events.append({"type": "knocked", "seat": seat})
-            final = len(self.players(state)) - 1
-            return self._end_turn(state, seat, events, knocker=seat, final_turns=final)
+            return self._end_turn(state, seat, events, **self.knock(state, seat))
         return self._end_turn(state, seat, events)
 
     def _join(self, state: GameState, seat: int, joins: bool) -> tuple[GameState, Events]:
@@ -339,28 +323,18 @@ class WidowFlow(FamilyFlow):
                   **changes: Any) -> tuple[GameState, Events]:
         """Close ``seat``'s turn: a showdown after the last final turn or at ``max_turns``,
         else the next seat's turn."""
-        turns = state.turns + 1
-        knocker = changes.get("knocker", state.knocker)
-        final_turns = changes.pop("final_turns", state.final_turns)
-        if state.knocker is not None:
-            final_turns -= 1
-        state = state.evolve(turns=turns, final_turns=final_turns,
-                             turn=next_player(state, seat), **changes)
-        if knocker is not None and final_turns == 0:
-            return self._end(state, "showdown", (), events)
-        if turns >= state.rules.max_turns:
-            events.append({"type": "turn_limit", "turns": turns})
-            return self._end(state, "showdown", (), events)
+        state = close_turn(state, next_player(state, seat), **changes)
+        if showdown_due(state, events):
+            return settle_showdown(state, events)
         return state, events
 
     def _end(self, state: GameState, reason: str, seats: tuple[int, ...],
              events: Events) -> tuple[GameState, Events]:
         """Settle the deal: ``seats`` are the ones that ended it (31, declarations)."""
-        score = evaluator(state.rules).score
-        scores = tuple(score(hand) if hand else None for hand in state.hands)
-        if reason in ("showdown", "declared"):
+        if reason == "declared":
             events.append({"type": "showdown", "knocker": state.knocker})
-        return settle_round(state, Outcome(reason, scores, state.knocker, seats), events)
+        return settle_round(state, Outcome(reason, hand_scores(state), state.knocker, seats),
+                            events)
 
     def public_move(self, entry: Mapping[str, Any], seat: int | None,
                     rules: Rules) -> dict[str, Any]:
@@ -397,12 +371,18 @@ def next_player(state: GameState, seat: int) -> int:
     raise AssertionError("nobody holds cards")  # pragma: no cover - the seat itself does
 
 
+def to_join(state: GameState, order: Sequence[int]) -> list[int]:
+    """The seats of ``order`` that join a carried deal or pass: those that did not tie (none
+    when the pot was not carried)."""
+    tied = carried_seats(state)
+    return [seat for seat in order if seat not in tied] if tied else []
+
+
 def join_or_pass(state: GameState, seat: int,
                  joins: bool) -> tuple[GameState, Events, bool]:
     """``seat`` joins the carried deal for the pot's amount, or sits it out (its cards go out
     of play face down); the turn passes to the next seat to decide. The flag tells that every
     seat has decided: the flow then begins the play."""
-    tied = carried_seats(state)
     events: Events
     if joins:
         stake = int(state.result["stake"])  # type: ignore[index]
@@ -415,7 +395,7 @@ def join_or_pass(state: GameState, seat: int,
         state = state.evolve(hands=tuple(hands), out=out)
         events = [{"type": "sat_out", "seat": seat}]
     order = dealing_order(state)
-    later = [other for other in order[order.index(seat) + 1:] if other not in tied]
+    later = to_join(state, order[order.index(seat) + 1:])
     if later:
         return state.evolve(turn=later[0]), events, False
     return state, events, True
