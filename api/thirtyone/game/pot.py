@@ -24,28 +24,25 @@ share it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
 
 from thirtyone.game.family import Events
 from thirtyone.game.settlement import (
     Outcome,
     Settler,
     finish,
+    pay,
     register_settler,
+    round_result,
+    rounds_in_match,
     share_pot,
     show_events,
-    shown_hands,
 )
-from thirtyone.game.state import GameState, Seat
+from thirtyone.game.state import GameState
 from thirtyone.rules import Settlement
 
 ELIMINATING_DEAL = 5
 """From this deal on, the loser of a no-trips deal is out of the match [000]."""
-
-
-def _pay(seats: list[Seat], seat: int, chips: int) -> None:
-    old = seats[seat]
-    seats[seat] = Seat(old.lives, old.chips - chips, old.points, old.free_ride, old.eliminated)
 
 
 def carried_seats(state: GameState) -> tuple[int, ...]:
@@ -77,7 +74,7 @@ class PotSettler(Settler):
         seats = list(state.seats)
         active = state.active_seats
         for seat in active:
-            _pay(seats, seat, ante)
+            pay(seats, seat, ante)
         pot = state.pot + ante * len(active)
         return state.evolve(seats=tuple(seats), pot=pot), [
             {"type": "ante", "chips": ante, "pot": pot}
@@ -97,14 +94,16 @@ class PotSettler(Settler):
                 deal_winners = candidates
             else:
                 deal_winners = best_of(outcome, candidates)
-        events += show_events(state, played if outcome.reason != "void" else (), outcome)
+        shown = played if outcome.reason != "void" else ()
+        events += show_events(state, shown, outcome)
         if outcome.reason == "blitz" and rules.blitz_fee:
             for seat in played:
                 if seat not in deal_winners:
-                    _pay(seats, seat, rules.blitz_fee)
+                    pay(seats, seat, rules.blitz_fee)
                     pot += rules.blitz_fee
                     events.append({"type": "paid", "seat": seat, "chips": rules.blitz_fee})
-        last = state.round >= (rules.rounds or state.players)
+        limit = rounds_in_match(state)
+        last = limit is not None and state.round >= limit
         carry: list[int] = []
         if len(deal_winners) > 1 and rules.tie == "carry" and not last:
             carry = deal_winners
@@ -113,18 +112,13 @@ class PotSettler(Settler):
         elif deal_winners:
             share, odd = divmod(pot, len(deal_winners))
             for seat in deal_winners:
-                _pay(seats, seat, -share)
+                pay(seats, seat, -share)
                 if share:
                     events.append({"type": "pot_won", "seat": seat, "chips": share})
             pot = odd
             if odd:
                 events.append({"type": "pot_left", "chips": odd})
-        result: dict[str, Any] = {
-            "round": state.round,
-            "reason": outcome.reason,
-            "knocker": outcome.knocker,
-            "blitz": list(outcome.blitz),
-            "hands": shown_hands(state, played if outcome.reason != "void" else (), outcome),
+        result = round_result(state, outcome, shown) | {
             "deal_winners": deal_winners,
             "carry": carry,
             "stake": pot if carry else 0,
@@ -154,7 +148,7 @@ class EscalatingSettler(Settler):
         seats = list(state.seats)
         pot = state.pot
         for seat in losers:
-            _pay(seats, seat, stake)
+            pay(seats, seat, stake)
             pot += stake
             events.append({"type": "paid", "seat": seat, "chips": stake})
         out = losers if state.round >= ELIMINATING_DEAL else []
@@ -164,17 +158,11 @@ class EscalatingSettler(Settler):
             winners = list(out)
         else:
             for seat in out:
-                old = seats[seat]
-                seats[seat] = Seat(old.lives, old.chips, old.points, False, True)
+                seats[seat] = replace(seats[seat], free_ride=False, eliminated=True)
                 events.append({"type": "eliminated", "seat": seat})
             if len(survivors) == 1:
                 winners = survivors
-        result = {
-            "round": state.round,
-            "reason": outcome.reason,
-            "knocker": outcome.knocker,
-            "blitz": list(outcome.blitz),
-            "hands": shown_hands(state, active, outcome),
+        result = round_result(state, outcome, active) | {
             "losers": losers,
             "stake": stake,
             "eliminated": [seat for seat in out if seats[seat].eliminated],

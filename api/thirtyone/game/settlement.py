@@ -10,7 +10,7 @@ call a family makes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from thirtyone.game.family import Events, not_implemented
@@ -81,6 +81,23 @@ def settle_blitz(state: GameState, seats: Sequence[int],
     return settle_round(state, outcome, events)
 
 
+def round_result(state: GameState, outcome: Outcome, shown: Sequence[int]) -> dict[str, Any]:
+    """The part of a round's ``result`` every settlement writes; ``shown`` are the seats whose
+    hands were shown."""
+    return {
+        "round": state.round,
+        "reason": outcome.reason,
+        "knocker": outcome.knocker,
+        "blitz": list(outcome.blitz),
+        "hands": shown_hands(state, shown, outcome),
+    }
+
+
+def pay(seats: list[Seat], seat: int, chips: int) -> None:
+    """``seat`` pays ``chips`` (is paid, when negative)."""
+    seats[seat] = replace(seats[seat], chips=seats[seat].chips - chips)
+
+
 def shown_hands(state: GameState, seats: Sequence[int], outcome: Outcome) -> list[Any]:
     """The ``hands`` of a result: for each seat shown its cards and score, others ``None``."""
     hands: list[Any] = [None] * state.players
@@ -147,19 +164,19 @@ def share_pot(seats: list[Seat], pot: int, winners: Sequence[int], start: int,
     for rank, seat in enumerate(order):
         chips = share + (1 if rank < odd else 0)
         if chips:
-            old = seats[seat]
-            seats[seat] = Seat(old.lives, old.chips + chips, old.points, old.free_ride,
-                               old.eliminated)
+            pay(seats, seat, -chips)
             events.append({"type": "pot_won", "seat": seat, "chips": chips})
     return 0
 
 
 def rounds_in_match(state: GameState) -> int | None:
-    """The number of deals in the match, or ``None`` when it is played out to the end."""
+    """The number of deals in the match (``rounds``, by default one deal per seat), or
+    ``None`` when it is played out to the last seat (lives, escalating stakes)."""
     rules = state.rules
     if rules.rounds is not None:
         return rules.rounds
-    return None if rules.settlement is Settlement.LIVES else state.players
+    played_out = rules.settlement in (Settlement.LIVES, Settlement.ESCALATING)
+    return None if played_out else state.players
 
 
 class LivesSettler(Settler):
@@ -192,7 +209,7 @@ class LivesSettler(Settler):
         elif not survivors:
             # One settlement would put every remaining seat out: they share the win.
             for seat in out:
-                seats[seat] = _with(seats[seat], eliminated=False)
+                seats[seat] = replace(seats[seat], eliminated=False)
             winners = list(out)
         else:
             events.extend({"type": "eliminated", "seat": seat} for seat in out)
@@ -201,12 +218,7 @@ class LivesSettler(Settler):
             elif (limit := rounds_in_match(state)) is not None and state.round >= limit:
                 best = max(seats[seat].lives for seat in survivors)
                 winners = [seat for seat in survivors if seats[seat].lives == best]
-        result = {
-            "round": state.round,
-            "reason": outcome.reason,
-            "knocker": outcome.knocker,
-            "blitz": list(outcome.blitz),
-            "hands": shown_hands(state, shown, outcome),
+        result = round_result(state, outcome, shown) | {
             "lives_lost": lives_lost,
             "eliminated": sorted(seat for seat in out if seats[seat].eliminated),
         }
@@ -305,7 +317,7 @@ class PointsSettler(Settler):
         for seat in active:
             if gains[seat]:
                 old = seats[seat]
-                seats[seat] = _with(old, points=old.points + gains[seat])
+                seats[seat] = replace(old, points=old.points + gains[seat])
                 events.append({"type": "points_scored", "seat": seat, "points": gains[seat],
                                "total": seats[seat].points})
         limit = rounds_in_match(state)
@@ -314,15 +326,7 @@ class PointsSettler(Settler):
         winners: list[int] = []
         if (limit is not None and state.round >= limit) or (target is not None and best >= target):
             winners = [seat for seat in active if seats[seat].points == best]
-        result = {
-            "round": state.round,
-            "reason": outcome.reason,
-            "knocker": outcome.knocker,
-            "blitz": list(outcome.blitz),
-            "hands": shown_hands(state, shown, outcome),
-            "points": gains,
-            "ranks": ranks,
-        }
+        result = round_result(state, outcome, shown) | {"points": gains, "ranks": ranks}
         return finish(state, seats, state.pot, result, winners, events)
 
     def _score(self, outcome: Outcome, active: Sequence[int], gains: list[int],
@@ -343,11 +347,6 @@ class PointsSettler(Settler):
                 gains[seat], ranks[seat] = self.LOW - knocked, "low"
             else:
                 gains[seat], ranks[seat] = self.MIDDLE - knocked, "middle"
-
-
-def _with(seat: Seat, **changes: Any) -> Seat:
-    values = seat.to_dict() | changes
-    return Seat(**values)
 
 
 _SETTLERS: dict[Settlement, Settler] = {

@@ -44,8 +44,14 @@ from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.family import Events, FamilyFlow, close_turn, register, showdown_due
 from thirtyone.game.moves import move_card, refuse, unknown_move
 from thirtyone.game.pot import carried_seats
-from thirtyone.game.settlement import Outcome, hand_scores, settle_round, settle_showdown
-from thirtyone.game.state import GameState, Seat, thaw
+from thirtyone.game.settlement import (
+    Outcome,
+    hand_scores,
+    pay,
+    settle_round,
+    settle_showdown,
+)
+from thirtyone.game.state import GameState, thaw
 from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
@@ -427,8 +433,7 @@ def check_widow_state(state: GameState, phases: frozenset[str], table_size: int)
 
 def _pay(state: GameState, seat: int, chips: int) -> GameState:
     seats = list(state.seats)
-    old = seats[seat]
-    seats[seat] = Seat(old.lives, old.chips - chips, old.points, old.free_ride, old.eliminated)
+    pay(seats, seat, chips)
     return state.evolve(seats=tuple(seats), pot=state.pot + chips)
 
 
