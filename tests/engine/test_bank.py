@@ -116,3 +116,12 @@ def test_a_seat_sitting_out_a_carried_bank_deal_has_no_turn():
     assert (state.to_move, state.final_turns) == (1, 1)
     state, _ = play(state, {"type": "stand"})
     assert state.phase == "round_over" and state.result["hands"][0] is None
+
+
+def test_without_a_blitz_fee_the_blitz_takes_the_pot_as_it_stands():
+    state = arrange("bank", 3, ["2C 3D 4H", "AH KH 2S", "5S 6H 7D"], "10H 9S 4S",
+                    table_face_up=[False] * 3, phase="draw", turn=1, discard=True,
+                    options={"blitz_fee": 0})
+    state, events = play(state, {"type": "exchange", "give": ["2S"], "take": [0]})
+    assert "blitz" in types(events) and "paid" not in types(events)
+    assert [seat.chips for seat in state.seats] == [-1, 2, -1] and state.pot == 0

@@ -450,3 +450,17 @@ def test_eenendertigen_a_scripted_round():
     assert lives(state) == [2, 3, 2]
     state, events = play(state, "next")
     assert state.dealer == 1 and len(state.stock) == 32 - 9 - 1 and state.to_move == 2
+
+
+# Options that change the defaults above
+
+
+def test_lives_is_an_option_and_lost_lives_cost_chips_only_with_lives_to_pot():
+    hands = [["AS", "KS", "2D"], ["9C", "8C", "2H"], ["9D", "7D", "3C"]]
+    # [003]'s five-dollar bill has four corners.
+    state, _ = play(position(hands, options={"lives": 4}), "knock", "stand", "stand")
+    assert lives(state) == [4, 4, 3]
+    state, events = play(position(hands, variant="blitz", options={"lives_to_pot": False}),
+                         "knock", "stand", "stand")
+    assert lives(state) == [3, 3, 2] and state.pot == 0 and "paid" not in types(events)
+    assert all(seat.chips == 0 for seat in state.seats)

@@ -106,6 +106,13 @@ def test_jokers_plays_54_cards_exchanges_any_number_and_charges_the_caller():
     assert state.pot == 4 and state.seats[1].chips == -2
 
 
+def test_jokers_without_a_call_fee_the_knock_is_free():
+    state = new_game("jokers", 3, seed="j", dealer=0, options={"call_fee": 0})
+    state, events = play(state, KNOCK)
+    assert events == [{"type": "knocked", "seat": 1}]
+    assert state.pot == 3 and state.seats[1].chips == -1
+
+
 def test_jokers_three_aces_are_31_and_end_the_exchanges():
     state = arrange("jokers", 3, ["7C 8D 9H", "AH AD 8S", "10D JD QD"], "AC 9S 7S",
                     phase="exchange", turn=1)
