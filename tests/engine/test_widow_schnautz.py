@@ -120,6 +120,19 @@ def test_a_pot_left_after_the_last_deal_is_split_and_most_chips_win():
     assert state.winners == (1,)
 
 
+def test_the_odd_chip_left_at_the_end_goes_to_the_seat_nearest_the_dealers_left():
+    # Dealer 2: three seats tie for the pot of 4, one chip stays, and after the last deal it
+    # goes to seat 3, the dealer's left (not to the lowest seat number).
+    state = arrange("schnautz", 4, ["AH KH 2S", "AD KD 2C", "AC KC 2H", "3C 4D 5H"],
+                    "10S 9S 4S", phase="exchange", turn=3, dealer=2, options={"rounds": 1})
+    state, events = play(state, {"type": "knock"}, {"type": "stand"}, {"type": "stand"},
+                         {"type": "stand"})
+    assert state.result["deal_winners"] == [0, 1, 2] and state.is_over and state.pot == 0
+    assert [e for e in events if e["type"] == "pot_won"][-1] == {
+        "type": "pot_won", "seat": 3, "chips": 1}
+    assert [seat.chips for seat in state.seats] == [0, 0, 0, 0]
+
+
 def test_tie_carry_plays_the_next_deal_among_the_tied_seats():
     state = arrange("schnautz", 3, ["3C 4D 5H", "AH KH 2S", "AD KD 2C"], "10S 9S 4S",
                     phase="exchange", turn=1, options={"tie": "carry"})
