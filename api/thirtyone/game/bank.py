@@ -43,9 +43,6 @@ from thirtyone.rules import Rules
 class BankFlow(DrawFlow):
     phases = DrawFlow.phases | {WidowPhase.JOIN}
 
-    def supports(self, rules: Rules) -> None:
-        """Every option of the draw family, bank's included, is played."""
-
     def start_round(self, state: GameState) -> tuple[GameState, Events]:
         if state.rules.widow == "none":
             return super().start_round(state)

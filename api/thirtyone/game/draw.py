@@ -5,7 +5,9 @@ A turn is ``draw`` (from the stock or the discard pile) then ``discard``, or ``k
 a knock every other seat has one final turn, which may be ``stand``. A blitz ends the round at
 once, after the deal or after the discard that makes it. The rules read here:
 ``may_discard_pickup``, ``knock_first_round``, ``stock_exhausted``, ``max_turns`` and, through
-the hand evaluator, ``blitz``; the settlement reads the rest.
+the hand evaluator, ``blitz``; the settlement reads the rest. The flow registered for the
+family is its subclass :class:`~thirtyone.game.bank.BankFlow`, which plays these turns as they
+are when there is no widow.
 """
 
 from __future__ import annotations
@@ -16,14 +18,7 @@ from typing import Any
 from thirtyone.cards import Card
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import (
-    Events,
-    FamilyFlow,
-    close_turn,
-    not_implemented,
-    register,
-    showdown_due,
-)
+from thirtyone.game.family import Events, FamilyFlow, close_turn, showdown_due
 from thirtyone.game.moves import move_card, refuse, unknown_move
 from thirtyone.game.settlement import Outcome, settle_blitz, settle_round, settle_showdown
 from thirtyone.game.state import GameState, Phase
@@ -38,8 +33,7 @@ class DrawFlow(FamilyFlow):
     phases = frozenset({Phase.DRAW, Phase.DISCARD})
 
     def supports(self, rules: Rules) -> None:
-        if rules.widow != "none":
-            raise not_implemented(rules, "the exchange with the widow")
+        """Every option of the draw family is played (bank's widow by the subclass)."""
 
     # The deal
 
@@ -195,5 +189,3 @@ class DrawFlow(FamilyFlow):
 def _can_recycle(state: GameState) -> bool:
     return state.rules.stock_exhausted == "recycle" and len(state.discard) >= 2
 
-
-register(DrawFlow())

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from thirtyone.errors import N_, OptionError
-from thirtyone.game import draw, racing  # noqa: F401  (each registers its family)
+from thirtyone.game import bank, racing  # noqa: F401  (each registers its family)
 from thirtyone.game.dealing import first_dealer
 from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
 from thirtyone.game.moves import move_seat, move_type, refuse
