@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from thirtyone.cards import DECKS
 from thirtyone.errors import MoveError
+from thirtyone.events import EVENT_MESSAGES
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
 from thirtyone.rules import PRESETS
 
@@ -126,7 +127,8 @@ def test_random_matches_keep_every_invariant(variant):
                 break
             move = rng.choice(moves)
             new, events = apply_move(state, move)
-            assert all(event["type"] for event in events)
+            for event in events:
+                EVENT_MESSAGES[event["type"]].format(**event)
             moves = check_invariants(new, state, look, events)
             if new.phase == "round_over" or new.is_over:
                 data = json.loads(json.dumps(new.to_dict()))
