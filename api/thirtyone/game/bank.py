@@ -13,6 +13,7 @@ plain draw-and-discard flow.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from thirtyone.errors import N_, StateError
@@ -21,12 +22,11 @@ from thirtyone.game.draw import DrawFlow
 from thirtyone.game.family import Events, register
 from thirtyone.game.moves import move_card, refuse
 from thirtyone.game.settlement import settle_blitz
-from thirtyone.game.state import GameState, Phase, Seat
+from thirtyone.game.state import GameState, Phase
 from thirtyone.game.widow import (
-    HAND,
     WIDOW_SIZE,
     WidowPhase,
-    check_join,
+    check_carried_deal,
     exchange_moves,
     exchange_sizes,
     hide_gift,
@@ -144,17 +144,11 @@ class BankFlow(DrawFlow):
         if len(state.table) != WIDOW_SIZE:
             raise StateError("bad_table", N_("the widow must hold {count} cards"),
                              field="table", count=WIDOW_SIZE)
-        check_join(state)
+        sitting_out = check_carried_deal(state)
         # The hand sizes and the stock are the draw family's: check them with the widow
         # taken away and the seats sitting out a carried deal (their cards out) left out.
-        sitting_out = {index for index, hand in enumerate(state.hands) if not hand}
-        if len(state.out) != HAND * len(sitting_out) or (
-            state.out and state.rules.tie != "carry"
-        ):
-            raise StateError("bad_table", N_("only the cards of seats sitting out a carried "
-                                             "deal are out of play"), field="out")
-        seats = tuple(Seat(seat.lives, seat.chips, seat.points, seat.free_ride, True)
-                      if index in sitting_out else seat for index, seat in enumerate(state.seats))
+        seats = tuple(replace(seat, eliminated=True) if index in sitting_out else seat
+                      for index, seat in enumerate(state.seats))
         super().check_state(state.evolve(table=(), table_face_up=(), out=(), seats=seats))
 
 

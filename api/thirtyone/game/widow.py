@@ -350,14 +350,8 @@ class WidowFlow(FamilyFlow):
 
     def check_state(self, state: GameState) -> None:
         check_widow_state(state, self.phases, WIDOW_SIZE)
-        check_join(state)
+        check_carried_deal(state)
         rules, phase = state.rules, state.phase
-        sitting_out = [index for index, (seat, hand) in enumerate(zip(state.seats, state.hands,
-                                                                      strict=True))
-                       if not hand and not seat.eliminated]
-        if len(state.out) != HAND * len(sitting_out) or (state.out and rules.tie != "carry"):
-            raise StateError("bad_table", N_("only the cards of seats sitting out a carried "
-                                             "deal are out of play"), field="out")
         if (
             (phase == WidowPhase.CHOOSE
                 and (state.turn != state.dealer or any(state.table_face_up)))
@@ -407,12 +401,20 @@ def join_or_pass(state: GameState, seat: int,
     return state, events, True
 
 
-def check_join(state: GameState) -> None:
-    """A ``join`` phase needs a carried pot and a seat to decide that did not tie."""
+def check_carried_deal(state: GameState) -> list[int]:
+    """A ``join`` phase needs a carried pot and a seat to decide that did not tie; only the
+    cards of seats sitting out a carried deal are out of play. Returns those seats."""
     tied = carried_seats(state)
     if state.phase == WidowPhase.JOIN and (not tied or state.turn in tied):
         raise StateError("bad_phase", N_("the {phase} phase does not fit this position"),
                          field="phase", phase=str(state.phase))
+    sitting_out = [index for index, (seat, hand) in enumerate(zip(state.seats, state.hands,
+                                                                  strict=True))
+                   if not hand and not seat.eliminated]
+    if len(state.out) != HAND * len(sitting_out) or (state.out and state.rules.tie != "carry"):
+        raise StateError("bad_table", N_("only the cards of seats sitting out a carried "
+                                         "deal are out of play"), field="out")
+    return sitting_out
 
 
 def check_widow_state(state: GameState, phases: frozenset[str], table_size: int) -> None:
