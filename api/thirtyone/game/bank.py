@@ -103,9 +103,7 @@ class BankFlow(DrawFlow):
         if state.phase != Phase.DRAW:
             raise refuse("must_discard", N_("discard a card first"))
         hand = state.hands[state.turn]  # type: ignore[index]
-        cards, take = read_exchange(move, hand, len(state.table),
-                                    exchange_sizes(state.rules))
-        return {"type": "exchange", "give": [card.code for card in cards], "take": take}
+        return read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
 
     def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
         kind = move["type"]

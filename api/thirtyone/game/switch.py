@@ -104,8 +104,7 @@ class SwitchFlow(FamilyFlow):
             return {"type": "keep", "hand": _hand_index(move)}
         if kind == "exchange":
             hand = state.hands[state.turn]  # type: ignore[index]
-            cards, take = read_exchange(move, hand, len(state.table), (1,))
-            return {"type": "exchange", "give": [cards[0].code], "take": take}
+            return read_exchange(move, hand, len(state.table), (1,))
         if kind == "swap_hand":
             return {"type": "swap_hand", "hand": _hand_index(move)}
         if kind == "renew":

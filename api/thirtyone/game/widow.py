@@ -83,8 +83,8 @@ def exchange_sizes(rules: Rules) -> tuple[int, ...]:
 
 
 def read_exchange(move: Mapping[str, Any], hand: Sequence[Card], positions: int,
-                  sizes: Sequence[int]) -> tuple[list[Card], list[int]]:
-    """The cards given and the table positions taken by an exchange move, checked."""
+                  sizes: Sequence[int]) -> dict[str, Any]:
+    """An exchange move checked, in canonical form (card codes, table positions)."""
     give, take = move.get("give"), move.get("take")
     if not isinstance(give, list) or not isinstance(take, list) or not give:
         raise refuse("bad_move", N_("an exchange names the cards given and the table "
@@ -106,7 +106,7 @@ def read_exchange(move: Mapping[str, Any], hand: Sequence[Card], positions: int,
         raise refuse("bad_exchange_size",
                      N_("exchange {sizes} cards, not {count}"), field="give",
                      sizes=" or ".join(map(str, sizes)), count=len(cards))
-    return cards, list(take)
+    return {"type": "exchange", "give": [card.code for card in cards], "take": list(take)}
 
 
 def swap(state: GameState, seat: int, cards: Sequence[Card], positions: Sequence[int],
@@ -242,8 +242,7 @@ class WidowFlow(FamilyFlow):
                          field="type", move=kind, phase=str(phase))
         if kind == "exchange":
             sizes = (WIDOW_SIZE,) if phase == WidowPhase.CHOOSE else exchange_sizes(rules)
-            cards, take = read_exchange(move, hand, len(state.table), sizes)
-            return {"type": "exchange", "give": [card.code for card in cards], "take": take}
+            return read_exchange(move, hand, len(state.table), sizes)
         if kind == "declare" and not _declarable(rules, hand):
             raise refuse("nothing_to_declare",
                          N_("only a 31, three of a kind or three cards of one suit may be "
