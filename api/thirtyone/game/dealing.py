@@ -5,9 +5,8 @@ from __future__ import annotations
 from thirtyone.cards import Card
 from thirtyone.game.shuffle import Stream, shuffled
 from thirtyone.game.state import GameState
+from thirtyone.hands import HAND_SIZE
 from thirtyone.rules import Rules
-
-HAND_SIZE = 3
 
 
 def first_dealer(rules: Rules, seed: int | str, players: int) -> int:

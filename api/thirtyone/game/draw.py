@@ -22,7 +22,7 @@ from thirtyone.game.family import Events, FamilyFlow, close_turn, showdown_due
 from thirtyone.game.moves import move_card, refuse, unknown_move
 from thirtyone.game.settlement import Outcome, settle_blitz, settle_round, settle_showdown
 from thirtyone.game.state import GameState, Phase
-from thirtyone.hands import evaluator
+from thirtyone.hands import HAND_SIZE, evaluator
 from thirtyone.rules import Family, Rules
 
 SOURCES = ("stock", "discard")
@@ -168,12 +168,12 @@ class DrawFlow(FamilyFlow):
         playing = state.phase in self.phases
         for index, (seat, hand) in enumerate(zip(state.seats, state.hands, strict=True)):
             if playing:
-                expected = 0 if seat.eliminated else 3
+                expected = 0 if seat.eliminated else HAND_SIZE
                 if state.phase == Phase.DISCARD and index == state.turn:
-                    expected = 4
+                    expected = HAND_SIZE + 1
                 good = len(hand) == expected
             else:
-                good = len(hand) in ((0, 3) if seat.eliminated else (3,))
+                good = len(hand) in ((0, HAND_SIZE) if seat.eliminated else (HAND_SIZE,))
             if not good:
                 raise StateError("bad_hand_size",
                                  N_("seat {seat} holds {count} cards, which is not possible "

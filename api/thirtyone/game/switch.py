@@ -33,10 +33,9 @@ from thirtyone.game.moves import move_card, refuse, unknown_move
 from thirtyone.game.settlement import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
 from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
-from thirtyone.hands import HandScore, evaluator
+from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
-HAND = 3
 TABLE_HANDS = 2
 
 
@@ -73,7 +72,7 @@ class SwitchFlow(FamilyFlow):
         seats[dealer] = dealt[0::2] + dealt[1::2]
         state = state.evolve(
             phase=SwitchPhase.KEEP, turn=dealer, turns=0, hands=tuple(seats), stock=rest,
-            discard=(), table=centre, table_face_up=(False,) * HAND, out=(), knocker=None,
+            discard=(), table=centre, table_face_up=(False,) * HAND_SIZE, out=(), knocker=None,
             final_turns=0, pickup=None,
         )
         return state, [{"type": "dealt", "round": state.round, "dealer": dealer}]
@@ -84,7 +83,7 @@ class SwitchFlow(FamilyFlow):
         hand = state.hands[state.turn]  # type: ignore[index]
         moves = exchange_moves(hand, len(state.table), (1,))
         moves += [{"type": "swap_hand", "hand": index} for index in range(TABLE_HANDS)]
-        if len(state.stock) >= HAND:
+        if len(state.stock) >= HAND_SIZE:
             moves += [{"type": "renew", "hand": index, "face_up": up}
                       for index in range(TABLE_HANDS) for up in (True, False)]
         if state.knocker is not None:
@@ -113,7 +112,7 @@ class SwitchFlow(FamilyFlow):
             if not isinstance(face_up, bool):
                 raise refuse("bad_move", N_("say whether the new hand lies face up"),
                              field="face_up")
-            if len(state.stock) < HAND:
+            if len(state.stock) < HAND_SIZE:
                 raise refuse("stock_empty", N_("the stock has too few cards to renew a hand"),
                              field="hand")
             return {"type": "renew", "hand": index, "face_up": face_up}
@@ -137,8 +136,8 @@ class SwitchFlow(FamilyFlow):
             card = move_card({"card": move["give"][0]})
             state, event = swap(state, seat, [card], move["take"], True)
         else:
-            start = HAND * move["hand"]
-            positions = list(range(start, start + HAND))
+            start = HAND_SIZE * move["hand"]
+            positions = list(range(start, start + HAND_SIZE))
             state, event = swap(state, seat, state.hands[seat], positions, True)
             event = {"type": "hand_swapped", "seat": seat, "hand": move["hand"],
                      "gave": event["gave"], "took": event["took"]}
@@ -152,12 +151,13 @@ class SwitchFlow(FamilyFlow):
 
     def _keep(self, state: GameState, dealer: int, index: int) -> tuple[GameState, Events]:
         both = state.hands[dealer]
-        kept, laid = both[HAND * index:HAND * index + HAND], both[HAND * (1 - index):][:HAND]
+        start, other = HAND_SIZE * index, HAND_SIZE * (1 - index)
+        kept, laid = both[start:start + HAND_SIZE], both[other:other + HAND_SIZE]
         hands = list(state.hands)
         hands[dealer] = kept
         state = state.evolve(
             phase=SwitchPhase.EXCHANGE, turn=state.next_active(dealer), hands=tuple(hands),
-            table=state.table + laid, table_face_up=state.table_face_up + (True,) * HAND,
+            table=state.table + laid, table_face_up=state.table_face_up + (True,) * HAND_SIZE,
         )
         events: Events = [{"type": "hand_kept", "seat": dealer, "hand": index,
                            "laid": [card.code for card in laid]}]
@@ -168,14 +168,14 @@ class SwitchFlow(FamilyFlow):
 
     def _renew(self, state: GameState, seat: int, index: int,
                face_up: bool) -> tuple[GameState, Events]:
-        start = HAND * index
+        start = HAND_SIZE * index
         table, flags = list(state.table), list(state.table_face_up)
-        fresh = state.stock[:HAND]
-        out = state.out + tuple(table[start:start + HAND])
-        table[start:start + HAND] = fresh
-        flags[start:start + HAND] = [face_up] * HAND
+        fresh = state.stock[:HAND_SIZE]
+        out = state.out + tuple(table[start:start + HAND_SIZE])
+        table[start:start + HAND_SIZE] = fresh
+        flags[start:start + HAND_SIZE] = [face_up] * HAND_SIZE
         state = state.evolve(table=tuple(table), table_face_up=tuple(flags),
-                             stock=state.stock[HAND:], out=out)
+                             stock=state.stock[HAND_SIZE:], out=out)
         events: Events = [{"type": "renewed", "seat": seat, "hand": index, "face_up": face_up,
                            "cards": [card.code for card in fresh] if face_up else None}]
         if face_up:
@@ -192,15 +192,16 @@ class SwitchFlow(FamilyFlow):
     def check_state(self, state: GameState) -> None:
         if state.phase == SwitchPhase.KEEP:
             dealer = state.hands[state.dealer]
-            if state.turn != state.dealer or len(dealer) != 2 * HAND or len(state.table) != HAND:
+            if (state.turn != state.dealer or len(dealer) != 2 * HAND_SIZE
+                    or len(state.table) != HAND_SIZE):
                 raise StateError("bad_hand_size", N_("the dealer must hold two hands and the "
                                                      "table one"), field="hands")
             others = state.evolve(hands=tuple(
-                hand[:HAND] if seat == state.dealer else hand
+                hand[:HAND_SIZE] if seat == state.dealer else hand
                 for seat, hand in enumerate(state.hands)))
-            check_widow_state(others, self.phases, HAND)
+            check_widow_state(others, self.phases, HAND_SIZE)
             return
-        check_widow_state(state, self.phases, HAND * TABLE_HANDS)
+        check_widow_state(state, self.phases, HAND_SIZE * TABLE_HANDS)
 
 
 register(SwitchFlow())

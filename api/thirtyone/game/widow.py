@@ -52,11 +52,10 @@ from thirtyone.game.settlement import (
     settle_showdown,
 )
 from thirtyone.game.state import GameState, thaw
-from thirtyone.hands import HandScore, evaluator
+from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
-WIDOW_SIZE = 3
-HAND = 3
+WIDOW_SIZE = HAND_SIZE
 
 
 class WidowPhase(StrEnum):
@@ -159,11 +158,11 @@ class WidowFlow(FamilyFlow):
         rules = state.rules
         order = dealing_order(state)
         deck = len(rules.deck_cards.cards)
-        if HAND * len(order) + WIDOW_SIZE > deck:
+        if HAND_SIZE * len(order) + WIDOW_SIZE > deck:
             raise OptionError(
                 "bad_players", N_("{variant!r} with the deck {deck} is played by at most "
                                   "{maximum} players"), field="players", variant=rules.variant,
-                deck=rules.deck, maximum=(deck - WIDOW_SIZE) // HAND, players=len(order))
+                deck=rules.deck, maximum=(deck - WIDOW_SIZE) // HAND_SIZE, players=len(order))
         hands, widow, rest = deal(state, order, widow=True)
         face_up = rules.widow == "face-up" or rules.table_face_up
         state = state.evolve(
@@ -410,7 +409,7 @@ def check_carried_deal(state: GameState) -> list[int]:
     sitting_out = [index for index, (seat, hand) in enumerate(zip(state.seats, state.hands,
                                                                   strict=True))
                    if not hand and not seat.eliminated]
-    if len(state.out) != HAND * len(sitting_out) or (state.out and state.rules.tie != "carry"):
+    if len(state.out) != HAND_SIZE * len(sitting_out) or (state.out and state.rules.tie != "carry"):
         raise StateError("bad_table", N_("only the cards of seats sitting out a carried "
                                          "deal are out of play"), field="out")
     return sitting_out
@@ -422,7 +421,7 @@ def check_widow_state(state: GameState, phases: frozenset[str], table_size: int)
     playing = state.phase in phases
     for index, (seat, hand) in enumerate(zip(state.seats, state.hands, strict=True)):
         # A seat put out by the settlement just made still holds its cards.
-        allowed = (0,) if seat.eliminated and playing else (0, 3)
+        allowed = (0,) if seat.eliminated and playing else (0, HAND_SIZE)
         if len(hand) not in allowed or (playing and index == state.turn and not hand):
             raise StateError("bad_hand_size",
                              N_("seat {seat} holds {count} cards, which is not possible now"),
