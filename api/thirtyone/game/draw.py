@@ -4,8 +4,9 @@
 A turn is ``draw`` (from the stock or the discard pile) then ``discard``, or ``knock``; after
 a knock every other seat has one final turn, which may be ``stand``. A blitz ends the round at
 once, after the deal or after the discard that makes it. The rules read here:
-``may_discard_pickup``, ``knock_first_round``, ``stock_exhausted``, ``max_turns`` and, through
-the hand evaluator, ``blitz``; the settlement reads the rest. The flow registered for the
+``may_discard_pickup``, ``stock_exhausted`` and, through the hand evaluator, ``blitz``; the
+knock's rules (``knock_first_round``, ``max_turns``) are read by :mod:`thirtyone.game.family`
+for every family, the settlement reads the rest. The flow registered for the
 family is its subclass :class:`~thirtyone.game.bank.BankFlow`, which plays these turns as they
 are when there is no widow.
 """

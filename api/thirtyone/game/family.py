@@ -9,7 +9,10 @@ The shared machinery (:mod:`thirtyone.game.flow`) does everything that is the sa
 families: it refuses moves after the match or between rounds, checks the move's ``seat``,
 records the history, rotates the deal for ``next_round`` and takes the antes through the
 rule set's settlement (:mod:`thirtyone.game.settlement`) before calling
-:meth:`FamilyFlow.start_round`.
+:meth:`FamilyFlow.start_round`. The knock is the same in every family that has one: who may
+knock (``knock_first_round``), the final turns after it, and the showdown after the last of
+them or at ``max_turns`` (:meth:`FamilyFlow.check_knock`, :func:`close_turn`,
+:func:`showdown_due`).
 """
 
 from __future__ import annotations
