@@ -68,11 +68,7 @@ class DrawFlow(FamilyFlow):
             moves.append({"type": "draw", "source": "stock"})
         if state.discard:
             moves.append({"type": "draw", "source": "discard"})
-        if state.knocker is not None:
-            moves.append({"type": "stand"})
-        elif self.may_knock(state):
-            moves.append({"type": "knock"})
-        return moves
+        return moves + self.knock_or_stand(state)
 
     def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
         drawing = state.phase == Phase.DRAW

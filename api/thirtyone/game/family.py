@@ -80,6 +80,12 @@ class FamilyFlow(ABC):
         """Knocking is refused in the first round of turns unless ``knock_first_round``."""
         return state.rules.knock_first_round or state.turns >= len(self.players(state))
 
+    def knock_or_stand(self, state: GameState) -> list[dict[str, Any]]:
+        """``stand`` after a knock, else ``knock`` when it is allowed: the one a seat may make."""
+        if state.knocker is not None:
+            return [{"type": "stand"}]
+        return [{"type": "knock"}] if self.may_knock(state) else []
+
     def check_knock(self, state: GameState) -> dict[str, Any]:
         if state.knocker is not None:
             raise refuse("already_knocked", N_("seat {knocker} has already knocked"),

@@ -86,11 +86,7 @@ class SwitchFlow(FamilyFlow):
         if len(state.stock) >= HAND_SIZE:
             moves += [{"type": "renew", "hand": index, "face_up": up}
                       for index in range(TABLE_HANDS) for up in (True, False)]
-        if state.knocker is not None:
-            moves.append({"type": "stand"})
-        elif self.may_knock(state):
-            moves.append({"type": "knock"})
-        return moves
+        return moves + self.knock_or_stand(state)
 
     def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
         if kind not in MOVES:

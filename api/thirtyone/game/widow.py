@@ -215,11 +215,8 @@ class WidowFlow(FamilyFlow):
             declare = [{"type": "declare"}] if _declarable(state.rules, hand) else []
             return [*declare, {"type": "pass"}]
         moves = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
-        if state.knocker is not None:
-            if state.rules.knock == "plain":
-                moves.append({"type": "stand"})
-        elif state.rules.knock == "plain" and self.may_knock(state):
-            moves.append({"type": "knock"})
+        if state.rules.knock == "plain":
+            moves += self.knock_or_stand(state)
         return moves
 
     def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
