@@ -125,3 +125,15 @@ def test_without_a_blitz_fee_the_blitz_takes_the_pot_as_it_stands():
     state, events = play(state, {"type": "exchange", "give": ["2S"], "take": [0]})
     assert "blitz" in types(events) and "paid" not in types(events)
     assert [seat.chips for seat in state.seats] == [-1, 2, -1] and state.pot == 0
+
+
+def test_a_blitz_shows_only_the_blitz_not_the_other_hands():
+    # A blitz is shown at once (RULES.md §4.7); there is no showdown, so the other hands stay
+    # hidden (§3).
+    state = arrange("bank", 3, ["2C 3D 4H", "AH KH 2S", "5S 6H 7D"], "10H 9S 4S",
+                    table_face_up=[False] * 3, phase="draw", turn=1, discard=True)
+    state, events = play(state, {"type": "exchange", "give": ["2S"], "take": [0]})
+    assert [event["seat"] for event in events if event["type"] == "shown"] == [1]
+    assert [hand is not None for hand in state.result["hands"]] == [False, True, False]
+    seen = view(state, None)
+    assert seen["hands"][0] == HIDDEN and seen["hands"][2] == HIDDEN

@@ -7,10 +7,11 @@ goes into the pot, what it wins comes out of it.
 Pot (:class:`PotSettler`): every seat antes ``ante`` before a deal. At the end of a deal the
 best hand of the seats that played takes the pot; when the deal ended on a 31, a blitz, a
 declaration by the dealt 31s or the widow's 31, only those seats (``Outcome.blitz``) compete.
-A blitz makes every other seat pay ``blitz_fee`` first. Equal best hands split the pot, the odd
-chips staying in it for the next deal [resolved]; with ``tie: carry`` the pot goes instead to a
-next deal among the tied seats, the others joining by paying the pot's amount (see
-:mod:`thirtyone.game.widow`), except after the last deal, where it is split. The match lasts
+A blitz makes every other seat pay ``blitz_fee`` first, and only the blitz is shown. Equal
+best hands split the pot, the odd chips staying in it for the next deal [resolved]; with
+``tie: carry`` the pot goes instead to a next deal among the tied seats, the others joining by
+paying the pot's amount (see :mod:`thirtyone.game.widow`), except after the last deal, where
+it is split. The match lasts
 ``rounds`` deals (one per seat by default; a carried deal counts); a pot left at the end is
 split evenly between all seats, the odd chips to the seats nearest the dealer's left; the
 seats with the most chips win.
@@ -94,7 +95,14 @@ class PotSettler(Settler):
                 deal_winners = candidates
             else:
                 deal_winners = best_of(outcome, candidates)
-        shown = played if outcome.reason != "void" else ()
+        if outcome.reason == "void":
+            shown: Sequence[int] = ()
+        elif outcome.reason == "blitz":
+            # A blitz is shown at once and ends the deal without a showdown: the other hands
+            # stay hidden.
+            shown = outcome.blitz
+        else:
+            shown = played
         events += show_events(state, shown, outcome)
         if outcome.reason == "blitz" and rules.blitz_fee:
             for seat in played:
