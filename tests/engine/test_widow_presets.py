@@ -41,6 +41,8 @@ def test_trentuno_a_widow_of_31_wins_the_pot_for_the_dealer():
     assert score.points == 31 and all(state.table_face_up)
     assert state.result["deal_winners"] == [0]
     assert state.seats[0].chips == 3 and state.pot == 0
+    # No showdown: the widow is shown, the hands stay hidden (RULES.md §3).
+    assert state.result["hands"] == [None] * 4
 
 
 def test_trentuno_players_dealt_31_win_the_pot():
@@ -49,6 +51,8 @@ def test_trentuno_players_dealt_31_win_the_pot():
     holders = [seat for seat in range(4) if score(state.hands[seat]).points == 31]
     assert state.result["blitz"] == holders
     assert set(state.result["deal_winners"]) <= set(holders)
+    # Only the 31s are declared and shown (RULES.md §3, §4.8).
+    assert [seat for seat, hand in enumerate(state.result["hands"]) if hand] == holders
 
 
 def test_trentuno_every_turn_exchanges_one_to_three_cards_and_never_knocks():

@@ -7,7 +7,8 @@ goes into the pot, what it wins comes out of it.
 Pot (:class:`PotSettler`): every seat antes ``ante`` before a deal. At the end of a deal the
 best hand of the seats that played takes the pot; when the deal ended on a 31, a blitz, a
 declaration by the dealt 31s or the widow's 31, only those seats (``Outcome.blitz``) compete.
-A blitz makes every other seat pay ``blitz_fee`` first, and only the blitz is shown. Equal
+A blitz makes every other seat pay ``blitz_fee`` first. A blitz or the dealt 31s are the only
+hands shown, and none after the widow's 31: there is no showdown then. Equal
 best hands split the pot, the odd chips staying in it for the next deal [resolved]; with
 ``tie: carry`` the pot goes instead to a next deal among the tied seats, the others joining by
 paying the pot's amount (see :mod:`thirtyone.game.widow`), except after the last deal, where
@@ -95,11 +96,10 @@ class PotSettler(Settler):
                 deal_winners = candidates
             else:
                 deal_winners = best_of(outcome, candidates)
-        if outcome.reason == "void":
+        if outcome.reason in ("void", "widow_31"):
             shown: Sequence[int] = ()
-        elif outcome.reason == "blitz":
-            # A blitz is shown at once and ends the deal without a showdown: the other hands
-            # stay hidden.
+        elif outcome.reason in ("blitz", "dealt_31"):
+            # Shown at once, ending the deal without a showdown: the other hands stay hidden.
             shown = outcome.blitz
         else:
             shown = played
