@@ -219,6 +219,8 @@ def test_no_trips_a_31_makes_every_opponent_pay():
                     table_face_up=[True] * 3, phase="exchange", turn=1, round=2)
     state, _ = play(state, exchange("8S", [0]))
     assert state.result["losers"] == [0, 2] and state.pot == 4
+    # The 31 ends the deal at once, without a showdown: only it is shown (RULES.md §3).
+    assert [hand is not None for hand in state.result["hands"]] == [False, True, False]
 
 
 def test_no_trips_from_the_fifth_deal_the_loser_is_out_and_the_last_takes_the_pot():

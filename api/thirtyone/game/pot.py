@@ -146,7 +146,9 @@ class EscalatingSettler(Settler):
     def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
         active = state.active_seats
         stake = state.round
-        events: Events = show_events(state, active, outcome)
+        # A 31 ends the deal at once, without a showdown: only it is shown.
+        shown = outcome.blitz or active
+        events: Events = show_events(state, shown, outcome)
         if outcome.blitz:
             losers = [seat for seat in active if seat not in outcome.blitz]
         else:
@@ -170,7 +172,7 @@ class EscalatingSettler(Settler):
                 events.append({"type": "eliminated", "seat": seat})
             if len(survivors) == 1:
                 winners = survivors
-        result = round_result(state, outcome, active) | {
+        result = round_result(state, outcome, shown) | {
             "losers": losers,
             "stake": stake,
             "eliminated": [seat for seat in out if seats[seat].eliminated],
