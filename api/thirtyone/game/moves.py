@@ -31,6 +31,12 @@ from typing import Any
 from thirtyone.cards import Card, parse_card
 from thirtyone.errors import N_, CardError, MoveError
 
+MOVE_TYPES: tuple[str, ...] = (
+    "draw", "discard", "knock", "stand", "next_round", "take", "exchange", "declare", "pass",
+    "join", "reveal", "keep", "swap_hand", "renew",
+)
+"""Every move type of every family, as listed above."""
+
 
 def refuse(code: str, message: str, *, field: str | None = None, **params: Any) -> MoveError:
     """The :class:`~thirtyone.errors.MoveError` for a move that cannot be played."""

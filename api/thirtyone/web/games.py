@@ -18,6 +18,7 @@ from werkzeug import Response
 from thirtyone.errors import N_, MoveError
 from thirtyone.events import EVENT_MESSAGES
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
+from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import card_name, format_message, pgettext
 from thirtyone.web.problems import Problem
@@ -36,12 +37,6 @@ blp = Blueprint(
     "games", __name__, url_prefix="/v1/games",
     description="Play a match: sealed tokens carry the game, seat keys prove the seat.",
 )
-
-MOVE_TYPES = (
-    "draw", "discard", "knock", "stand", "next_round", "take", "exchange", "declare", "pass",
-    "reveal", "keep", "swap_hand", "renew",
-)
-"""Every move type of every family (tests/web/test_games.py checks it against the engine)."""
 
 _MOVE_DOC = {
     "description": "A move: `{\"type\": \"draw\", \"source\": \"stock\"}`, "
