@@ -40,6 +40,7 @@ test: $(STAMP) translations
 bench: $(STAMP)
 	$(BIN)/python benchmarks/hands.py
 	$(BIN)/python benchmarks/games.py
+	bash benchmarks/http.sh
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache
