@@ -94,7 +94,7 @@ def test_events_read_in_russian(app, client, start_game):
         "token": game["token"], "seat": seat, "seat_key": key,
         "move": {"type": "draw", "source": "discard"},
     }).json
-    assert answer["events"][0]["message"] == f"Игрок {seat} взял карту из сброса."
+    assert answer["events"][0]["message"] == f"Игрок {seat} взял карту из сноса."
     discarded = answer["view"]["hands"][seat][0]
     answer = client.post("/v1/games/moves?lang=ru", json={
         "token": answer["token"], "seat": seat, "seat_key": key,
