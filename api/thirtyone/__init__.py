@@ -29,6 +29,8 @@ from thirtyone.hands import (
     evaluator,
     score_hand,
 )
+from thirtyone.race import solve
+from thirtyone.rules import OPTIONS, PRESETS, Preset, Rules, find_preset, make_rules
 
 __version__ = "0.1.0"
 
@@ -37,6 +39,8 @@ __all__ = [
     "CATEGORY_NAMES",
     "DECKS",
     "EVENT_MESSAGES",
+    "OPTIONS",
+    "PRESETS",
     "Card",
     "CardError",
     "Deck",
@@ -47,18 +51,23 @@ __all__ = [
     "MoveError",
     "OptionError",
     "Phase",
+    "Preset",
     "Ranking",
+    "Rules",
     "Seat",
     "StateError",
     "ThirtyOneError",
     "apply_move",
     "compare_hands",
     "evaluator",
+    "find_preset",
     "legal_moves",
+    "make_rules",
     "new_game",
     "parse_card",
     "parse_cards",
     "score_hand",
+    "solve",
     "validate_move",
     "view",
 ]

@@ -684,26 +684,27 @@ def evaluator(rules: Rules | str) -> Evaluator:
     return _evaluator(_basis_of(rules))
 
 
-# An evaluator's table holds some 7 MB; the presets use nine distinct ones.
-@functools.lru_cache(maxsize=16)
+# An evaluator's table holds some 6-7 MB (the presets use nine distinct ones): eight at most
+# keep an API worker's memory under 120 MB however many house rule sets its clients send.
+@functools.lru_cache(maxsize=8)
 def _evaluator(basis: _Basis) -> Evaluator:
     return Evaluator(basis)
 
 
 def _evaluator_for(variant: str | Rules, options: Mapping[str, Any] | None) -> Evaluator:
     if options is None and isinstance(variant, str):
-        # A preset by its id skips the name lookup; other names go the long way, so the
-        # cache holds at most one entry per preset.
-        found = _BY_PRESET_ID.get(variant)
-        if found is None:
-            found = evaluator(make_rules(variant))
+        # A preset by its id skips the name lookup; the tables themselves stay in the bounded
+        # cache above, so this map holds only each preset's small basis.
+        basis = _BASIS_BY_PRESET_ID.get(variant)
+        if basis is None:
+            basis = _basis_of(make_rules(variant))
             if variant in PRESETS:
-                _BY_PRESET_ID[variant] = found
-        return found
+                _BASIS_BY_PRESET_ID[variant] = basis
+        return _evaluator(basis)
     return evaluator(make_rules(variant, options))
 
 
-_BY_PRESET_ID: dict[str, Evaluator] = {}
+_BASIS_BY_PRESET_ID: dict[str, _Basis] = {}
 
 
 def score_hand(
