@@ -5,7 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install translations site serve test lint bench clean
+.PHONY: install system translations site serve test lint bench clean
+
+# What the tests start themselves: Debian's redis-server and chromium, installed when missing
+# (CI runs as root on a machine that may be new; elsewhere, install them the same way).
+SYSTEM_PACKAGES := $(if $(shell command -v redis-server),,redis-server) \
+	$(if $(wildcard /usr/bin/chromium),,chromium)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +19,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+system:
+ifneq ($(strip $(SYSTEM_PACKAGES)),)
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES)
+endif
 
 # Compiled catalogs (.mo) are build output: made from the committed .po files. The API reads
 # a .po itself when its .mo is missing or older; the site reads the .po files directly.
@@ -33,7 +43,7 @@ serve: translations
 lint: $(STAMP)
 	$(BIN)/ruff check api tests benchmarks
 
-test: $(STAMP) translations
+test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
 	$(BIN)/python -m pytest -n 2 -q
 

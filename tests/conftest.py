@@ -1,0 +1,123 @@
+"""Fixtures shared by every test folder: real services the project starts itself.
+
+- ``live_server(app)``: serve a WSGI app on a free loopback port from a thread; its base URL.
+- ``redis_url``: a real ``redis-server`` (Debian's) on a free port in a temp dir, stopped
+  after the session.
+- ``chromium``: Debian's Chromium driven by Playwright through ``executable_path`` (the
+  browser Playwright would download cannot be fetched here).
+- ``artifacts``: the folder for screenshots and other test artifacts (``build/test-artifacts``).
+
+A test that needs a missing component skips on a developer's machine and fails under
+``CI=true`` (``make test`` installs the components; a skip there would hide a missing step).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def missing(what: str) -> None:
+    """Skip for a developer, fail in CI, when a component the test needs is not there."""
+    message = f"{what} is missing: `make test` installs it"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with closing(socket.socket()) as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.02)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+@pytest.fixture
+def live_server() -> Iterator[Callable[[Any], str]]:
+    """``live_server(app)`` serves ``app`` (threaded werkzeug) and returns its base URL."""
+    from werkzeug.serving import make_server
+
+    servers = []
+
+    def serve(app: Any) -> str:
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_port}"
+
+    yield serve
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A real Redis of our own, on a free port, with nothing saved to disk."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        missing("redis-server (Debian package redis-server)")
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        process = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", folder],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for_port(port)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """A headless Chromium browser (Playwright's ``Browser``) for the whole session."""
+    if not Path(CHROMIUM).is_file():
+        missing(f"Chromium ({CHROMIUM}, Debian package chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("Playwright for Python")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where tests save screenshots: ``build/test-artifacts`` (ignored by git)."""
+    folder = ROOT / "build" / "test-artifacts"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
