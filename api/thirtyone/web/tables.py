@@ -359,6 +359,13 @@ class StateCache:
     A state is immutable and a version never changes, so a move at the version this process
     saw last skips reading and checking the state again (about half of a move's work); with
     keep-alive connections, a seat's requests mostly reach the same worker.
+
+    >>> cache = StateCache(size=1)
+    >>> cache.put("t1", 2, "state 2"); cache.put("t1", 1, "state 1")
+    >>> cache.get("t1", 2), cache.get("t1", 1)
+    ('state 2', None)
+    >>> cache.put("t2", 0, "state 0"); cache.get("t1", 2) is None
+    True
     """
 
     def __init__(self, size: int = 4096) -> None:
@@ -373,6 +380,9 @@ class StateCache:
 
     def put(self, table: str, version: int, state: GameState) -> None:
         with self._lock:
+            cached = self._states.get(table)
+            if cached is not None and cached[0] > version:
+                return  # a stream catching up keeps no old version over the newest
             self._states[table] = (version, state)
             self._states.move_to_end(table)
             if len(self._states) > self.size:
@@ -435,11 +445,17 @@ def _commit(record: TableRecord, version: int, before: GameState, after: GameSta
     return entry.version
 
 
-def _replay(state: GameState, entry: Entry) -> GameState:
+def _replay(table: str, state: GameState, entry: Entry) -> GameState:
     """The state after ``entry``'s moves: the engine is deterministic, so a version's state is
-    rebuilt from the one before rather than stored for every version."""
+    rebuilt from the one before rather than stored for every version (and only once per
+    process: the worker that committed it, or the first stream to need it, keeps it)."""
+    states = _states()
+    cached = states.get(table, entry.version)
+    if cached is not None:
+        return cached
     for move in entry.moves:
         state, _ = apply_move(state, move)
+    states.put(table, entry.version, state)
     return state
 
 
@@ -590,7 +606,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
         log = store.entries(record.table, 0)
         state = GameState.from_dict(store.start(record.table))
         for entry in log[:after]:
-            state = _replay(state, entry)
+            state = _replay(record.table, state, entry)
         pending = log[after:]
     if state.is_over and after is not None and not pending:
         # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
@@ -607,7 +623,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
         with store.listen(record.table) as woken:
             while True:
                 for entry in pending:
-                    state = _replay(state, entry)
+                    state = _replay(record.table, state, entry)
                     cursor = entry.version
                     yield _sse(_answer(record, cursor, state, seat, entry.events))
                 remaining = deadline - time.monotonic()
