@@ -29,6 +29,15 @@ from thirtyone.rules import Rules
 STATE_VERSION = 1
 """The layout version written by :meth:`GameState.to_dict`."""
 
+HISTORY_LIMIT = 32
+"""The most moves a state keeps: the last ones of the current deal. Enough for every seat of
+the largest table to see each move made since its own last one, and a bound on the size of a
+state (and of a sealed token) however long the match goes on."""
+
+MAX_ROUND = 10_000
+"""The last deal a match may reach: matches played out to the last seat (lives) could
+otherwise go on through void deals without end."""
+
 
 class Phase(StrEnum):
     """What the game waits for. Families add the phases of their own turns."""
@@ -77,8 +86,8 @@ class GameState:
     ``turns`` counts the turns completed this round; ``final_turns`` the turns left after a
     knock; ``pickup`` the card just taken from the discard pile (it may not be discarded in the
     same turn unless ``may_discard_pickup``); ``result`` the last round's settlement (plain
-    data); ``winners`` the seats that won the match; ``history`` every move applied, each with
-    the ``seat`` that made it.
+    data); ``winners`` the seats that won the match; ``history`` the last moves of the current
+    deal (at most :data:`HISTORY_LIMIT`), each with the ``seat`` that made it.
     """
 
     rules: Rules
