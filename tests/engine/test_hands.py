@@ -23,6 +23,7 @@ from thirtyone import (
     parse_cards,
     score_hand,
 )
+from thirtyone.hands import _mask
 from thirtyone.rules import PRESETS, make_rules
 
 # (variant, options, hand, points, category, counted suit, wild)
@@ -252,9 +253,21 @@ def test_evaluator_fast_path():
     assert judge.score(hand) is judge.table[hand[0].mask | hand[1].mask | hand[2].mask]
     assert judge.score(tuple(hand)) is judge.score(["10H", "JH", "2C"])
     assert judge.score(iter(hand)).points == 20
-    assert len(judge.table) == 22100
-    assert len(evaluator(make_rules("jokers")).table) == 24804
     assert repr(judge) == "Evaluator('full52', 22100 hands)"
+    assert repr(evaluator(make_rules("jokers"))) == "Evaluator('full54', 24804 hands)"
+
+
+def test_tables_fill_only_with_the_hands_asked_for():
+    # A rule set of its own: no other test has filled its table.
+    rules = make_rules("jokers", {"three_aces": 17})
+    judge = evaluator(rules)
+    assert len(judge.table) == 0
+    assert score_hand(["AS", "KS", "X1"], rules).wild == {"X1": "QS"}
+    assert len(judge.table) == 1
+    assert judge.score(parse_cards("AS KS X1")) is judge.table[_mask(parse_cards("AS KS X1"))]
+    with pytest.raises(KeyError):
+        judge.table[_mask(parse_cards("AS KS"))]
+    assert len(judge.table) == 1
 
 
 @pytest.mark.parametrize(
@@ -544,7 +557,6 @@ def test_table_equals_reference_for_every_hand(rules):
 
     strengths = {}
     hands = list(itertools.combinations(deck, 3))
-    assert len(table) == len(hands)
     for cards in hands:
         score = table[cards[0].mask | cards[1].mask | cards[2].mask]
         assert {card.code for card in score.cards} == {card.code for card in cards}
@@ -587,6 +599,7 @@ def test_table_equals_reference_for_every_hand(rules):
         ), cards
         assert {card.code for card in score.counted} == counted, cards
         strengths.setdefault(claim.key, set()).add(score.strength)
+    assert len(table) == len(hands)
     # The table's order is the reference's: one strength per key, increasing with the key.
     assert all(len(found) == 1 for found in strengths.values())
     ordered = [strengths[key].pop() for key in sorted(strengths)]
