@@ -34,11 +34,13 @@ mappingproxy({'X1': 'QS'})
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
 import operator
 import reprlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -481,6 +483,7 @@ class _Table(dict[int, HandScore]):
         if mask & ~self.deck_mask or mask.bit_count() != HAND_SIZE:
             raise KeyError(mask)
         self[mask] = score = self._make(mask)
+        _count_filled()
         return score
 
     def _cards(self, mask: int) -> tuple[Card, ...]:
@@ -708,17 +711,48 @@ def evaluator(rules: Rules | str) -> Evaluator:
     return _evaluator(_basis_of(rules))
 
 
-# An evaluator's table, once every hand has been asked for, holds some 6-7 MB (the presets use
-# nine distinct ones): eight at most keep an API worker's memory under 120 MB however many house
-# rule sets its clients send. Making an evaluator costs nothing much: its table fills lazily.
-_EVALUATORS = 8
-@functools.lru_cache(maxsize=_EVALUATORS)
+# Every evaluator made is kept, the least recently used going first, while their tables hold no
+# more scores than eight whole tables (a whole table is some 6-7 MB; the presets use nine): an
+# API worker stays under 120 MB however many house rule sets its clients send, and a client
+# rotating a few dozen rule sets, each asking for a few hands, keeps its tables. The count of
+# scores is kept as tables fill (_Table.__missing__) and made exact when evaluators go.
+_TABLE_BUDGET = 8 * 24_804
+_MOST_EVALUATORS = 64
+_EVALUATORS: OrderedDict[_Basis, Evaluator] = OrderedDict()
+_filled = [0]
+
+
 def _evaluator(basis: _Basis) -> Evaluator:
-    if _evaluator.cache_info().currsize >= _EVALUATORS:
-        # An evaluator is about to go: so do the scores kept by codes, some of which are its
-        # own, so that a hand's score stays the one object of the one table of its rules.
-        _score_codes.cache_clear()
-    return Evaluator(basis)
+    found = _EVALUATORS.get(basis)
+    if found is None:
+        found = _EVALUATORS[basis] = Evaluator(basis)
+        if len(_EVALUATORS) > _MOST_EVALUATORS:
+            _forget(_TABLE_BUDGET)
+        return found
+    # Forgotten by another thread meanwhile? It serves this call all the same.
+    with contextlib.suppress(KeyError):
+        _EVALUATORS.move_to_end(basis)
+    return found
+
+
+def _count_filled() -> None:
+    _filled[0] += 1
+    if _filled[0] > _TABLE_BUDGET:
+        # Down to half the budget, so that this stays rare.
+        _forget(_TABLE_BUDGET // 2)
+
+
+def _forget(keep: int) -> None:
+    """Let the least recently used evaluators go until the rest hold at most ``keep`` scores
+    and there are at most _MOST_EVALUATORS of them; the most recent one always stays."""
+    total = sum(len(judge.table) for judge in list(_EVALUATORS.values()))
+    while len(_EVALUATORS) > 1 and (total > keep or len(_EVALUATORS) > _MOST_EVALUATORS):
+        _, gone = _EVALUATORS.popitem(last=False)
+        total -= len(gone.table)
+    _filled[0] = total
+    # Some of the scores kept by codes may be theirs: a hand's score stays the one object of
+    # the one table of its rules.
+    _score_codes.cache_clear()
 
 
 def _evaluator_for(variant: str | Rules, options: Mapping[str, Any] | None) -> Evaluator:

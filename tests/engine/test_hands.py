@@ -604,3 +604,32 @@ def test_table_equals_reference_for_every_hand(rules):
     assert all(len(found) == 1 for found in strengths.values())
     ordered = [strengths[key].pop() for key in sorted(strengths)]
     assert ordered == sorted(ordered) and len(set(ordered)) == len(ordered)
+
+
+def test_rotating_rule_sets_keep_their_tables_and_pay_for_their_hands_only():
+    rules = [make_rules("jokers", {"three_aces": points}) for points in range(8, 32)]
+    judges = [evaluator(rule_set) for rule_set in rules]
+    before = [len(judge.table) for judge in judges]
+    for _ in range(3):
+        for rule_set in rules:
+            assert score_hand(["AS", "KS", "X1"], rule_set).points == 31
+    # Every rule set kept its evaluator, and each table made the one hand asked for at most
+    # (other tests of this process may have asked for it already).
+    assert [evaluator(rule_set) for rule_set in rules] == judges
+    assert all(len(judge.table) <= size + 1 for judge, size in zip(judges, before, strict=True))
+
+
+def test_the_evaluators_kept_hold_no_more_scores_than_the_budget(monkeypatch):
+    from thirtyone import hands
+
+    monkeypatch.setattr(hands, "_TABLE_BUDGET", 2_000)
+    deck = make_rules("scat").deck_cards
+    masks = [a.mask | b.mask | c.mask for a, b, c in itertools.islice(
+        itertools.combinations(deck, 3), 700)]
+    for points in range(1, 11):
+        table = evaluator(make_rules("scat", {"three_aces": points})).table
+        for mask in masks:
+            table[mask]
+        kept = sum(len(judge.table) for judge in hands._EVALUATORS.values())
+        assert kept <= 2_000, points
+    assert len(hands._EVALUATORS) < 10
