@@ -146,8 +146,13 @@ class GameState:
         """A copy with ``changes``; no field is checked (the flows keep the state consistent)."""
         return _evolve(self, changes)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The state as plain JSON data (see the module docstring for the card places)."""
+    def to_dict(self, *, shared: bool = False) -> dict[str, Any]:
+        """The state as plain JSON data (see the module docstring for the card places).
+
+        With ``shared``, the result and the history entries are the state's own rather than
+        copies: for a caller that serializes the data at once and changes nothing (sealing).
+        """
+        copy = _shared if shared else thaw
         return {
             "version": STATE_VERSION,
             "rules": self.rules.to_dict(),
@@ -168,9 +173,9 @@ class GameState:
             "final_turns": self.final_turns,
             "pickup": None if self.pickup is None else self.pickup.code,
             "pot": self.pot,
-            "result": thaw(self.result),
+            "result": copy(self.result),
             "winners": list(self.winners),
-            "history": [thaw(entry) for entry in self.history],
+            "history": [copy(entry) for entry in self.history],
         }
 
     @classmethod
@@ -213,11 +218,18 @@ def thaw(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALARS:
         return value
+    # Scalars are kept inline rather than through a call each: history entries and results
+    # are mostly scalars, and every answer copies a few dozen of them.
     if kind is dict or isinstance(value, Mapping):
-        return {key: thaw(item) for key, item in value.items()}
+        return {key: item if type(item) in _SCALARS else thaw(item)
+                for key, item in value.items()}
     if kind is list or kind is tuple:
-        return [thaw(item) for item in value]
+        return [item if type(item) in _SCALARS else thaw(item) for item in value]
     return value
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _shared(value: Any) -> Any:
+    return value

@@ -244,7 +244,9 @@ class Table:
     def answer(self, state: GameState) -> dict[str, Any]:
         """The game after a move: the next token (or state) and what the seat asking sees."""
         if self.game_id is not None:
-            carried: dict[str, Any] = {"token": _sealer().seal(self.game_id, state.to_dict())}
+            carried: dict[str, Any] = {
+                "token": _sealer().seal(self.game_id, state.to_dict(shared=True))
+            }
         else:
             carried = {"state": state.to_dict()}
         return {**carried, **self.seen(state)}

@@ -36,7 +36,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 import secrets
 import zlib
 from typing import Any
@@ -46,7 +45,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from thirtyone.errors import N_
-from thirtyone.web.jsonio import dumps
+from thirtyone.web.jsonio import dumps, loads
 from thirtyone.web.problems import Problem
 
 _VERSION = 1
@@ -103,7 +102,7 @@ class Sealer:
     def unseal(self, token: str) -> tuple[str, dict[str, Any]]:
         """The game id and state sealed in ``token``; a :class:`Problem` if it is not ours."""
         try:
-            payload = json.loads(zlib.decompress(self._fernet.decrypt(token)))
+            payload = loads(zlib.decompress(self._fernet.decrypt(token)))
         except (InvalidToken, zlib.error, ValueError, TypeError):
             raise bad_token() from None
         if not isinstance(payload, dict) or payload.get("v") != _VERSION:
