@@ -349,7 +349,7 @@ def _is_score(score: Any) -> bool:
     points, wild = score["points"], score["wild"]
     return (
         isinstance(points, int | float) and not isinstance(points, bool) and 0 <= points <= 64
-        and score["category"] in CATEGORY_NAMES
+        and isinstance(score["category"], str) and score["category"] in CATEGORY_NAMES
         and (score["suit"] is None or score["suit"] in SUITS)
         and all(_is_list(score[key], 3) and all(_is_code(code) for code in score[key])
                 for key in ("counted", "cards"))
@@ -417,8 +417,8 @@ def _is_list(value: Any, most: int, *, exactly: bool = False) -> bool:
 
 
 def _is_seats(value: Any, players: int) -> bool:
-    return _is_list(value, players) and len(set(value)) == len(value) and all(
-        _is_seat(seat, players) for seat in value)
+    return _is_list(value, players) and all(
+        _is_seat(seat, players) for seat in value) and len(set(value)) == len(value)
 
 
 def _is_code(value: Any) -> bool:
