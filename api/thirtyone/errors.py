@@ -14,7 +14,13 @@ bad_card {'card': 'ZZ'} not a card: 'ZZ'
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxlist, _SHOWN.maxdict = 2, 8, 8
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
+_TEXT_LIMIT = 80
 
 
 def N_(message: str) -> str:
@@ -35,12 +41,31 @@ class ThirtyOneError(ValueError):
         self.code = code
         self.message = message
         self.field = field
-        self.params = params
-        super().__init__(message.format(**params))
+        self.params = {key: _bounded(value) for key, value in params.items()}
+        super().__init__(message.format(**self.params))
 
     def to_dict(self) -> dict[str, Any]:
         """The error as plain data: ``code``, ``message`` (English), ``field`` and ``params``."""
         return {"code": self.code, "message": str(self), "field": self.field, "params": self.params}
+
+
+def _bounded(value: Any) -> Any:
+    """A parameter small enough to show: a long text cut short, a deep or long container or a
+    huge number as a short repr. Bad input is quoted back in messages, and a 1 MB or deeply
+    nested value must neither come back whole nor overflow the stack of ``repr``.
+    """
+    if isinstance(value, str):
+        return value if len(value) <= _TEXT_LIMIT else value[:_TEXT_LIMIT] + "…"
+    if isinstance(value, bool | float | None):
+        return value
+    if isinstance(value, int):
+        return value if value.bit_length() <= 64 else _SHOWN.repr(value)
+    if isinstance(value, list | tuple) and len(value) <= 16 and all(
+        isinstance(item, str | int | None) and not isinstance(item, bool)
+        and _bounded(item) == item for item in value
+    ):
+        return value
+    return _SHOWN.repr(value)
 
 
 class CardError(ThirtyOneError):

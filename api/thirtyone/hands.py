@@ -1,9 +1,12 @@
 """What a hand of three cards is worth, and how hands compare (RULES.md §2).
 
-Every rule set has one lookup table, built once on first use and cached: it maps the bitwise
-OR of a hand's card masks to a prebuilt :class:`HandScore`. Scoring a hand is then one dict
-lookup; anything that is not three distinct cards of the deck misses the table and falls to a
-slow path that raises the right error.
+Every set of scoring options (:data:`SCORING_OPTIONS`) has one lookup table: it maps the
+bitwise OR of a hand's card masks to a :class:`HandScore`, made the first time that hand is
+asked for and kept. Scoring a hand is then one dict lookup, and no request pays for the hands
+it does not ask about (a whole table costs 0.1-0.5 s to make, and house rules make many);
+anything that is not three distinct cards of the deck misses the table and falls to a slow path
+that raises the right error. Scores from card codes are also kept by the codes and the rule
+set, the way the API asks for them.
 
 Where RULES.md leaves a case open, this module decides so:
 
@@ -33,10 +36,14 @@ mappingproxy({'X1': 'QS'})
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+import math
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import reprlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -111,11 +118,14 @@ class _Basis:
         )
 
 
-_HAND_OPTION_NAMES = (
+SCORING_OPTIONS: tuple[str, ...] = (
     "deck", "values", "three_of_a_kind", "trips_equal", "three_aces", "wild", "joker_card",
     "tie_break", "suit_order", "blitz", "ranking", "three_aces_fire", "brag_order",
 )
-_hand_options = operator.attrgetter(*_HAND_OPTION_NAMES)
+"""The options that change what a hand is worth, the one list the tables are keyed by: rule
+sets that agree on these share a table, whatever their other options. An option that changes
+scoring is added here (and read in :meth:`_Basis.of`)."""
+_hand_options = operator.attrgetter(*SCORING_OPTIONS)
 
 
 def _basis_of(rules: Rules) -> _Basis:
@@ -126,7 +136,7 @@ def _basis_of(rules: Rules) -> _Basis:
 
 @functools.lru_cache(maxsize=256)
 def _basis(options: tuple[Any, ...]) -> _Basis:
-    return _Basis.of(dict(zip(_HAND_OPTION_NAMES, options, strict=True)))
+    return _Basis.of(dict(zip(SCORING_OPTIONS, options, strict=True)))
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -461,36 +471,82 @@ def _wild_cards(basis: _Basis) -> tuple[Card, ...]:
     return JOKERS
 
 
-def _build_table(basis: _Basis) -> dict[int, HandScore]:
-    """Every hand of the deck, by mask, with its prebuilt score."""
-    reader = _Reader(basis)
-    deck = DECKS[basis.deck]
-    wild_cards = _wild_cards(basis)
-    wild_mask = _mask(wild_cards)
-    jack = Card.of("J", "C") if basis.wild == "jack-of-clubs-trips" else None
-    naturals = _descending(card for card in deck if not card.is_joker)
-    table: dict[int, HandScore] = {}
-    # Natural readings of every three natural cards: wild cards choose among these.
-    readings: dict[int, tuple[_Reading, tuple[Card, ...]]] = {}
-    for cards in itertools.combinations(naturals, HAND_SIZE):
-        mask = cards[0].mask | cards[1].mask | cards[2].mask
-        reading = reader.read(cards)
-        if wild_mask:
-            readings[mask] = (reading, cards)
-            if mask & wild_mask:
-                continue
-        if jack is not None and jack in cards:
-            made = _jack_of_clubs_trips(reader, cards, jack)
+class _Table(dict[int, HandScore]):
+    """Every hand of one basis by mask, each score made the first time it is asked for.
+
+    A mask that is not three distinct cards of the deck is a :class:`KeyError`, as in a plain
+    dict; a wild hand takes the best natural hand it can stand for, found by brute force over
+    the natural hands holding its other cards (their readings are kept too).
+    """
+
+    def __init__(self, basis: _Basis) -> None:
+        super().__init__()
+        self.basis = basis
+        self.reader = _Reader(basis)
+        deck = DECKS[basis.deck]
+        self.deck_mask = _mask(deck)
+        self.by_mask = {card.mask: card for card in deck}
+        self.wild_mask = _mask(_wild_cards(basis))
+        self.jack = Card.of("J", "C") if basis.wild == "jack-of-clubs-trips" else None
+        self.naturals = _descending(card for card in deck if not card.is_joker)
+        # Natural readings by mask (wild cards choose among these), and the natural hand each
+        # set of natural cards held with wild cards becomes.
+        self.readings: dict[int, tuple[_Reading, tuple[Card, ...]]] = {}
+        self.best_for: dict[int, int] = {}
+
+    def __missing__(self, mask: int) -> HandScore:
+        if mask & ~self.deck_mask or mask.bit_count() != HAND_SIZE:
+            raise KeyError(mask)
+        self[mask] = score = self._make(mask)
+        _count_filled()
+        return score
+
+    def _cards(self, mask: int) -> tuple[Card, ...]:
+        cards = []
+        while mask:
+            low = mask & -mask
+            cards.append(self.by_mask[low])
+            mask ^= low
+        return _descending(cards)
+
+    def natural(self, mask: int) -> tuple[_Reading, tuple[Card, ...]]:
+        found = self.readings.get(mask)
+        if found is None:
+            cards = self._cards(mask)
+            found = self.readings[mask] = (self.reader.read(cards), cards)
+        return found
+
+    def preference(self, mask: int) -> int:
+        """Among equal hands a wild card prefers higher ranks, then the higher suit."""
+        reading = self.natural(mask)[0]
+        return reading.key << _DETAIL_BITS | reading.detail
+
+    def _make(self, mask: int) -> HandScore:
+        basis = self.basis
+        if mask & self.wild_mask:
+            return self._wild(mask)
+        reading, cards = self.natural(mask)
+        jack = self.jack
+        if jack is not None and mask & jack.mask:
+            made = _jack_of_clubs_trips(self.reader, cards, jack)
             if made is not None and made[0].key > reading.key:
-                table[mask] = _score(basis, *made)
-                continue
-        table[mask] = HandScore(
+                return _score(basis, *made)
+        return HandScore(
             reading.points, reading.category, reading.suit, reading.counted, cards, _NO_WILD,
             reading.is_blitz, reading.key, basis,
         )
-    if wild_cards:
-        table.update(_wild_hands(basis, readings, naturals, wild_cards))
-    return table
+
+    def _wild(self, mask: int) -> HandScore:
+        cards = self._cards(mask)
+        kept = mask & ~self.wild_mask
+        best = self.best_for.get(kept)
+        if best is None:
+            missing = HAND_SIZE - kept.bit_count()
+            best = self.best_for[kept] = max(
+                _completions(kept, self.naturals, missing), key=self.preference
+            )
+        reading, natural = self.natural(best)
+        return _score(self.basis, *_substitute(reading, natural, cards, self.wild_mask))
 
 
 def _score(
@@ -500,37 +556,6 @@ def _score(
         reading.points, reading.category, reading.suit, reading.counted, cards, wild,
         reading.is_blitz, reading.key, basis,
     )
-
-
-def _wild_hands(
-    basis: _Basis,
-    readings: Mapping[int, tuple[_Reading, tuple[Card, ...]]],
-    naturals: Sequence[Card],
-    wild_cards: Sequence[Card],
-) -> Iterator[tuple[int, HandScore]]:
-    """The scores of the hands that hold wild cards: each takes the best natural hand it can
-    stand for (brute force over every choice)."""
-    wild_mask = _mask(wild_cards)
-    # Among equal hands a wild card prefers higher ranks, then the higher suit.
-    preference = {
-        mask: reading.key << _DETAIL_BITS | reading.detail
-        for mask, (reading, _) in readings.items()
-    }
-    others = [card for card in naturals if not card.mask & wild_mask]
-    best_for: dict[int, int] = {}
-    for count in range(1, len(wild_cards) + 1):
-        for wilds in itertools.combinations(wild_cards, count):
-            for rest in itertools.combinations(others, HAND_SIZE - count):
-                kept = _mask(rest)
-                best = best_for.get(kept)
-                if best is None:
-                    best = best_for[kept] = max(
-                        _completions(kept, naturals, count), key=preference.__getitem__
-                    )
-                reading, natural = readings[best]
-                yield kept | _mask(wilds), _score(
-                    basis, *_substitute(reading, natural, rest + wilds, wild_mask)
-                )
 
 
 def _completions(rest: int, naturals: Sequence[Card], missing: int) -> list[int]:
@@ -607,7 +632,7 @@ class Evaluator:
 
     def __init__(self, basis: _Basis) -> None:
         self.deck = DECKS[basis.deck]
-        self.table = table = _build_table(basis)
+        self.table = table = _Table(basis)
         read = self.read
 
         def score(cards: Iterable[Card]) -> HandScore:
@@ -630,14 +655,15 @@ class Evaluator:
         thirtyone.errors.CardError: the card 2S is not in the deck piquet32
         """
         cards = _read_cards(hand, field)
-        score = self.table.get(_mask(cards))
-        if score is not None and len(cards) == HAND_SIZE:
-            return score
         if len(cards) != HAND_SIZE:
             raise HandError(
                 "wrong_hand_size", N_("a hand has {expected} cards, not {size}"),
                 field=field, expected=HAND_SIZE, size=len(cards),
             )
+        try:
+            return self.table[_mask(cards)]
+        except KeyError:
+            pass
         seen: set[Card] = set()
         for card in cards:
             if card in seen:
@@ -653,7 +679,8 @@ class Evaluator:
         )
 
     def __repr__(self) -> str:
-        return f"Evaluator({self.deck.id!r}, {len(self.table)} hands)"
+        hands = math.comb(len(self.deck.cards), HAND_SIZE)
+        return f"Evaluator({self.deck.id!r}, {hands} hands)"
 
 
 def _read_cards(hand: object, field: str) -> list[Card]:
@@ -667,7 +694,7 @@ def _read_cards(hand: object, field: str) -> list[Card]:
     else:
         raise HandError(
             "bad_hand", N_("a hand is a list of card codes, not {hand}"),
-            field=field, hand=repr(hand),
+            field=field, hand=reprlib.repr(hand),
         )
     cards = []
     for position, item in enumerate(items):
@@ -699,11 +726,48 @@ def evaluator(rules: Rules | str) -> Evaluator:
     return _evaluator(_basis_of(rules))
 
 
-# An evaluator's table holds some 6-7 MB (the presets use nine distinct ones): eight at most
-# keep an API worker's memory under 120 MB however many house rule sets its clients send.
-@functools.lru_cache(maxsize=8)
+# Every evaluator made is kept, the least recently used going first, while their tables hold no
+# more scores than eight whole tables (a whole table is some 6-7 MB; the presets use nine): an
+# API worker stays under 120 MB however many house rule sets its clients send, and a client
+# rotating a few dozen rule sets, each asking for a few hands, keeps its tables. The count of
+# scores is kept as tables fill (_Table.__missing__) and made exact when evaluators go.
+_TABLE_BUDGET = 8 * 24_804
+_MOST_EVALUATORS = 64
+_EVALUATORS: OrderedDict[_Basis, Evaluator] = OrderedDict()
+_filled = [0]
+
+
 def _evaluator(basis: _Basis) -> Evaluator:
-    return Evaluator(basis)
+    found = _EVALUATORS.get(basis)
+    if found is None:
+        found = _EVALUATORS[basis] = Evaluator(basis)
+        if len(_EVALUATORS) > _MOST_EVALUATORS:
+            _forget(_TABLE_BUDGET)
+        return found
+    # Forgotten by another thread meanwhile? It serves this call all the same.
+    with contextlib.suppress(KeyError):
+        _EVALUATORS.move_to_end(basis)
+    return found
+
+
+def _count_filled() -> None:
+    _filled[0] += 1
+    if _filled[0] > _TABLE_BUDGET:
+        # Down to half the budget, so that this stays rare.
+        _forget(_TABLE_BUDGET // 2)
+
+
+def _forget(keep: int) -> None:
+    """Let the least recently used evaluators go until the rest hold at most ``keep`` scores
+    and there are at most _MOST_EVALUATORS of them; the most recent one always stays."""
+    total = sum(len(judge.table) for judge in list(_EVALUATORS.values()))
+    while len(_EVALUATORS) > 1 and (total > keep or len(_EVALUATORS) > _MOST_EVALUATORS):
+        _, gone = _EVALUATORS.popitem(last=False)
+        total -= len(gone.table)
+    _filled[0] = total
+    # Some of the scores kept by codes may be theirs: a hand's score stays the one object of
+    # the one table of its rules.
+    _score_codes.cache_clear()
 
 
 def _evaluator_for(variant: str | Rules, options: Mapping[str, Any] | None) -> Evaluator:
@@ -749,7 +813,23 @@ def score_hand(
     ...
     thirtyone.errors.CardError: the card X1 is not in the deck full52
     """
+    if options is None and hand.__class__ in _CODE_SEQUENCES:
+        # The API's way: a few codes under a preset, asked again and again. The codes and the
+        # rule set are the key, which saves parsing them and finding the rules.
+        try:
+            codes = hand if hand.__class__ is str else tuple(hand)  # type: ignore[arg-type]
+            return _score_codes(codes, variant)
+        except TypeError:
+            pass  # something unhashable in the hand: the slow path names the fault
     return _evaluator_for(variant, options).read(hand)
+
+
+_CODE_SEQUENCES = frozenset({list, tuple, str})
+
+
+@functools.lru_cache(maxsize=4096)
+def _score_codes(codes: str | tuple[str | Card, ...], variant: str | Rules) -> HandScore:
+    return _evaluator_for(variant, None).read(codes)
 
 
 def compare_hands(
@@ -774,7 +854,7 @@ def compare_hands(
     if isinstance(hands, str | bytes | Mapping) or not isinstance(hands, Iterable):
         raise HandError(
             "bad_hands", N_("hands must be a list of hands, not {hands}"),
-            field="hands", hands=repr(hands),
+            field="hands", hands=reprlib.repr(hands),
         )
     judge = _evaluator_for(variant, options)
     scores = [judge.read(hand, field=f"hands[{i}]") for i, hand in enumerate(hands)]

@@ -336,8 +336,8 @@ def test_blitz_lost_lives_are_chips_in_the_pot_for_the_last_seat():
     assert state.pot == 1 and state.seats[2].chips == -1
     assert {"type": "paid", "seat": 2, "chips": 1} in events
     hands = [["AS", "KS", "2D"], ["9C", "8C", "2H"]]
-    state = position(hands, variant="blitz", pot=5,
-                     seats=[{"chips": -2}, {"chips": -3, "lives": 0, "free_ride": True}])
+    seats = [{"chips": -2, "lives": 1}, {"chips": -3, "lives": 0, "free_ride": True}]
+    state = position(hands, variant="blitz", pot=5, seats=seats)
     state, events = play(state, "knock", "stand")
     assert state.is_over and state.winners == (0,)
     assert state.pot == 0 and state.seats[0].chips == 3
@@ -347,7 +347,8 @@ def test_blitz_lost_lives_are_chips_in_the_pot_for_the_last_seat():
 def test_blitz_honour_tie_break_by_ranks():
     # Two seats left, tied at 20, the knocker (seat 1) on a free ride: ranks decide.
     hands = [["KS", "QC", "2D"], ["JC", "QH", "3D"]]
-    seats = [{"chips": -1}, {"chips": -2, "lives": 0, "free_ride": True}]
+    # Each life lost was a chip paid into the pot: seat 1 paid its three.
+    seats = [{"chips": 0}, {"chips": -3, "lives": 0, "free_ride": True}]
     state, events = play(position(hands, variant="blitz", pot=3, seats=seats), "knock", "stand")
     assert state.is_over and state.winners == (0,)
     # Without the option the tie costs both a life: the knocker goes out, seat 0 pays a chip.
@@ -359,7 +360,7 @@ def test_blitz_honour_tie_break_by_ranks():
 
 def test_blitz_identical_ranks_end_the_match_drawn_odd_chip_to_the_knockers_opponent():
     hands = [["KS", "QC", "2D"], ["KC", "QH", "2S"]]
-    seats = [{"chips": -1}, {"chips": -2, "lives": 0, "free_ride": True}]
+    seats = [{"chips": 0}, {"chips": -3, "lives": 0, "free_ride": True}]
     state, events = play(position(hands, variant="blitz", pot=3, seats=seats), "knock", "stand")
     assert state.is_over and state.winners == (0, 1) and state.result["draw"]
     # Seat 1 knocked: seat 0, its opponent, gets the odd chip.

@@ -187,9 +187,9 @@ def _broken(change, state=None):
     (lambda d: d["hands"][1].append(d["stock"].pop()), "bad_hand_size"),
     (lambda d: d.__setitem__("seats", d["seats"][:2]), "bad_state"),
     (lambda d: d.__setitem__("table_face_up", [True]), "bad_table"),
-    (lambda d: d.__setitem__("history", "none"), "bad_state"),
+    (lambda d: d.__setitem__("history", "none"), "bad_history"),
     (lambda d: d.__setitem__("pickup", d["discard"][0]), "bad_pickup"),
-    (lambda d: d.__setitem__("seed", None), "bad_state"),
+    (lambda d: d.__setitem__("seed", None), "bad_seed"),
 ])
 def test_from_dict_names_the_fault(change, code):
     assert _broken(change).code == code

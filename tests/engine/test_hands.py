@@ -23,6 +23,7 @@ from thirtyone import (
     parse_cards,
     score_hand,
 )
+from thirtyone.hands import _mask
 from thirtyone.rules import PRESETS, make_rules
 
 # (variant, options, hand, points, category, counted suit, wild)
@@ -282,9 +283,21 @@ def test_evaluator_fast_path():
     assert judge.score(hand) is judge.table[hand[0].mask | hand[1].mask | hand[2].mask]
     assert judge.score(tuple(hand)) is judge.score(["10H", "JH", "2C"])
     assert judge.score(iter(hand)).points == 20
-    assert len(judge.table) == 22100
-    assert len(evaluator(make_rules("jokers")).table) == 24804
     assert repr(judge) == "Evaluator('full52', 22100 hands)"
+    assert repr(evaluator(make_rules("jokers"))) == "Evaluator('full54', 24804 hands)"
+
+
+def test_tables_fill_only_with_the_hands_asked_for():
+    # A rule set of its own: no other test has filled its table.
+    rules = make_rules("jokers", {"three_aces": 17})
+    judge = evaluator(rules)
+    assert len(judge.table) == 0
+    assert score_hand(["AS", "KS", "X1"], rules).wild == {"X1": "QS"}
+    assert len(judge.table) == 1
+    assert judge.score(parse_cards("AS KS X1")) is judge.table[_mask(parse_cards("AS KS X1"))]
+    with pytest.raises(KeyError):
+        judge.table[_mask(parse_cards("AS KS"))]
+    assert len(judge.table) == 1
 
 
 @pytest.mark.parametrize(
@@ -581,7 +594,6 @@ def test_table_equals_reference_for_every_hand(rules):
 
     strengths = {}
     hands = list(itertools.combinations(deck, 3))
-    assert len(table) == len(hands)
     for cards in hands:
         score = table[cards[0].mask | cards[1].mask | cards[2].mask]
         assert {card.code for card in score.cards} == {card.code for card in cards}
@@ -626,7 +638,37 @@ def test_table_equals_reference_for_every_hand(rules):
         fire = claim.category == "three-aces" and rules.three_aces_fire
         assert score.is_blitz == (claim.category == "blitz" or fire), cards
         strengths.setdefault(claim.key, set()).add(score.strength)
+    assert len(table) == len(hands)
     # The table's order is the reference's: one strength per key, increasing with the key.
     assert all(len(found) == 1 for found in strengths.values())
     ordered = [strengths[key].pop() for key in sorted(strengths)]
     assert ordered == sorted(ordered) and len(set(ordered)) == len(ordered)
+
+
+def test_rotating_rule_sets_keep_their_tables_and_pay_for_their_hands_only():
+    rules = [make_rules("jokers", {"three_aces": points}) for points in range(8, 32)]
+    judges = [evaluator(rule_set) for rule_set in rules]
+    before = [len(judge.table) for judge in judges]
+    for _ in range(3):
+        for rule_set in rules:
+            assert score_hand(["AS", "KS", "X1"], rule_set).points == 31
+    # Every rule set kept its evaluator, and each table made the one hand asked for at most
+    # (other tests of this process may have asked for it already).
+    assert [evaluator(rule_set) for rule_set in rules] == judges
+    assert all(len(judge.table) <= size + 1 for judge, size in zip(judges, before, strict=True))
+
+
+def test_the_evaluators_kept_hold_no_more_scores_than_the_budget(monkeypatch):
+    from thirtyone import hands
+
+    monkeypatch.setattr(hands, "_TABLE_BUDGET", 2_000)
+    deck = make_rules("scat").deck_cards
+    masks = [a.mask | b.mask | c.mask for a, b, c in itertools.islice(
+        itertools.combinations(deck, 3), 700)]
+    for points in range(1, 11):
+        table = evaluator(make_rules("scat", {"three_aces": points})).table
+        for mask in masks:
+            table[mask]
+        kept = sum(len(judge.table) for judge in hands._EVALUATORS.values())
+        assert kept <= 2_000, points
+    assert len(hands._EVALUATORS) < 10

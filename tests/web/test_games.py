@@ -265,3 +265,29 @@ def test_every_preset_plays_through_the_api_with_every_event_told(client, start_
             assert event["type"] in EVENT_MESSAGES, event
             assert "{" not in event["message"] and event["message"] != event["type"]
         token = answer.json["token"]
+
+
+def test_the_secret_rotates_in_the_middle_of_a_game():
+    def app_with(secret):
+        return create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": secret,
+                           "SITE_DIR": None}).test_client()
+
+    old, rotated, new_only = app_with("old"), app_with("new, old"), app_with("new")
+    game = old.post("/v1/games", json={"players": 3, "seed": "rotate", "dealer": 0}).json
+    seat = game["to_move"]
+    draw = {"type": "draw", "source": "stock"}
+    # The old secret still opens the old token and checks the old seat key...
+    answer = rotated.post("/v1/games/moves", json=_seat_request(game, seat, move=draw))
+    assert answer.status_code == 200, answer.json
+    # ...and the next token is sealed with the new one, which alone now opens it.
+    token = answer.json["token"]
+    assert new_only.post("/v1/games/view", json={"token": token}).status_code == 200
+    refused = old.post("/v1/games/view", json={"token": token})
+    assert refused.status_code == 422 and refused.json["code"] == "bad_token"
+    moved = rotated.post("/v1/games/moves", json=_seat_request(
+        {**game, "token": token}, seat,
+        move={"type": "discard", "card": answer.json["view"]["hands"][seat][0]}))
+    assert moved.status_code == 200, moved.json
+    # A key made under a secret no longer listed is refused.
+    wrong = new_only.post("/v1/games/view", json=_seat_request({**game, "token": token}, seat))
+    assert wrong.status_code == 403 and wrong.json["code"] == "wrong_seat_key"

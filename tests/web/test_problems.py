@@ -26,8 +26,10 @@ def test_malformed_json_is_400(client):
 
 
 def test_json_nested_beyond_recursion_is_400(client):
-    response = client.post("/v1/hands/score", data="[" * 100_000, content_type="application/json")
+    response = client.post("/v1/hands/score", data="[" * 2_000, content_type="application/json")
     assert_problem(response, 400, "malformed_json")
+    response = client.post("/v1/hands/score", data="[" * 100_000, content_type="application/json")
+    assert_problem(response, 400, "too_many_values")
 
 
 @pytest.mark.parametrize(

@@ -2,21 +2,46 @@
 
 Shared checks: the layout and types, the rules (``unknown_variant`` and the other option
 codes), the seat count, every card parsed and in the deck exactly once (``duplicate_card``,
-``missing_card``, ``card_not_in_deck``), phase, turn, dealer, knock, lives, chips conserved,
-winners. Then the family checks its own card counts (:meth:`FamilyFlow.check_state`).
+``missing_card``, ``card_not_in_deck``), phase, turn, dealer, knock, the seed, the round and
+its bounds, the history (at most :data:`~thirtyone.game.state.HISTORY_LIMIT` moves, each of
+the shape the engine records), the last round's result field by field, and the standing the
+settlement allows: lives, points, chips and the pot, who may have won. Then the family checks
+its own card counts (:meth:`FamilyFlow.check_state`).
+
+A state comes from outside in open mode, so every size is bounded before anything is read in
+full, and nothing is walked deeper than the layout goes: a request costs little whatever it
+holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from thirtyone.cards import Card, parse_card
+from thirtyone.cards import ALL_CARDS, SUITS, Card, parse_card
 from thirtyone.errors import N_, CardError, OptionError, StateError
-from thirtyone.game.state import STATE_VERSION, GameState, Phase, Seat, thaw
+from thirtyone.game.moves import MOVE_TYPES
+from thirtyone.game.settlement import PointsSettler, rounds_in_match
+from thirtyone.game.shuffle import is_seed
+from thirtyone.game.state import (
+    HISTORY_LIMIT,
+    MAX_ROUND,
+    STATE_VERSION,
+    GameState,
+    Phase,
+    Seat,
+    thaw,
+)
+from thirtyone.hands import CATEGORY_NAMES
 from thirtyone.rules import Rules, Settlement, make_rules
 
 _CARD_PLACES = ("stock", "discard", "table", "out")
+_MOST_CARDS = 54
+"""No card place holds more cards than the largest deck."""
+_COUNT_BITS = 63
+"""Chips, points and stakes fit in 63 bits: an integer beyond is no count the rules reach."""
 
 
 def bad(code: str, message: str, field: str | None = None, **params: Any) -> StateError:
@@ -42,13 +67,13 @@ def _int(data: Mapping[str, Any], key: str, *, optional: bool = False) -> Any:
     value = data.get(key)
     if value is None and optional:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int) or value.bit_length() > _COUNT_BITS:
         raise malformed(key)
     return value
 
 
 def _cards(codes: Any, field: str) -> tuple[Card, ...]:
-    if not isinstance(codes, list):
+    if not isinstance(codes, list) or len(codes) > _MOST_CARDS:
         raise malformed(field)
     try:
         return tuple(parse_card(code) for code in codes)
@@ -87,7 +112,9 @@ def read_state(data: Any) -> GameState:
         raise bad("bad_version", N_("unknown state version {version!r}"), field="version",
                   version=data.get("version"))
     rules = _rules(data.get("rules"))
-    seats = tuple(_seat(seat, i) for i, seat in enumerate(_get(data, "seats", list)))
+    seats_data = _get(data, "seats", list)
+    _check_players(rules, len(seats_data))
+    seats = tuple(_seat(seat, i) for i, seat in enumerate(seats_data))
     hands_data = _get(data, "hands", list)
     if len(hands_data) != len(seats):
         raise bad("bad_state", N_("there must be one hand per seat"), field="hands")
@@ -99,14 +126,16 @@ def read_state(data: Any) -> GameState:
                   field="table_face_up")
     pickup = data.get("pickup")
     seed = data.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise malformed("seed")
+    if not is_seed(seed):
+        raise bad("bad_seed", N_("a seed is a number or a text of up to 200 characters"),
+                  field="seed")
     result = data.get("result")
-    if result is not None and not isinstance(result, Mapping):
-        raise malformed("result")
-    history = _get(data, "history", list)
-    if not all(isinstance(entry, Mapping) for entry in history):
-        raise malformed("history")
+    check_result(result, len(seats))
+    history = data.get("history")
+    check_history(history, len(seats))
+    winners = _get(data, "winners", list)
+    if len(winners) > len(seats):
+        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
     state = GameState(
         rules=rules, seed=seed, seats=seats, dealer=_int(data, "dealer"),
         round=_int(data, "round"), phase=_get(data, "phase", str), turn=_int(
@@ -116,10 +145,54 @@ def read_state(data: Any) -> GameState:
         knocker=_int(data, "knocker", optional=True), final_turns=_int(data, "final_turns"),
         pickup=None if pickup is None else _cards([pickup], "pickup")[0],
         pot=_int(data, "pot"), result=thaw(result),
-        winners=tuple(_get(data, "winners", list)), history=tuple(thaw(history)),
+        winners=tuple(winners), history=tuple(thaw(history)),
     )
     check_state(state)
     return state
+
+
+_BY_CODE: dict[str, Card] = {card.code: card for card in ALL_CARDS}
+
+
+def read_sealed_state(data: Mapping[str, Any]) -> GameState:
+    """The state that :meth:`GameState.to_dict` wrote and the server sealed itself, read back
+    without :func:`read_state`'s checks: it passed them when it was made, and nobody else can
+    write a sealed token. For authenticated data only; anything else goes through
+    :func:`read_state`.
+
+    This is the path of every move in a sealed game: reading a whole state field by field,
+    card by card, cost more than the move itself.
+
+    >>> from thirtyone.game import new_game
+    >>> state = new_game("scat", 3, seed="sealed", dealer=0)
+    >>> read_sealed_state(state.to_dict()) == read_state(state.to_dict())
+    True
+    """
+    cards = _BY_CODE
+    rules = data["rules"]
+    pickup = data["pickup"]
+    return GameState(
+        rules=_sealed_rules(rules["variant"], tuple(rules["options"].items())),
+        seed=data["seed"],
+        seats=tuple(Seat(seat["lives"], seat["chips"], seat["points"], seat["free_ride"],
+                         seat["eliminated"]) for seat in data["seats"]),
+        dealer=data["dealer"], round=data["round"], phase=data["phase"], turn=data["turn"],
+        turns=data["turns"],
+        hands=tuple(tuple(cards[code] for code in hand) for hand in data["hands"]),
+        stock=tuple(cards[code] for code in data["stock"]),
+        discard=tuple(cards[code] for code in data["discard"]),
+        table=tuple(cards[code] for code in data["table"]),
+        table_face_up=tuple(data["table_face_up"]),
+        out=tuple(cards[code] for code in data["out"]),
+        knocker=data["knocker"], final_turns=data["final_turns"],
+        pickup=None if pickup is None else cards[pickup], pot=data["pot"],
+        result=data["result"], winners=tuple(data["winners"]), history=tuple(data["history"]),
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _sealed_rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
+    return make_rules(variant, dict(options) or None)
 
 
 def check_state(state: GameState) -> None:
@@ -127,11 +200,8 @@ def check_state(state: GameState) -> None:
     from thirtyone.game.family import flow_for
 
     rules = state.rules
-    low, high = rules.preset.players
     n = state.players
-    if not low <= n <= high:
-        raise bad("bad_players", N_("{variant!r} is played by {minimum} to {maximum} players"),
-                  field="seats", variant=rules.variant, minimum=low, maximum=high)
+    _check_players(rules, n)
     _check_cards(state)
     try:
         flow = flow_for(rules)
@@ -146,8 +216,11 @@ def check_state(state: GameState) -> None:
         raise bad("bad_seats", N_("every seat is eliminated"), field="seats")
     if not 0 <= state.dealer < n:
         raise bad("bad_dealer", N_("the dealer must be a seat"), field="dealer")
-    if state.round < 1 or not 0 <= state.turns <= rules.max_turns:
+    if not 1 <= state.round <= MAX_ROUND or not 0 <= state.turns <= rules.max_turns:
         raise bad("bad_round", N_("the round or turn count is out of range"), field="round")
+    if not is_seed(state.seed):
+        raise bad("bad_seed", N_("a seed is a number or a text of up to 200 characters"),
+                  field="seed")
     if playing != (state.turn is not None) or (
         state.turn is not None and state.turn not in active
     ):
@@ -166,8 +239,18 @@ def check_state(state: GameState) -> None:
     ):
         raise bad("bad_pickup", N_("the card taken from the discard pile must be in the hand "
                                    "of the seat to discard"), field="pickup")
+    check_history(state.history, n)
+    check_result(state.result, n)
     _check_seats(state)
+    _check_settlement(state)
     flow.check_state(state)
+
+
+def _check_players(rules: Rules, players: int) -> None:
+    low, high = rules.preset.players
+    if not low <= players <= high:
+        raise bad("bad_players", N_("{variant!r} is played by {minimum} to {maximum} players"),
+                  field="seats", variant=rules.variant, minimum=low, maximum=high)
 
 
 def _check_cards(state: GameState) -> None:
@@ -209,4 +292,240 @@ def _check_seats(state: GameState) -> None:
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players
         or state.seats[seat].eliminated for seat in winners
     ):
+        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
+
+
+# The history and the result: plain data, read field by field
+
+_MOVE_FIELDS: dict[str, Callable[[Any, int], bool]] = {
+    "seat": lambda value, n: value is None or _is_seat(value, n),
+    "type": lambda value, n: value in MOVE_TYPES,
+    "source": lambda value, n: value in ("stock", "discard"),
+    "card": lambda value, n: _is_code(value),
+    "value": lambda value, n: _is_int(value) and 1 <= value <= 11,
+    # Cards given face down are hidden (``None``) in a seat's view, never in the state.
+    "give": lambda value, n: _is_list(value, 3) and all(_is_code(code) for code in value),
+    "take": lambda value, n: _is_list(value, 3) and all(
+        _is_int(position) and 0 <= position < 9 for position in value),
+    "hand": lambda value, n: value in (0, 1) and not isinstance(value, bool),
+    "face_up": lambda value, n: isinstance(value, bool),
+}
+"""Every field a move in the history may have (those of :mod:`thirtyone.game.moves`), and
+whether a value fits it at a table of ``n`` seats."""
+
+
+def check_history(history: Any, players: int) -> None:
+    """Refuse a history that is not a list of at most :data:`HISTORY_LIMIT` moves of the shape
+    the engine records (``bad_history``)."""
+    if not isinstance(history, list | tuple) or len(history) > HISTORY_LIMIT:
+        raise bad("bad_history", N_("the history must list at most {limit} moves"),
+                  field="history", limit=HISTORY_LIMIT)
+    for index, entry in enumerate(history):
+        if not isinstance(entry, Mapping) or "type" not in entry or "seat" not in entry or any(
+            key not in _MOVE_FIELDS or not _MOVE_FIELDS[key](value, players)
+            for key, value in entry.items()
+        ):
+            raise bad("bad_history", N_("move {index} of the history is not a move"),
+                      field=f"history.{index}", index=index)
+
+
+_REASON = re.compile(r"[a-z0-9_]{1,32}")
+
+
+def _shown_hand(value: Any, n: int) -> bool:
+    if value is None:
+        return True
+    if not isinstance(value, Mapping) or set(value) != {"cards", "score"}:
+        return False
+    cards, score = value["cards"], value["score"]
+    return _is_list(cards, 3) and all(_is_code(code) for code in cards) and (
+        score is None or _is_score(score))
+
+
+def _is_score(score: Any) -> bool:
+    if not isinstance(score, Mapping) or set(score) != {
+            "points", "category", "suit", "counted", "cards", "wild"}:
+        return False
+    points, wild = score["points"], score["wild"]
+    return (
+        isinstance(points, int | float) and not isinstance(points, bool) and 0 <= points <= 64
+        and isinstance(score["category"], str) and score["category"] in CATEGORY_NAMES
+        and (score["suit"] is None or score["suit"] in SUITS)
+        and all(_is_list(score[key], 3) and all(_is_code(code) for code in score[key])
+                for key in ("counted", "cards"))
+        and isinstance(wild, Mapping) and len(wild) <= 3
+        and all(_is_code(key) and _is_code(code) for key, code in wild.items())
+    )
+
+
+_RESULT_FIELDS: dict[str, Callable[[Any, int], bool]] = {
+    "round": lambda value, n: _is_int(value) and 1 <= value <= MAX_ROUND,
+    "reason": lambda value, n: isinstance(value, str) and _REASON.fullmatch(value) is not None,
+    "knocker": lambda value, n: value is None or _is_seat(value, n),
+    "blitz": lambda value, n: _is_seats(value, n),
+    "hands": lambda value, n: _is_list(value, n, exactly=True) and all(
+        _shown_hand(hand, n) for hand in value),
+    "winners": lambda value, n: _is_seats(value, n),
+    "lives_lost": lambda value, n: _is_list(value, n, exactly=True) and all(
+        _is_int(lost) and 0 <= lost <= 3 for lost in value),
+    "eliminated": lambda value, n: _is_seats(value, n),
+    "draw": lambda value, n: isinstance(value, bool),
+    "points": lambda value, n: _is_list(value, n, exactly=True) and all(
+        _is_int(gain) and 0 <= gain <= PointsSettler.BLITZ for gain in value),
+    "ranks": lambda value, n: _is_list(value, n, exactly=True) and all(
+        rank in (None, "high", "middle", "low", "blitz") for rank in value),
+    "deal_winners": lambda value, n: _is_seats(value, n),
+    "carry": lambda value, n: _is_seats(value, n),
+    "losers": lambda value, n: _is_seats(value, n),
+    "stake": lambda value, n: _is_count(value),
+    "total": lambda value, n: _is_count(value),
+}
+"""Every field a round's ``result`` may have, over all settlements and families, and whether a
+value fits it at a table of ``n`` seats. A family or settlement that writes a new field
+declares it here."""
+
+
+def check_result(result: Any, players: int) -> None:
+    """Refuse a ``result`` that is not ``None`` or an object of the fields above
+    (``bad_result``)."""
+    if result is None:
+        return
+    if not isinstance(result, Mapping):
+        raise malformed("result")
+    for key, value in result.items():
+        if key not in _RESULT_FIELDS or not _RESULT_FIELDS[key](value, players):
+            raise bad("bad_result", N_("the last round's result has a wrong {part}"),
+                      field=f"result.{key}" if isinstance(key, str) else "result",
+                      part=key if isinstance(key, str) else "field")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_count(value: Any) -> bool:
+    return _is_int(value) and value >= 0 and value.bit_length() <= _COUNT_BITS
+
+
+def _is_seat(value: Any, players: int) -> bool:
+    return _is_int(value) and 0 <= value < players
+
+
+def _is_list(value: Any, most: int, *, exactly: bool = False) -> bool:
+    return isinstance(value, list | tuple) and (
+        len(value) == most if exactly else len(value) <= most)
+
+
+def _is_seats(value: Any, players: int) -> bool:
+    return _is_list(value, players) and all(
+        _is_seat(seat, players) for seat in value) and len(set(value)) == len(value)
+
+
+def _is_code(value: Any) -> bool:
+    if not isinstance(value, str) or len(value) > 3:
+        return False
+    try:
+        return parse_card(value).code == value
+    except CardError:
+        return False
+
+
+def _check_settlement(state: GameState) -> None:
+    """The standing the settlement allows: who has lives, points or chips, how far the match
+    may go, who may have won, and a result that belongs to this match."""
+    rules, seats, phase = state.rules, state.seats, state.phase
+    settlement = rules.settlement
+    over = phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+    settled = state.round if over else state.round - 1
+    result = state.result
+    if result is not None and (result.get("round", 1) > state.round or settled < 1):
+        raise bad("bad_result", N_("the last round's result has a wrong {part}"),
+                  field="result.round", part="round")
+    if over and result is None:
+        raise malformed("result")
+    if phase == Phase.GAME_OVER and list(result.get("winners", ())) != list(  # type: ignore[union-attr]
+            state.winners):
+        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
+    carry = result.get("carry") if result else None
+    if carry and (rules.tie != "carry" or len(carry) < 2
+                  or any(seats[seat].eliminated for seat in carry)):
+        raise bad("bad_result", N_("the last round's result has a wrong {part}"),
+                  field="result.carry", part="carry")
+    if settlement is not Settlement.POINTS and any(seat.points for seat in seats):
+        raise bad("bad_points", N_("seat {seat} has points in a match not played for points"),
+                  field="seats", seat=next(i for i, seat in enumerate(seats) if seat.points))
+    limit = rounds_in_match(state) if settlement in (
+        Settlement.LIVES, Settlement.POINTS, Settlement.POT) else None
+    if limit is not None and (state.round > limit or (
+            phase == Phase.ROUND_OVER and state.round >= limit)):
+        raise bad("bad_round", N_("the round or turn count is out of range"), field="round")
+    if settlement is Settlement.LIVES:
+        _check_lives(state, limit)
+    elif settlement is Settlement.POINTS:
+        _check_points(state, settled, limit)
+    elif rules.ante == 0 and settlement is Settlement.NONE and (
+            state.pot or any(seat.chips for seat in seats)):
+        raise bad("chips_not_conserved",
+                  N_("the seats' chips and the pot must add up to nothing"), field="pot")
+
+
+def _check_lives(state: GameState, limit: int | None) -> None:
+    rules, seats = state.rules, state.seats
+    over = state.phase == Phase.GAME_OVER
+    for index, seat in enumerate(seats):
+        out_of_lives = not seat.lives and not seat.free_ride
+        if (seat.eliminated and (seat.lives or seat.free_ride)) or (
+            seat.free_ride and not rules.free_ride
+        ) or (
+            # A seat left with no life and no free ride is out, but when one settlement would
+            # put every seat left out at once, they share the win instead.
+            out_of_lives and not seat.eliminated and not (over and index in state.winners)
+        ):
+            raise bad("bad_lives", N_("seat {seat} has an impossible number of lives"),
+                      field=f"seats.{index}.lives", seat=index)
+    if rules.ante == 0 and not over:
+        # Chips move only with lives paid into the pot, and the pot is taken at the end.
+        paid = [rules.lives - seat.lives if rules.lives_to_pot else 0 for seat in seats]
+        if state.pot != sum(paid) or any(
+                seat.chips != -lost for seat, lost in zip(seats, paid, strict=True)):
+            raise bad("chips_not_conserved",
+                      N_("the seats' chips and the pot must add up to nothing"), field="pot")
+    active = state.active_seats
+    if not over:
+        if len(active) < 2:
+            raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
+        return
+    winners = list(state.winners)
+    result = state.result or {}
+    most = max(seats[seat].lives for seat in active)
+    if not (
+        (len(active) == 1 and winners == list(active))
+        or (result.get("draw") is True and winners == list(active))
+        or (winners == list(active) and all(
+            not seats[seat].lives and not seats[seat].free_ride for seat in winners))
+        or (limit is not None and state.round >= limit
+            and winners == [seat for seat in active if seats[seat].lives == most])
+    ):
+        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
+
+
+def _check_points(state: GameState, settled: int, limit: int | None) -> None:
+    rules, seats = state.rules, state.seats
+    most = PointsSettler.BLITZ * max(settled, 0)
+    for index, seat in enumerate(seats):
+        if seat.points > most:
+            raise bad("bad_points", N_("seat {seat} has more points than the deals played "
+                                       "can give"), field=f"seats.{index}.points", seat=index)
+    if rules.ante == 0 and (state.pot or any(seat.chips for seat in seats)):
+        raise bad("chips_not_conserved",
+                  N_("the seats' chips and the pot must add up to nothing"), field="pot")
+    active = state.active_seats
+    best = max(seats[seat].points for seat in active)
+    ended = (limit is not None and state.round >= limit and state.phase == Phase.GAME_OVER) or (
+        rules.target is not None and best >= rules.target)
+    if state.phase == Phase.GAME_OVER:
+        if not ended or list(state.winners) != [
+                seat for seat in active if seats[seat].points == best]:
+            raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
+    elif ended:
         raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")

@@ -19,6 +19,7 @@ thirtyone.errors.MoveError: seat 1 has already knocked
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,8 +29,8 @@ from thirtyone.game.dealing import first_dealer
 from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
 from thirtyone.game.moves import move_seat, move_type, refuse
 from thirtyone.game.settlement import settler_for
-from thirtyone.game.shuffle import fresh_seed
-from thirtyone.game.state import GameState, Phase
+from thirtyone.game.shuffle import fresh_seed, is_seed
+from thirtyone.game.state import HISTORY_LIMIT, MAX_ROUND, GameState, Phase
 from thirtyone.rules import Rules, make_rules
 
 
@@ -57,9 +58,9 @@ def new_game(
     settler = settler_for(rules)
     if seed is None:
         seed = fresh_seed()
-    elif isinstance(seed, bool) or not isinstance(seed, int | str) or len(str(seed)) > 200:
+    elif not is_seed(seed):
         raise OptionError("bad_seed", N_("a seed is a number or a text of up to 200 characters"),
-                          field="seed", seed=repr(seed)[:40])
+                          field="seed", seed=reprlib.repr(seed))
     if dealer is None:
         dealer = first_dealer(rules, seed, players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
@@ -104,8 +105,13 @@ def apply_move(state: GameState, move: Any) -> tuple[GameState, Events]:
     if new is state:
         new = state.evolve()
     # ``new`` was made by this move and nobody else holds it yet: set its history in place
-    # rather than copy the whole state once more.
-    object.__setattr__(new, "history", (*state.history, {"seat": seat, **canonical}))
+    # rather than copy the whole state once more. A new deal starts a new history, and only
+    # the last moves are kept, so that a state stays small however long the match lasts.
+    if canonical["type"] == "next_round":
+        history: tuple[Mapping[str, Any], ...] = ()
+    else:
+        history = (*state.history[1 - HISTORY_LIMIT:], {"seat": seat, **canonical})
+    object.__setattr__(new, "history", history)
     return new, events
 
 
@@ -121,6 +127,9 @@ def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int
     if kind == "next_round":
         if phase != Phase.ROUND_OVER:
             raise refuse("round_not_over", N_("the round is still being played"))
+        if state.round >= MAX_ROUND:
+            raise refuse("match_too_long", N_("a match has at most {rounds} deals"),
+                         rounds=MAX_ROUND)
         return flow, {"type": "next_round"}, None
     if phase == Phase.ROUND_OVER:
         raise refuse("round_over", N_("the round is over: deal the next one"))

@@ -32,6 +32,24 @@ T = TypeVar("T")
 _WORD = 1 << 64
 
 
+SEED_LENGTH = 200
+"""The longest seed, in characters (digits for a number)."""
+
+
+def is_seed(value: object) -> bool:
+    """Whether ``value`` may seed a match: a number or a text of up to 200 characters.
+
+    >>> is_seed("abc"), is_seed(10**199), is_seed(10**200), is_seed(True), is_seed(1.5)
+    (True, True, False, False, False)
+    """
+    if isinstance(value, str):
+        return len(value) <= SEED_LENGTH
+    # Compared, not measured with str(): that conversion is refused beyond 4,300 digits.
+    return isinstance(value, int) and not isinstance(value, bool) and (
+        abs(value) < 10**SEED_LENGTH
+    )
+
+
 def fresh_seed() -> str:
     """A new unpredictable seed, for a game started without one."""
     return secrets.token_hex(16)

@@ -30,6 +30,15 @@ from thirtyone.rules import Rules
 STATE_VERSION = 1
 """The layout version written by :meth:`GameState.to_dict`."""
 
+HISTORY_LIMIT = 32
+"""The most moves a state keeps: the last ones of the current deal. Enough for every seat of
+the largest table to see each move made since its own last one, and a bound on the size of a
+state (and of a sealed token) however long the match goes on."""
+
+MAX_ROUND = 10_000
+"""The last deal a match may reach: matches played out to the last seat (lives) could
+otherwise go on through void deals without end."""
+
 
 class Phase(StrEnum):
     """What the game waits for. Families add the phases of their own turns."""
@@ -78,8 +87,8 @@ class GameState:
     ``turns`` counts the turns completed this round; ``final_turns`` the turns left after a
     knock; ``pickup`` the card just taken from the discard pile (it may not be discarded in the
     same turn unless ``may_discard_pickup``); ``result`` the last round's settlement (plain
-    data); ``winners`` the seats that won the match; ``history`` every move applied, each with
-    the ``seat`` that made it.
+    data); ``winners`` the seats that won the match; ``history`` the last moves of the current
+    deal (at most :data:`HISTORY_LIMIT`), each with the ``seat`` that made it.
     """
 
     rules: Rules
@@ -138,8 +147,13 @@ class GameState:
         """A copy with ``changes``; no field is checked (the flows keep the state consistent)."""
         return _evolve(self, changes)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The state as plain JSON data (see the module docstring for the card places)."""
+    def to_dict(self, *, shared: bool = False) -> dict[str, Any]:
+        """The state as plain JSON data (see the module docstring for the card places).
+
+        With ``shared``, the result and the history entries are the state's own rather than
+        copies: for a caller that serializes the data at once and changes nothing (sealing).
+        """
+        copy = _shared if shared else thaw
         return {
             "version": STATE_VERSION,
             "rules": self.rules.to_dict(),
@@ -160,9 +174,9 @@ class GameState:
             "final_turns": self.final_turns,
             "pickup": None if self.pickup is None else self.pickup.code,
             "pot": self.pot,
-            "result": thaw(self.result),
+            "result": copy(self.result),
             "winners": list(self.winners),
-            "history": [thaw(entry) for entry in self.history],
+            "history": [copy(entry) for entry in self.history],
         }
 
     @classmethod
@@ -205,11 +219,18 @@ def thaw(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALARS:
         return value
+    # Scalars are kept inline rather than through a call each: history entries and results
+    # are mostly scalars, and every answer copies a few dozen of them.
     if kind is dict or isinstance(value, Mapping):
-        return {key: thaw(item) for key, item in value.items()}
+        return {key: item if type(item) in _SCALARS else thaw(item)
+                for key, item in value.items()}
     if kind is list or kind is tuple:
-        return [thaw(item) for item in value]
+        return [item if type(item) in _SCALARS else thaw(item) for item in value]
     return value
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _shared(value: Any) -> Any:
+    return value

@@ -199,6 +199,9 @@ class SwitchFlow(FamilyFlow):
                     or len(state.table) != HAND_SIZE):
                 raise StateError("bad_hand_size", N_("the dealer must hold two hands and the "
                                                      "table one"), field="hands")
+            if any(state.table_face_up):
+                raise StateError("bad_table", N_("the table hand lies face down until the "
+                                                 "dealer keeps a hand"), field="table_face_up")
             others = state.evolve(hands=tuple(
                 hand[:HAND_SIZE] if seat == state.dealer else hand
                 for seat, hand in enumerate(state.hands)))

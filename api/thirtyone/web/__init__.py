@@ -30,6 +30,7 @@ from thirtyone.web import games, hands, i18n, meta, problems, race, tables, vari
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
+from thirtyone.web.security import BodyLimit, SecurityHeaders
 from thirtyone.web.validation import Points
 
 __all__ = ["create_app"]
@@ -128,6 +129,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
+    app.wsgi_app = BodyLimit(  # type: ignore[method-assign]
+        app.wsgi_app, lambda: app.config["MAX_CONTENT_LENGTH"]
+    )
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
         # The rules site is static: whitenoise answers its files (and "/ru/" with
@@ -136,7 +140,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             app.wsgi_app, root=str(site_dir), index_file=True
         )
     else:
+        site_dir = None
         app.add_url_rule("/", "home", lambda: redirect("/docs"))
+    # Outermost, so that the site's files and every error carry the headers too.
+    app.wsgi_app = SecurityHeaders(app.wsgi_app, site_dir)  # type: ignore[method-assign]
     return app
 
 

@@ -18,6 +18,7 @@ from werkzeug import Response
 from thirtyone.errors import N_, MoveError
 from thirtyone.events import EVENT_MESSAGES
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
+from thirtyone.game.checks import read_sealed_state
 from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import card_name, format_message, pgettext
@@ -199,10 +200,11 @@ class Table:
         self.seat: int | None = body["seat"]
         self.game_id: str | None = None
         if body["token"] is not None:
+            # The token opened, so this server sealed the state in it, checked: it is trusted.
             self.game_id, data = _sealer().unseal(body["token"])
+            self.state = read_sealed_state(data)
         else:
-            data = body["state"]
-        self.state = GameState.from_dict(data)
+            self.state = GameState.from_dict(body["state"])
         if self.seat is not None and self.seat >= self.state.players:
             raise Problem(422, "bad_seat", N_("This game has no seat {seat}."), seat=self.seat,
                           errors=[{"field": "seat", "code": "bad_seat",
@@ -242,7 +244,9 @@ class Table:
     def answer(self, state: GameState) -> dict[str, Any]:
         """The game after a move: the next token (or state) and what the seat asking sees."""
         if self.game_id is not None:
-            carried: dict[str, Any] = {"token": _sealer().seal(self.game_id, state.to_dict())}
+            carried: dict[str, Any] = {
+                "token": _sealer().seal(self.game_id, state.to_dict(shared=True))
+            }
         else:
             carried = {"state": state.to_dict()}
         return {**carried, **self.seen(state)}

@@ -4,8 +4,13 @@ The server keeps no games: it hands the client the whole game state sealed in a 
 Fernet token (AES-128-CBC and HMAC-SHA256) over the compressed JSON of the game id and the
 state. The client can neither read the stock or other hands from it nor alter it. Each seat
 also gets a key, an HMAC of the game id and the seat, that it must show to see its cards or to
-move. Both keys derive from the one server secret (``THIRTYONE_SECRET_KEY``), so any server
+move. Both keys derive from the server secret (``THIRTYONE_SECRET_KEY``), so any server
 holding the same secret serves any game.
+
+The secret may be rotated without ending a game: ``THIRTYONE_SECRET_KEY`` may list several
+secrets, separated by commas or white space. The first seals new tokens and makes new seat
+keys; every one of them opens tokens and checks seat keys (``MultiFernet``). Put the new secret
+first, keep the old one listed as long as games sealed with it may come back, then drop it.
 
 >>> sealer = Sealer("doctest secret")
 >>> token = sealer.seal("g1", {"stock": ["AS", "KS"]})
@@ -15,6 +20,15 @@ holding the same secret serves any game.
 True
 >>> sealer.seat_key("g1", 0) == sealer.seat_key("g1", 1)
 False
+>>> rotated = Sealer("new secret, doctest secret")
+>>> rotated.unseal(token)
+('g1', {'stock': ['AS', 'KS']})
+>>> rotated.check_seat_key("g1", 0, sealer.seat_key("g1", 0))
+>>> Sealer("doctest secret").unseal(rotated.seal("g1", {}))
+Traceback (most recent call last):
+...
+thirtyone.web.problems.Problem: The game token is not valid: it was altered, cut short, or \
+sealed by another server.
 """
 
 from __future__ import annotations
@@ -22,17 +36,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 import secrets
 import zlib
 from typing import Any
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from thirtyone.errors import N_
-from thirtyone.web.jsonio import dumps
+from thirtyone.web.jsonio import dumps, loads
 from thirtyone.web.problems import Problem
 
 _VERSION = 1
@@ -52,13 +65,30 @@ def bad_token() -> Problem:
     )
 
 
+def secrets_of(setting: str | bytes) -> list[bytes]:
+    """The secrets a ``THIRTYONE_SECRET_KEY`` setting lists, the sealing one first.
+
+    >>> secrets_of("new, old  older")
+    [b'new', b'old', b'older']
+    """
+    text = setting.decode() if isinstance(setting, bytes) else setting
+    found = [secret.encode() for secret in text.replace(",", " ").split()]
+    if not found:
+        raise ValueError("THIRTYONE_SECRET_KEY lists no secret")
+    return found
+
+
 class Sealer:
-    """Seals and opens game tokens, and makes and checks seat keys, with one server secret."""
+    """Seals and opens game tokens, and makes and checks seat keys, with the server secrets:
+    the first seals, any opens (see the module docstring)."""
 
     def __init__(self, secret: str | bytes) -> None:
-        master = secret.encode() if isinstance(secret, str) else secret
-        self._fernet = Fernet(base64.urlsafe_b64encode(_derive(master, b"thirtyone token")))
-        self._seat_secret = _derive(master, b"thirtyone seat key")
+        masters = secrets_of(secret)
+        self._fernet = MultiFernet([
+            Fernet(base64.urlsafe_b64encode(_derive(master, b"thirtyone token")))
+            for master in masters
+        ])
+        self._seat_secrets = [_derive(master, b"thirtyone seat key") for master in masters]
 
     @staticmethod
     def new_game_id() -> str:
@@ -72,7 +102,7 @@ class Sealer:
     def unseal(self, token: str) -> tuple[str, dict[str, Any]]:
         """The game id and state sealed in ``token``; a :class:`Problem` if it is not ours."""
         try:
-            payload = json.loads(zlib.decompress(self._fernet.decrypt(token)))
+            payload = loads(zlib.decompress(self._fernet.decrypt(token)))
         except (InvalidToken, zlib.error, ValueError, TypeError):
             raise bad_token() from None
         if not isinstance(payload, dict) or payload.get("v") != _VERSION:
@@ -80,14 +110,15 @@ class Sealer:
         return payload["game"], payload["state"]
 
     def seat_key(self, game_id: str, seat: int) -> str:
-        digest = hmac.new(
-            self._seat_secret, f"{game_id}/{seat}".encode(), hashlib.sha256
-        ).digest()
-        return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode("ascii")
+        """The key of ``seat`` in this game, made with the sealing secret."""
+        return _seat_key(self._seat_secrets[0], game_id, seat)
 
     def check_seat_key(self, game_id: str, seat: int, key: str) -> None:
-        """Raise a 403 problem unless ``key`` is the key of ``seat`` in this game."""
-        if not hmac.compare_digest(self.seat_key(game_id, seat).encode(), key.encode()):
+        """Raise a 403 problem unless ``key`` is the key of ``seat`` in this game under one of
+        the secrets."""
+        given = key.encode("utf-8", "replace")
+        if not any(hmac.compare_digest(_seat_key(secret, game_id, seat).encode(), given)
+                   for secret in self._seat_secrets):
             raise Problem(
                 403, "wrong_seat_key", N_("This is not the key of seat {seat} in this game."),
                 title=N_("Wrong seat key"), seat=seat,
@@ -95,3 +126,8 @@ class Sealer:
                          "detail": N_("Use the key the server gave for this seat."),
                          "params": {}}],
             )
+
+
+def _seat_key(secret: bytes, game_id: str, seat: int) -> str:
+    digest = hmac.new(secret, f"{game_id}/{seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode("ascii")
