@@ -26,11 +26,11 @@ from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import games, hands, i18n, meta, problems, race, variants
+from thirtyone.web import contract, games, hands, i18n, meta, problems, race, variants
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
-from thirtyone.web.validation import Points
+from thirtyone.web.validation import HAND_DOC, Points
 
 __all__ = ["create_app"]
 
@@ -90,8 +90,11 @@ def default_config() -> dict[str, Any]:
         "API_SPEC_OPTIONS": {
             "info": {
                 "description": API_DESCRIPTION,
-                "license": {"name": "MIT"},
+                "license": {"name": "MIT", "url": "https://opensource.org/license/mit"},
             },
+            "servers": [{"url": "/", "description": "The server that serves this document."}],
+            # No operation needs credentials: a sealed game's seat key travels in the body.
+            "security": [],
         },
     }
 
@@ -115,7 +118,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     problems.init_app(app)
     api = Api(app)
     api.register_field(Points, "number", None)
-    games.document(api.spec)
+    contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
+    api.spec.components.schema("Hand", HAND_DOC)
+    games.document(api.spec, api.ma_plugin)
+    # flask-smorest's own, for paginated answers, which this API has none of.
+    del api.spec.components.schemas["PaginationMetadata"]
     for blueprint in (variants.blp, hands.blp, games.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     app.register_blueprint(

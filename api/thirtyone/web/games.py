@@ -11,6 +11,8 @@ from typing import Any
 
 import marshmallow as ma
 from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import make_schema_key
 from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
@@ -20,6 +22,7 @@ from thirtyone.events import EVENT_MESSAGES
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
 from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.web.api import Blueprint
+from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import card_name, format_message, pgettext
 from thirtyone.web.problems import Problem
 from thirtyone.web.sealing import Sealer
@@ -38,21 +41,17 @@ blp = Blueprint(
     description="Play a match: sealed tokens carry the game, seat keys prove the seat.",
 )
 
-_MOVE_DOC = {
-    "description": "A move: `{\"type\": \"draw\", \"source\": \"stock\"}`, "
-    "`{\"type\": \"discard\", \"card\": \"QS\"}`, `{\"type\": \"knock\"}`, "
-    "`{\"type\": \"exchange\", \"give\": [\"7H\"], \"take\": [0]}`, "
-    "`{\"type\": \"take\", \"card\": \"5H\"}` (race), `{\"type\": \"next_round\"}`, "
-    "...; the legal ones are listed in `legal_moves`.",
+_STATE_DOC = {
+    "description": "The plain game state (open mode): send it back as it came; the engine "
+    "checks it.",
+    "additionalProperties": True,
 }
 
-
-_EVENT_DOC = {
-    "description": "An event: its `type`, its parameters (`seat`, `card`, ...) and a "
-    "localized `message`.",
-    "required": ["type", "message"],
-    "properties": {"type": {"type": "string"}, "message": {"type": "string"}},
-}
+_TO_MOVE_DOC = (
+    "The seat to act, if any. Between rounds it is `null` and the only legal move is "
+    "`{\"type\": \"next_round\"}`, which any seat may send (with its key, in a sealed game) "
+    "to deal the next round; after the match it is `null` and nothing is legal."
+)
 
 
 class NewGameSchema(RulesSchema):
@@ -61,48 +60,56 @@ class NewGameSchema(RulesSchema):
         metadata={"description": "Seats at the table; each variant has its own range."},
     )
     seed = ma.fields.Raw(
-        load_default=None,
+        allow_none=True,
         metadata={"description": "A number or a text of up to 200 characters: the same seed, "
                   "options and moves give the same game. Drawn at random when absent.",
-                  "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 200}],
-                  "nullable": True},
+                  "anyOf": [{"type": "integer", "nullable": True},
+                            {"type": "string", "maxLength": 200, "nullable": True}]},
     )
     dealer = ma.fields.Integer(
-        load_default=None, allow_none=True, validate=between(0, 14),
+        allow_none=True, validate=between(0, 14),
         metadata={"description": "The first dealer's seat; drawn by the rules when absent."},
     )
     sealed = ma.fields.Boolean(
-        load_default=True,
-        metadata={"description": "`false` for open mode: the plain state instead of a token."},
+        metadata={"description": "`false` for open mode: the plain state instead of a token. "
+                  "Sealed when absent."},
     )
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # Filled here rather than by load_default, which the contract would show as a
+        # `default` that generated clients then send or require.
+        return {"seed": None, "dealer": None, "sealed": True} | data
 
 
 class GameRequestSchema(Schema):
+    """A game, as a sealed `token` or (open mode) a plain `state`: exactly one of the two."""
+
     token = ma.fields.String(
-        load_default=None, allow_none=False,
-        metadata={"description": "The token of the game (sealed mode)."},
+        metadata={"description": "The token of the game (sealed mode); send it or `state`."},
     )
-    state = ma.fields.Dict(
-        load_default=None, allow_none=False,
-        metadata={"description": "The plain game state (open mode), instead of a token."},
-    )
+    state = ma.fields.Dict(metadata=_STATE_DOC)
     seat = ma.fields.Integer(
-        load_default=None, allow_none=True, validate=between(0, 14),
+        allow_none=True, validate=between(0, 14),
         metadata={"description": "The seat asking; absent or null for a spectator."},
     )
     seat_key = ma.fields.String(
-        load_default=None, allow_none=False,
         metadata={"description": "The seat's key (sealed mode)."},
     )
 
     @ma.validates_schema
     def one_game(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if (data["token"] is None) == (data["state"] is None):
+        if ("token" in data) == ("state" in data):
             raise ma.ValidationError(
                 Message(N_("Send the game either as a token or as a state."),
                         "token_or_state"),
                 field_name="token",
             )
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # Filled here rather than by load_default: see NewGameSchema.absent.
+        return {"token": None, "state": None, "seat": None, "seat_key": None} | data
 
 
 class MoveSchema(Schema):
@@ -134,24 +141,26 @@ class MoveSchema(Schema):
 
 
 class MoveRequestSchema(GameRequestSchema):
-    move = ma.fields.Nested(MoveSchema, required=True, metadata=_MOVE_DOC)
+    move = ma.fields.Nested(MoveSchema, required=True, metadata={COMPONENT: "Move"})
 
 
 class GameSchema(Schema):
     token = ma.fields.String(metadata={"description": "The next token (sealed mode)."})
-    state = ma.fields.Dict(metadata={"description": "The next state (open mode)."})
+    state = ma.fields.Dict(metadata=_STATE_DOC)
     seat = ma.fields.Integer(required=True, allow_none=True)
     view = ma.fields.Dict(
         required=True,
-        metadata={"description": "The game as the seat sees it; hidden cards are null."},
+        metadata={"description": "The game as the seat sees it; hidden cards are null.",
+                  COMPONENT: "View"},
     )
     to_move = ma.fields.Integer(
-        required=True, allow_none=True, metadata={"description": "The seat to act, if any."}
+        required=True, allow_none=True, metadata={"description": _TO_MOVE_DOC}
     )
     is_over = ma.fields.Boolean(required=True)
     legal_moves = ma.fields.List(
-        ma.fields.Dict(), required=True,
-        metadata={"description": "The moves this seat may make now."},
+        ma.fields.Dict(metadata={COMPONENT: "Move"}), required=True,
+        metadata={"description": "The moves this seat may make now (between rounds, "
+                  "`next_round` for any seat)."},
     )
 
 
@@ -165,7 +174,7 @@ class NewGameResultSchema(GameSchema):
 
 class MoveResultSchema(GameSchema):
     events = ma.fields.List(
-        ma.fields.Dict(metadata=_EVENT_DOC), required=True,
+        ma.fields.Dict(metadata={COMPONENT: "Event"}), required=True,
         metadata={"description": "What happened, in order, each with a localized message."},
     )
 
@@ -181,11 +190,10 @@ class ValidationResultSchema(Schema):
     field = ma.fields.String(required=True, allow_none=True)
 
 
-def document(spec: APISpec) -> None:
-    """Say in the contract what marshmallow cannot: a game comes as a token or a state."""
-    exactly_one = {"oneOf": [{"required": ["token"]}, {"required": ["state"]}]}
-    spec.components.schema("GameRequest", exactly_one, schema=GameRequestSchema)
-    spec.components.schema("MoveRequest", exactly_one, schema=MoveRequestSchema)
+def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
+    """Document a move as the engine's typed ``Move`` (thirtyone.web.contract), not as the
+    loose shape that MoveSchema checks before the engine does."""
+    plugin.converter.refs[make_schema_key(MoveSchema())] = "Move"
 
 
 def _sealer() -> Sealer:
@@ -271,6 +279,7 @@ def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @blp.route("")
 class Games(MethodView):
+    @blp.doc(operationId="newGame")
     @blp.arguments(NewGameSchema())
     @blp.response(201, NewGameResultSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -301,6 +310,7 @@ class Games(MethodView):
 
 @blp.route("/view")
 class GameView(MethodView):
+    @blp.doc(operationId="viewGame")
     @blp.arguments(GameRequestSchema())
     @blp.response(200, GameSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
@@ -312,6 +322,7 @@ class GameView(MethodView):
 
 @blp.route("/validate")
 class ValidateMove(MethodView):
+    @blp.doc(operationId="validateMove")
     @blp.arguments(MoveRequestSchema())
     @blp.response(200, ValidationResultSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
@@ -330,6 +341,7 @@ class ValidateMove(MethodView):
 
 @blp.route("/moves")
 class Moves(MethodView):
+    @blp.doc(operationId="playMove")
     @blp.arguments(MoveRequestSchema())
     @blp.response(200, MoveResultSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")

@@ -14,9 +14,10 @@ from thirtyone.errors import N_, ThirtyOneError
 from thirtyone.hands import CATEGORY_NAMES, HandScore, compare_hands, evaluator, score_hand
 from thirtyone.rules import make_rules
 from thirtyone.web.api import Blueprint
+from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import IN_SUIT, card_name, gettext, points_text, suit_name
 from thirtyone.web.problems import Problem
-from thirtyone.web.validation import HAND_DOC, Message, Points, RulesSchema, Schema, length
+from thirtyone.web.validation import Message, Points, RulesSchema, Schema, length
 
 blp = Blueprint(
     "hands", __name__, url_prefix="/v1/hands",
@@ -27,7 +28,7 @@ _NOT_A_LIST = Message(N_("Not a valid list."), "wrong_type")
 
 
 def hand_field(**kwargs: Any) -> ma.fields.List:
-    return ma.fields.List(ma.fields.String(), metadata=HAND_DOC, **kwargs)
+    return ma.fields.List(ma.fields.String(), metadata={COMPONENT: "Hand"}, **kwargs)
 
 
 class ScoreRequestSchema(RulesSchema):
@@ -48,7 +49,7 @@ class BatchRequestSchema(RulesSchema):
         metadata={
             "description": "Up to 10,000 hands of three card codes.",
             "type": "array",
-            "items": HAND_DOC,
+            "items": {"$ref": "#/components/schemas/Hand"},
             "maxItems": 10_000,
         },
     )
@@ -133,6 +134,7 @@ def describe_score(score: HandScore) -> dict[str, Any]:
 
 @blp.route("/score")
 class Score(MethodView):
+    @blp.doc(operationId="scoreHand")
     @blp.arguments(ScoreRequestSchema())
     @blp.response(200, ScoreSchema)
     def post(self, body: dict[str, Any]) -> Response:
@@ -146,6 +148,7 @@ class Score(MethodView):
 
 @blp.route("/compare")
 class Compare(MethodView):
+    @blp.doc(operationId="compareHands")
     @blp.arguments(CompareRequestSchema())
     @blp.response(200, RankingSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -161,6 +164,7 @@ class Compare(MethodView):
 
 @blp.route("/score-batch")
 class ScoreBatch(MethodView):
+    @blp.doc(operationId="scoreHands")
     @blp.arguments(BatchRequestSchema())
     @blp.response(200, BatchSchema)
     def post(self, body: dict[str, Any]) -> Response:
