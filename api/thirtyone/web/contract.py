@@ -9,6 +9,7 @@ schemas of the endpoints point at them with ``metadata={"component": NAME}``.
 
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
@@ -18,7 +19,7 @@ from apispec import APISpec
 
 from thirtyone.cards import CARD
 from thirtyone.events import EVENTS, Event
-from thirtyone.game.moves import MOVES, Move, PlayedMove
+from thirtyone.game.moves import Move, PlayedMove
 from thirtyone.game.views import View
 from thirtyone.rules import OPTION_VALUES, PRESETS
 
@@ -44,6 +45,12 @@ VARIANT_SCHEMA: dict[str, Any] = {
 EVENT_MESSAGE = {"type": "string", "description": "What happened, in the request's language."}
 
 
+def _markdown(docstring: str) -> str:
+    """A docstring as the contract's Markdown: Sphinx roles and literals become code."""
+    text = re.sub(r":\w+:`~?([\w.]+)`", r"`\1`", " ".join(docstring.split()))
+    return text.replace("``", "`")
+
+
 def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
@@ -53,7 +60,8 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     if schema == _ref("Card"):
         return _ref("CardOrHidden")
     if "$ref" in schema:
-        return {"type": "object", "nullable": True, "allOf": [schema]}
+        # As apispec writes a nullable reference for OpenAPI 3.0.
+        return {"anyOf": [schema, {"type": "object", "nullable": True}]}
     if "oneOf" in schema:
         return {"anyOf": [_nullable(member) for member in schema["oneOf"]]}
     return {**schema, "nullable": True}
@@ -125,7 +133,7 @@ class Components:
         schema: dict[str, Any] = {"type": "object", "properties": properties,
                                   "required": required}
         if kind.__doc__ and not kind.__doc__.startswith(kind.__name__ + "("):
-            schema["description"] = " ".join(kind.__doc__.split())
+            schema["description"] = _markdown(kind.__doc__)
         self.spec.components.schema(name, schema)
         return name
 
@@ -187,15 +195,15 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         nullable = ret.get("nullable", False)
         description = ret.get("description")
         ret.clear()
-        if nullable or description:
+        if nullable:
+            ret.update(_nullable(_ref(name)))
+        elif description:
             # OpenAPI 3.0 ignores the siblings of a $ref: wrap it to keep them.
             ret["allOf"] = [_ref(name)]
-            if nullable:
-                ret |= {"type": "object", "nullable": True}
-            if description:
-                ret["description"] = description
         else:
             ret.update(_ref(name))
+        if description:
+            ret["description"] = description
         return {}
 
     add_attribute_function(component_ref)
