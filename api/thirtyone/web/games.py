@@ -18,12 +18,11 @@ from flask.views import MethodView
 from werkzeug import Response
 
 from thirtyone.errors import N_, MoveError
-from thirtyone.events import EVENT_MESSAGES
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
 from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
-from thirtyone.web.i18n import card_name, format_message, pgettext
+from thirtyone.web.i18n import catalog, format_message
 from thirtyone.web.problems import Problem
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import (
@@ -35,6 +34,7 @@ from thirtyone.web.validation import (
     length,
     one_of,
 )
+from thirtyone.words import event_message
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1/games",
@@ -256,25 +256,9 @@ class Table:
         return {**carried, **self.seen(state)}
 
 
-def _event_words(key: str, value: Any) -> Any:
-    """An event parameter as the sentence shows it: card names, localized sources."""
-    if key == "card" and isinstance(value, str):
-        return card_name(value)
-    if key == "source" and value == "stock":
-        return pgettext("event source", "stock")
-    if key == "source" and value == "discard":
-        return pgettext("event source", "discard")
-    return value
-
-
 def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    localized = []
-    for event in events:
-        template = EVENT_MESSAGES.get(event["type"])
-        params = {key: _event_words(key, value) for key, value in event.items()}
-        message = format_message(template, params) if template else event["type"]
-        localized.append({**event, "message": message})
-    return localized
+    translations = catalog()
+    return [{**event, "message": event_message(translations, event)} for event in events]
 
 
 @blp.route("")

@@ -9,13 +9,14 @@ from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
 
+from thirtyone import words
 from thirtyone.cards import parse_card
 from thirtyone.errors import N_, ThirtyOneError
 from thirtyone.hands import CATEGORY_NAMES, HandScore, compare_hands, evaluator, score_hand
 from thirtyone.rules import make_rules
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
-from thirtyone.web.i18n import IN_SUIT, card_name, gettext, points_text, suit_name
+from thirtyone.web.i18n import card_name, catalog, suit_name
 from thirtyone.web.problems import Problem
 from thirtyone.web.validation import Message, Points, RulesSchema, Schema, length
 
@@ -107,28 +108,14 @@ class BatchSchema(Schema):
 
 def describe_score(score: HandScore) -> dict[str, Any]:
     """A score with its localized names and a sentence describing it."""
-    shown = [
-        f"{card_name(card)} ({card_name(score.wild[card.code])})"
-        if card.code in score.wild else card_name(card)
-        for card in score.counted
-    ]
-    category = gettext(CATEGORY_NAMES[score.category])
-    if score.suit and len(score.counted) > 1:
-        description = gettext(N_("{category}: {points} {in_suit} ({cards}).")).format(
-            category=category, points=points_text(score.points),
-            in_suit=gettext(IN_SUIT[score.suit]), cards=", ".join(shown),
-        )
-    else:
-        description = gettext(N_("{category}: {points} ({cards}).")).format(
-            category=category, points=points_text(score.points), cards=", ".join(shown)
-        )
+    translations = catalog()
     return {
         **score.to_dict(),
-        "category_name": category,
+        "category_name": translations.gettext(CATEGORY_NAMES[score.category]),
         "suit_name": suit_name(score.suit) if score.suit else None,
         "card_names": [card_name(card) for card in score.cards],
         "is_blitz": score.is_blitz,
-        "description": description,
+        "description": words.describe_score(translations, score),
     }
 
 
