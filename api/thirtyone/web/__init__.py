@@ -19,14 +19,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import swagger_ui_bundle
-from flask import Blueprint as FlaskBlueprint
 from flask import Flask, Response, redirect, request
 from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import contract, games, hands, i18n, meta, problems, race, variants
+from thirtyone.web import contract, docs, games, hands, i18n, meta, problems, race, variants
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
@@ -85,8 +83,6 @@ def default_config() -> dict[str, Any]:
         "OPENAPI_VERSION": "3.0.3",
         "OPENAPI_URL_PREFIX": "/",
         "OPENAPI_JSON_PATH": "openapi.json",
-        "OPENAPI_SWAGGER_UI_PATH": "/docs",
-        "OPENAPI_SWAGGER_UI_URL": "/docs/assets/",
         "API_SPEC_OPTIONS": {
             "info": {
                 "description": API_DESCRIPTION,
@@ -125,12 +121,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     del api.spec.components.schemas["PaginationMetadata"]
     for blueprint in (variants.blp, hands.blp, games.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
-    app.register_blueprint(
-        FlaskBlueprint(
-            "swagger_ui_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
-            static_url_path="/assets", url_prefix="/docs",
-        )
-    )
+    docs.init_app(app)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
     site_dir = app.config["SITE_DIR"]

@@ -54,6 +54,13 @@ _TO_MOVE_DOC = (
 )
 
 
+# The examples of the contract, which Swagger UI's "Try it out" sends as they are: a token
+# holds the server's secret, so the examples of the game endpoints play in open mode, on a
+# state dealt here the same way every time (scat, three seats, seat 1 to move).
+EXAMPLE_STATE = new_game("scat", 3, seed=42, dealer=0).to_dict()
+EXAMPLE_MOVE = {"type": "draw", "source": "stock"}
+
+
 class NewGameSchema(RulesSchema):
     players = ma.fields.Integer(
         required=True, validate=between(1, 15),
@@ -264,7 +271,7 @@ def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @blp.route("")
 class Games(MethodView):
     @blp.doc(operationId="newGame")
-    @blp.arguments(NewGameSchema())
+    @blp.arguments(NewGameSchema(), example={"variant": "scat", "players": 3, "seed": 42})
     @blp.response(201, NewGameResultSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Deal a new match: its token, one key per seat, and what a spectator sees."""
@@ -295,7 +302,7 @@ class Games(MethodView):
 @blp.route("/view")
 class GameView(MethodView):
     @blp.doc(operationId="viewGame")
-    @blp.arguments(GameRequestSchema())
+    @blp.arguments(GameRequestSchema(), example={"state": EXAMPLE_STATE, "seat": 1})
     @blp.response(200, GameSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -307,7 +314,8 @@ class GameView(MethodView):
 @blp.route("/validate")
 class ValidateMove(MethodView):
     @blp.doc(operationId="validateMove")
-    @blp.arguments(MoveRequestSchema())
+    @blp.arguments(MoveRequestSchema(),
+                   example={"state": EXAMPLE_STATE, "seat": 1, "move": EXAMPLE_MOVE})
     @blp.response(200, ValidationResultSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -326,7 +334,8 @@ class ValidateMove(MethodView):
 @blp.route("/moves")
 class Moves(MethodView):
     @blp.doc(operationId="playMove")
-    @blp.arguments(MoveRequestSchema())
+    @blp.arguments(MoveRequestSchema(),
+                   example={"state": EXAMPLE_STATE, "seat": 1, "move": EXAMPLE_MOVE})
     @blp.response(200, MoveResultSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     @blp.alt_response(409, response="CONFLICT", description="The move is not legal now.")

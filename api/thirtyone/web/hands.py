@@ -122,7 +122,7 @@ def describe_score(score: HandScore) -> dict[str, Any]:
 @blp.route("/score")
 class Score(MethodView):
     @blp.doc(operationId="scoreHand")
-    @blp.arguments(ScoreRequestSchema())
+    @blp.arguments(ScoreRequestSchema(), example={"variant": "scat", "hand": ["AS", "KS", "10S"]})
     @blp.response(200, ScoreSchema)
     def post(self, body: dict[str, Any]) -> Response:
         """Score one hand."""
@@ -136,7 +136,8 @@ class Score(MethodView):
 @blp.route("/compare")
 class Compare(MethodView):
     @blp.doc(operationId="compareHands")
-    @blp.arguments(CompareRequestSchema())
+    @blp.arguments(CompareRequestSchema(), example={
+        "variant": "schnautz", "hands": [["7H", "7D", "7C"], ["AS", "KS", "QS"]]})
     @blp.response(200, RankingSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Rank hands best first: the winners, the losers, and every hand's score."""
@@ -152,7 +153,8 @@ class Compare(MethodView):
 @blp.route("/score-batch")
 class ScoreBatch(MethodView):
     @blp.doc(operationId="scoreHands")
-    @blp.arguments(BatchRequestSchema())
+    @blp.arguments(BatchRequestSchema(), example={
+        "variant": "scat", "hands": [["AS", "KS", "10S"], ["7H", "8D", "9C"]]})
     @blp.response(200, BatchSchema)
     def post(self, body: dict[str, Any]) -> Response:
         """Score up to 10,000 hands in one call (points, category and suit of each)."""

@@ -51,7 +51,7 @@ class SolutionSchema(Schema):
 @blp.route("/solve")
 class Solve(MethodView):
     @blp.doc(operationId="solveRace")
-    @blp.arguments(PositionSchema())
+    @blp.arguments(PositionSchema(), example={"taken": ["5H"]})
     @blp.response(200, SolutionSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Whether the player to move wins the race with perfect play, and with which cards."""

@@ -113,7 +113,9 @@ class Variants(MethodView):
 
 @blp.route("/<variant_id>")
 class Variant(MethodView):
-    @blp.doc(operationId="getVariant")
+    @blp.doc(operationId="getVariant", parameters=[
+        {"in": "path", "name": "variant_id", "required": True, "schema": {"type": "string"},
+         "example": "scat", "description": "A variant id or any of its names."}])
     @blp.response(200, VariantSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No variant has this id or name.")
     def get(self, variant_id: str) -> dict[str, Any]:
