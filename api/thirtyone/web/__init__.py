@@ -43,6 +43,10 @@ encrypted and authenticated with the server's secret) and one secret `seat_key` 
 the token back with each move: the answer carries the next token. A seat's key is needed to see
 that seat's cards or to move for it.
 
+Between rounds `to_move` is `null` and the only legal move is `{"type": "next_round"}`: any
+seat may send it (with its key, in a sealed game) to deal the next round. Once the match is
+over, `to_move` is `null`, `is_over` is true and no move is legal.
+
 Every answer speaks the language asked for by `?lang=` (`en`, `ru`, `it`), else by
 `Accept-Language`, else English. Errors are RFC 9457 problem details
 (`application/problem+json`) with a stable `code`.
