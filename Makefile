@@ -5,12 +5,15 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test lint bench clean
+.PHONY: install system translations site serve test lint bench clean clients
 
-# What the tests start themselves: Debian's redis-server and chromium, installed when missing
-# (CI runs as root on a machine that may be new; elsewhere, install them the same way).
+# What the tests start themselves: Debian's redis-server and chromium, and node and npm for
+# the TypeScript client check, installed when missing (CI runs as root on a machine that may be
+# new; elsewhere, install them the same way).
 SYSTEM_PACKAGES := $(if $(shell command -v redis-server),,redis-server) \
-	$(if $(wildcard /usr/bin/chromium),,chromium)
+	$(if $(wildcard /usr/bin/chromium),,chromium) \
+	$(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm)
+CLIENTS := clients/ts
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,8 +47,21 @@ serve: translations
 lint: $(STAMP)
 	$(BIN)/ruff check api tests benchmarks
 
+# The contract as other tools read it: redocly lints it, openapi-typescript generates types,
+# and tsc --strict checks a small openapi-fetch script that plays a game against them
+# (tests/web/test_clients_ts.py then runs it against the API). npm packages are pinned in
+# clients/ts/package-lock.json.
+$(CLIENTS)/node_modules/.installed: $(CLIENTS)/package-lock.json
+	cd $(CLIENTS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+clients: $(CLIENTS)/node_modules/.installed
+	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check
+
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
+	@if command -v node >/dev/null; then $(MAKE) --no-print-directory clients; \
+		else echo "node is missing: the TypeScript client is not checked (make system)"; fi
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(STAMP)
@@ -55,4 +71,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/tables.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache
+	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build

@@ -1,18 +1,44 @@
-"""The ``thirtyone`` command: serve the API (and the rules site), or write its contract.
+"""The ``thirtyone`` command: the engine in a terminal, and the API's server.
 
-``thirtyone serve`` runs gunicorn with the API on http://127.0.0.1:8000 and, when the rules
-site is built (``build/site``, or ``--site``), the site at ``/``. ``thirtyone openapi``
-writes ``openapi.yaml`` as ``flask openapi write --format yaml`` does.
+With the engine alone: ``thirtyone score AS KS 10S`` says what a hand is worth, ``thirtyone
+compare "AS KS QS" "7H 7D 7C"`` ranks hands, ``thirtyone solve 5H`` solves the race to 31,
+and ``thirtyone play scat --players 3 --bots greedy`` plays a match against bots, in the
+sentences the API says (``--lang ru``, ``it``, ``en``).
+
+With the server extra (``pip install 'thirtyone[server]'``): ``thirtyone serve`` runs
+gunicorn with the API on http://127.0.0.1:8000 and, when the rules site is built
+(``build/site``, or ``--site``), the site at ``/``; ``thirtyone openapi`` writes
+``openapi.yaml`` as ``flask openapi write --format yaml`` does.
 """
 
 from __future__ import annotations
 
 import argparse
+import gettext
+import importlib.util
+import json
 import os
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import thirtyone
+from thirtyone import words
+from thirtyone.bots import Bot, GreedyBot, RandomBot
+from thirtyone.errors import N_, ThirtyOneError
+from thirtyone.game import Move, apply_move, legal_moves, new_game, view
+from thirtyone.hands import compare_hands, score_hand
+from thirtyone.race import solve
+
+SERVER_MODULES = ("flask", "flask_smorest", "flask_babel", "gunicorn", "yaml")
+"""What ``serve`` and ``openapi`` import, all from the server extra."""
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "greedy": lambda seat: GreedyBot(seed=seat),
+    "random": lambda seat: RandomBot(seat),
+}
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -62,9 +88,151 @@ def _openapi(args: argparse.Namespace) -> None:
         yaml.dump(spec, file)
 
 
+def _language() -> str:
+    """The terminal's language when we speak it (``LANGUAGE``, ``LC_ALL``, ``LANG``), else
+    English."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        code = os.environ.get(name, "")[:2].lower()
+        if code in words.LANGUAGES:
+            return code
+    return words.LANGUAGES[0]
+
+
+def _catalog(args: argparse.Namespace) -> gettext.NullTranslations:
+    return words.load_catalogs()[args.lang]
+
+
+def _hand(text: str) -> list[str]:
+    """A hand typed as one argument: codes separated by spaces or commas."""
+    return text.replace(",", " ").split()
+
+
+def _score(args: argparse.Namespace) -> None:
+    translations = _catalog(args)
+    print(words.describe_score(translations, score_hand(args.cards, args.variant)))
+
+
+def _compare(args: argparse.Namespace) -> None:
+    translations = _catalog(args)
+    ranking = compare_hands([_hand(hand) for hand in args.hands], args.variant)
+    for place, group in enumerate(ranking.order, start=1):
+        for index in group:
+            sentence = words.describe_score(translations, ranking.scores[index])
+            print(f"{place}. #{index + 1} {' '.join(_hand(args.hands[index]))}: {sentence}")
+
+
+def _solve(args: argparse.Namespace) -> None:
+    translations = _catalog(args)
+    solution = solve(args.taken)
+    if solution.wins:
+        cards = ", ".join(words.card_name(translations, card) for card in solution.winning_cards)
+        print(words.format_message(translations, N_(
+            "At {total}, the player to move wins with perfect play by taking: {cards}."),
+            {"total": solution.total, "cards": cards}))
+    else:
+        print(words.format_message(translations, N_(
+            "At {total}, the player to move loses against perfect play."),
+            {"total": solution.total}))
+
+
+def _move_text(translations: gettext.NullTranslations, move: Move) -> str:
+    """A move as the API writes it, with the names of the cards it names."""
+    named = [move.get("card"), *move.get("give", [])]  # type: ignore[misc]
+    names = [words.card_name(translations, card) for card in named if isinstance(card, str)]
+    return json.dumps(move, ensure_ascii=False) + (f"  ({', '.join(names)})" if names else "")
+
+
+def _play(args: argparse.Namespace) -> None:
+    """A match in the terminal: you hold seat 0, bots the others; any seat deals between
+    rounds, so you do."""
+    translations = _catalog(args)
+    state = new_game(args.variant, args.players, seed=args.seed)
+    bots = {seat: BOTS[args.bots](seat) for seat in range(1, args.players)}
+    say = print
+    while not state.is_over:
+        seat = state.to_move
+        moves = legal_moves(state)
+        if seat in bots:
+            bot = bots[seat]
+            move = bot.choose(view(state, seat) if bot.uses_view else None, moves)
+        else:
+            seen = view(state, 0)
+            cards = ", ".join(words.card_name(translations, card)
+                              for card in seen["hands"][0] if card is not None)
+            say(words.format_message(translations, N_("Your cards: {cards}."), {"cards": cards}))
+            if seen["discard"]:
+                top = words.card_name(translations, seen["discard"][-1])
+                say(words.format_message(translations, N_("Top of the discard pile: {card}."),
+                                         {"card": top}))
+            if seen["table"]:
+                # Numbered as exchanges name them (``take``).
+                table = ", ".join(
+                    f"{position}: " + ("?" if card is None else words.card_name(translations, card))
+                    for position, card in enumerate(seen["table"]))
+                say(words.format_message(translations, N_("On the table: {cards}."),
+                                         {"cards": table}))
+            for number, option in enumerate(moves, start=1):
+                say(f"  {number}) {_move_text(translations, option)}")
+            move = moves[_ask(translations, len(moves)) - 1]
+        state, events = apply_move(state, move)
+        for event in events:
+            say(words.event_message(translations, event))
+
+
+def _ask(translations: gettext.NullTranslations, count: int) -> int:
+    prompt = words.format_message(translations, N_("Your move (1-{count}): "), {"count": count})
+    while True:
+        try:
+            answer = input(prompt).strip()
+        except EOFError:
+            print()
+            sys.exit(0)
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer)
+
+
+def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
+    """``run``, or how to install what it needs when the server extra is missing."""
+
+    def checked(args: argparse.Namespace) -> None:
+        missing = [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
+        if missing:
+            sys.exit(f"thirtyone {args.command} needs the server extra ({', '.join(missing)} "
+                     "missing): pip install 'thirtyone[server]'")
+        run(args)
+
+    return checked
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="thirtyone", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="thirtyone", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"thirtyone {thirtyone.__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
+    language = argparse.ArgumentParser(add_help=False)
+    language.add_argument("--lang", choices=words.LANGUAGES, default=_language(),
+                          help="the language of the sentences (default: the terminal's)")
+    variant = argparse.ArgumentParser(add_help=False)
+    variant.add_argument("--variant", default="scat", help="a variant id or name (default: scat)")
+
+    score = commands.add_parser("score", parents=[language, variant], help="score a hand")
+    score.add_argument("cards", nargs=3, metavar="CARD", help="three card codes: AS KS 10S")
+    score.set_defaults(run=_score)
+    compare = commands.add_parser("compare", parents=[language, variant],
+                                  help="rank hands, best first")
+    compare.add_argument("hands", nargs="+", metavar="HAND", help='a hand: "AS KS QS"')
+    compare.set_defaults(run=_compare)
+    race = commands.add_parser("solve", parents=[language],
+                               help="solve the race to 31 from the cards taken so far")
+    race.add_argument("taken", nargs="*", metavar="CARD", help="the cards taken, any order")
+    race.set_defaults(run=_solve)
+    play = commands.add_parser("play", parents=[language],
+                               help="play a match against bots; you hold seat 0")
+    play.add_argument("variant", help="a variant id or name: scat, blitz, schnautz, ...")
+    play.add_argument("--players", type=int, default=3)
+    play.add_argument("--bots", choices=sorted(BOTS), default="greedy")
+    play.add_argument("--seed", default=None, help="the same seed deals the same match")
+    play.set_defaults(run=_play)
     serve = commands.add_parser("serve", help="run the API (and the rules site) with gunicorn")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -74,12 +242,16 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--site", type=Path, default=None,
                        help="the built rules site to serve at / (default: build/site)")
     serve.add_argument("--access-log", action="store_true", help="log every request")
-    serve.set_defaults(run=_serve)
+    serve.set_defaults(run=_with_server(_serve))
     openapi = commands.add_parser("openapi", help="write the OpenAPI document as YAML")
     openapi.add_argument("output", nargs="?", default="openapi.yaml")
-    openapi.set_defaults(run=_openapi)
+    openapi.set_defaults(run=_with_server(_openapi))
     args = parser.parse_args(argv)
-    args.run(args)
+    try:
+        args.run(args)
+    except ThirtyOneError as error:
+        sys.exit(f"thirtyone {args.command}: "
+                 + words.format_message(_catalog(args), error.message, error.params))
 
 
 if __name__ == "__main__":

@@ -19,9 +19,17 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from thirtyone.errors import N_, CardError
+
+CARD = "card"
+"""The mark of a card code in a type, ``Annotated[str, CARD]``, for those who read types (the
+API's contract does)."""
+
+CardCode = Annotated[str, CARD]
+"""A card code such as ``"QS"``: canonical in what the engine returns; what it is sent may use
+any spelling :func:`parse_card` reads."""
 
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 """Suit letters in canonical order: clubs, diamonds, hearts, spades."""

@@ -1,16 +1,284 @@
-"""What each event says, in English, for the web layer to translate.
+"""The events a move causes, each typed, and what each says in English for the web layer to
+translate.
 
-:func:`~thirtyone.game.apply_move` returns events as dicts with a ``type`` and parameters;
+:func:`~thirtyone.game.apply_move` returns events as dicts with a ``type`` and parameters, one
+:class:`~typing.TypedDict` per type below (:data:`Event` is any of them);
 ``EVENT_MESSAGES[event["type"]].format(**event)`` is the English sentence. Card parameters are
-card codes; a seat is its number. Events only carry public information.
+card codes, ``None`` where the card stays hidden; a seat is its number. Events only carry
+public information.
 
 >>> EVENT_MESSAGES["knocked"].format(type="knocked", seat=2)
 'Seat 2 knocked.'
 """
 
-from __future__ import annotations
 
+from typing import Literal, NotRequired, TypedDict, get_args, get_type_hints
+
+from thirtyone.cards import CardCode
 from thirtyone.errors import N_
+
+Points = int | float
+"""A hand's points: a whole number, or 30.5 where three of a kind is worth 30½."""
+
+
+class Dealt(TypedDict):
+    type: Literal["dealt"]
+    round: int
+    dealer: int
+
+
+class TurnedUp(TypedDict):
+    type: Literal["turned_up"]
+    card: CardCode
+
+
+class Drew(TypedDict):
+    """``card`` only when drawn from the discard pile, where everyone saw it."""
+
+    type: Literal["drew"]
+    seat: int
+    source: Literal["stock", "discard"]
+    card: NotRequired[CardCode]
+
+
+class Discarded(TypedDict):
+    type: Literal["discarded"]
+    seat: int
+    card: CardCode
+
+
+class Knocked(TypedDict):
+    type: Literal["knocked"]
+    seat: int
+
+
+class Stood(TypedDict):
+    type: Literal["stood"]
+    seat: int
+
+
+class StockRecycled(TypedDict):
+    """``cards``: how many cards the new stock holds."""
+
+    type: Literal["stock_recycled"]
+    cards: int
+
+
+class StockExhausted(TypedDict):
+    type: Literal["stock_exhausted"]
+
+
+class TurnLimit(TypedDict):
+    type: Literal["turn_limit"]
+    turns: int
+
+
+class Blitz(TypedDict):
+    type: Literal["blitz"]
+    seat: int
+    cards: list[CardCode]
+
+
+class Showdown(TypedDict):
+    type: Literal["showdown"]
+    knocker: int | None
+
+
+class Shown(TypedDict):
+    type: Literal["shown"]
+    seat: int
+    cards: list[CardCode]
+    points: Points | None
+    category: str | None
+
+
+class LivesLost(TypedDict):
+    type: Literal["lives_lost"]
+    seat: int
+    lives: int
+    left: int
+
+
+class FreeRide(TypedDict):
+    type: Literal["free_ride"]
+    seat: int
+
+
+class Paid(TypedDict):
+    type: Literal["paid"]
+    seat: int
+    chips: int
+
+
+class Eliminated(TypedDict):
+    type: Literal["eliminated"]
+    seat: int
+
+
+class PointsScored(TypedDict):
+    type: Literal["points_scored"]
+    seat: int
+    points: int
+    total: int
+
+
+class PotWon(TypedDict):
+    type: Literal["pot_won"]
+    seat: int
+    chips: int
+
+
+class RoundOver(TypedDict):
+    """``reason``: ``showdown``, ``blitz``, ``void``, or a family's own (``declared``, ...)."""
+
+    type: Literal["round_over"]
+    round: int
+    reason: str
+
+
+class MatchWon(TypedDict):
+    """``shared``: the match ended in a tie that these winners share."""
+
+    type: Literal["match_won"]
+    seat: int
+    shared: bool
+
+
+class Ante(TypedDict):
+    type: Literal["ante"]
+    chips: int
+    pot: int
+
+
+class WidowDealt(TypedDict):
+    """The widow's cards, ``None`` where face down."""
+
+    type: Literal["widow_dealt"]
+    cards: list[CardCode | None]
+
+
+class Exchanged(TypedDict):
+    """``gave``: the cards given (``None`` when given face down); ``took``: those taken
+    (``None`` where they lay face down); ``positions``: where on the table."""
+
+    type: Literal["exchanged"]
+    seat: int
+    count: int
+    gave: list[CardCode | None]
+    took: list[CardCode | None]
+    positions: list[int]
+
+
+class ThirtyOne(TypedDict):
+    type: Literal["thirty_one"]
+    seat: int
+
+
+class Widow31(TypedDict):
+    type: Literal["widow_31"]
+    seat: int
+    cards: list[CardCode]
+
+
+class Declared(TypedDict):
+    type: Literal["declared"]
+    seat: int
+    category: str
+    points: Points
+
+
+class Passed(TypedDict):
+    type: Literal["passed"]
+    seat: int
+
+
+class Joined(TypedDict):
+    type: Literal["joined"]
+    seat: int
+    chips: int
+
+
+class SatOut(TypedDict):
+    type: Literal["sat_out"]
+    seat: int
+
+
+class WidowRevealed(TypedDict):
+    type: Literal["widow_revealed"]
+    seat: int
+    cards: list[CardCode]
+
+
+class PotCarried(TypedDict):
+    """``seats``: the tied seats the carried deal is for."""
+
+    type: Literal["pot_carried"]
+    chips: int
+    seats: list[int]
+
+
+class PotLeft(TypedDict):
+    type: Literal["pot_left"]
+    chips: int
+
+
+class HandKept(TypedDict):
+    """``laid``: the other hand, laid face up."""
+
+    type: Literal["hand_kept"]
+    seat: int
+    hand: int
+    laid: list[CardCode]
+
+
+class HandSwapped(TypedDict):
+    type: Literal["hand_swapped"]
+    seat: int
+    hand: int
+    gave: list[CardCode | None]
+    took: list[CardCode | None]
+
+
+class Renewed(TypedDict):
+    """``cards``: the fresh hand when dealt face up, else ``None``."""
+
+    type: Literal["renewed"]
+    seat: int
+    hand: int
+    face_up: bool
+    cards: list[CardCode] | None
+
+
+class LaidOut(TypedDict):
+    type: Literal["laid_out"]
+    dealer: int
+    seat: int
+
+
+class Took(TypedDict):
+    type: Literal["took"]
+    seat: int
+    card: CardCode
+    total: int
+
+
+class Stuck(TypedDict):
+    type: Literal["stuck"]
+    seat: int
+    total: int
+
+
+Event = (Dealt | TurnedUp | Drew | Discarded | Knocked | Stood | StockRecycled | StockExhausted
+         | TurnLimit | Blitz | Showdown | Shown | LivesLost | FreeRide | Paid | Eliminated
+         | PointsScored | PotWon | RoundOver | MatchWon | Ante | WidowDealt | Exchanged
+         | ThirtyOne | Widow31 | Declared | Passed | Joined | SatOut | WidowRevealed
+         | PotCarried | PotLeft | HandKept | HandSwapped | Renewed | LaidOut | Took | Stuck)
+"""Any event: a dict whose ``type`` says which."""
+
+EVENTS: dict[str, type] = {
+    get_args(get_type_hints(kind)["type"])[0]: kind for kind in get_args(Event)
+}
+"""Each event type's :class:`~typing.TypedDict`, by its ``type``."""
 
 EVENT_MESSAGES: dict[str, str] = {
     "dealt": N_("Round {round}: seat {dealer} dealt."),

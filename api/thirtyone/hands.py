@@ -46,9 +46,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
-from thirtyone.cards import ALL_CARDS, DECKS, JOKERS, SUITS, Card, Deck, parse_card
+from thirtyone.cards import ALL_CARDS, DECKS, JOKERS, SUITS, Card, CardCode, Deck, parse_card
 from thirtyone.errors import N_, CardError, HandError
 from thirtyone.rules import PRESETS, Rules, make_rules
 
@@ -139,6 +139,17 @@ def _basis(options: tuple[Any, ...]) -> _Basis:
     return _Basis.of(dict(zip(SCORING_OPTIONS, options, strict=True)))
 
 
+class ScoreData(TypedDict):
+    """A :class:`HandScore` as plain data (:meth:`HandScore.to_dict`)."""
+
+    points: int | float
+    category: str
+    suit: str | None
+    counted: list[CardCode]
+    cards: list[CardCode]
+    wild: dict[CardCode, CardCode]
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class HandScore:
     """The value of one hand under one rule set.
@@ -169,7 +180,7 @@ class HandScore:
     strength: int
     _basis: _Basis = field(repr=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ScoreData:
         """The score as plain JSON-able data.
 
         >>> score_hand("AS KS X1", "jokers").to_dict()

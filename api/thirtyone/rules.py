@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from thirtyone.cards import DECKS, SUITS, Deck, parse_card
 from thirtyone.errors import N_, CardError, OptionError
@@ -167,6 +167,22 @@ def _option(
 ) -> Any:
     spec = OptionSpec("", kind, default, description, choices, minimum, maximum, legacy)
     return field(default=default, metadata={"spec": spec})
+
+
+OPTION_VALUES = "options"
+"""The mark of a mapping of option names to values in a type, for those who read types (the
+API's contract, which knows each option's own type)."""
+
+OptionValues = Annotated[dict[str, bool | int | str | None], OPTION_VALUES]
+"""Option values by name; each option's kind (:data:`OPTIONS`) says which type its value has."""
+
+
+class RulesData(TypedDict):
+    """A rule set as plain data (:meth:`Rules.to_dict`): the variant and the options that
+    differ from its defaults."""
+
+    variant: str
+    options: OptionValues
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,7 +407,7 @@ class Rules:
         """The :class:`~thirtyone.cards.Deck` these rules play with."""
         return DECKS[self.deck]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RulesData:
         """``{"variant": ..., "options": {...}}``, the overrides only; see :func:`make_rules`."""
         return {"variant": self.variant, "options": self.overrides()}
 

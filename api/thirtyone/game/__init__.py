@@ -7,13 +7,59 @@ A state is plain data through :meth:`GameState.to_dict` and :meth:`GameState.fro
 
 from thirtyone.game import bank, pot, switch, widow  # noqa: F401  (each registers itself)
 from thirtyone.game.flow import apply_move, legal_moves, new_game, validate_move
-from thirtyone.game.state import GameState, Phase, Seat
-from thirtyone.game.views import view
+from thirtyone.game.moves import (
+    MOVE_TYPES,
+    MOVES,
+    DeclareMove,
+    DiscardMove,
+    DrawMove,
+    ExchangeMove,
+    JoinMove,
+    KeepMove,
+    KnockMove,
+    Move,
+    NextRoundMove,
+    PassMove,
+    PlayedExchange,
+    PlayedMove,
+    RenewMove,
+    RevealMove,
+    Seated,
+    StandMove,
+    SwapHandMove,
+    TakeMove,
+)
+from thirtyone.game.state import GameState, Phase, RoundResult, Seat, SeatData, ShownHand
+from thirtyone.game.views import View, view
 
 __all__ = [
+    "MOVES",
+    "MOVE_TYPES",
+    "DeclareMove",
+    "DiscardMove",
+    "DrawMove",
+    "ExchangeMove",
     "GameState",
+    "JoinMove",
+    "KeepMove",
+    "KnockMove",
+    "Move",
+    "NextRoundMove",
+    "PassMove",
     "Phase",
+    "PlayedExchange",
+    "PlayedMove",
+    "RenewMove",
+    "RevealMove",
+    "RoundResult",
     "Seat",
+    "SeatData",
+    "Seated",
+    "ShownHand",
+    "StandMove",
+    "SwapHandMove",
+    "TakeMove",
+    "View",
     "apply_move",
     "legal_moves",
     "new_game",

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from thirtyone.errors import N_, OptionError
+from thirtyone.events import Event
 from thirtyone.game import bank, racing  # noqa: F401  (each registers its family)
 from thirtyone.game.dealing import first_dealer
 from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
-from thirtyone.game.moves import move_seat, move_type, refuse
+from thirtyone.game.moves import Move, move_seat, move_type, refuse
 from thirtyone.game.settlement import settler_for
 from thirtyone.game.shuffle import fresh_seed, is_seed
 from thirtyone.game.state import HISTORY_LIMIT, MAX_ROUND, GameState, Phase
@@ -77,22 +78,23 @@ def new_game(
     return state
 
 
-def legal_moves(state: GameState) -> list[dict[str, Any]]:
-    """Every move the seat to act may make now; ``[{"type": "next_round"}]`` between rounds,
-    nothing once the match is over."""
+def legal_moves(state: GameState) -> list[Move]:
+    """Every move the seat to act may make now; ``[{"type": "next_round"}]`` between rounds
+    (when ``to_move`` is ``None`` and any seat may deal the next round), nothing once the match
+    is over."""
     if state.phase == Phase.GAME_OVER:
         return []
     if state.phase == Phase.ROUND_OVER:
         return [{"type": "next_round"}]
-    return flow_of(state).legal_moves(state)
+    return cast(list[Move], flow_of(state).legal_moves(state))
 
 
-def validate_move(state: GameState, move: Any) -> None:
+def validate_move(state: GameState, move: Move) -> None:
     """Return if ``move`` is legal now; raise :class:`~thirtyone.errors.MoveError` if not."""
     _check(state, move)
 
 
-def apply_move(state: GameState, move: Any) -> tuple[GameState, Events]:
+def apply_move(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
     """The state after ``move`` and the events it caused, for everyone to see.
 
     Events carry only public information (a card drawn from the stock is not named).
@@ -112,7 +114,7 @@ def apply_move(state: GameState, move: Any) -> tuple[GameState, Events]:
     else:
         history = (*state.history[1 - HISTORY_LIMIT:], {"seat": seat, **canonical})
     object.__setattr__(new, "history", history)
-    return new, events
+    return new, cast(list[Event], events)
 
 
 def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int | None]:

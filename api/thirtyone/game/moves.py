@@ -23,19 +23,145 @@ Cards are read with :func:`~thirtyone.cards.parse_card`, so ``"10h"`` and ``"Tâ™
 the move kept in the history is canonical.
 """
 
-from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 
-from thirtyone.cards import Card, parse_card
+from thirtyone.cards import Card, CardCode, parse_card
 from thirtyone.errors import N_, CardError, MoveError
 
-MOVE_TYPES: tuple[str, ...] = (
-    "draw", "discard", "knock", "stand", "next_round", "take", "exchange", "declare", "pass",
-    "join", "reveal", "keep", "swap_hand", "renew",
-)
+
+class Seated(TypedDict, total=False):
+    """What every move may carry: the seat making it (the history always names it, ``None``
+    for ``next_round``, which is nobody's)."""
+
+    seat: int | None
+
+
+class DrawMove(Seated):
+    """Take the top card of the stock or of the discard pile (draw family)."""
+
+    type: Literal["draw"]
+    source: Literal["stock", "discard"]
+
+
+class DiscardMove(Seated):
+    """Discard a card after drawing (draw family)."""
+
+    type: Literal["discard"]
+    card: CardCode
+
+
+class KnockMove(Seated):
+    """End the round after one more turn for everyone else."""
+
+    type: Literal["knock"]
+
+
+class StandMove(Seated):
+    """Keep your hand in your final turn after a knock."""
+
+    type: Literal["stand"]
+
+
+class NextRoundMove(Seated):
+    """Deal the next round once a round is settled. ``to_move`` is ``None`` between rounds:
+    any seat may send it (a spectator too, in open mode)."""
+
+    type: Literal["next_round"]
+
+
+class TakeMove(Seated):
+    """The race to 31: take a card, named or by ``value`` (the first such card in deck
+    order)."""
+
+    type: Literal["take"]
+    card: NotRequired[CardCode]
+    value: NotRequired[int]
+
+
+class ExchangeMove(Seated):
+    """Give ``give[i]`` for the table card at position ``take[i]`` (widow family, bank,
+    Switch)."""
+
+    type: Literal["exchange"]
+    give: list[CardCode]
+    take: list[int]
+
+
+class DeclareMove(Seated):
+    """Declare a strong hand (schnautz)."""
+
+    type: Literal["declare"]
+
+
+class PassMove(Seated):
+    """Pass on declaring (schnautz), or sit a carried deal out."""
+
+    type: Literal["pass"]
+
+
+class JoinMove(Seated):
+    """Join a carried deal."""
+
+    type: Literal["join"]
+
+
+class RevealMove(Seated):
+    """Turn the table face up (no-trips's dealer)."""
+
+    type: Literal["reveal"]
+
+
+class KeepMove(Seated):
+    """Switch: the dealer keeps hand 0 or 1 and lays the other face up."""
+
+    type: Literal["keep"]
+    hand: int
+
+
+class SwapHandMove(Seated):
+    """Switch: swap the whole hand with table hand 0 or 1."""
+
+    type: Literal["swap_hand"]
+    hand: int
+
+
+class RenewMove(Seated):
+    """Switch: put a table hand out of play and deal a fresh one, face up or down."""
+
+    type: Literal["renew"]
+    hand: int
+    face_up: bool
+
+
+Move = (DrawMove | DiscardMove | KnockMove | StandMove | NextRoundMove | TakeMove
+        | ExchangeMove | DeclareMove | PassMove | JoinMove | RevealMove | KeepMove
+        | SwapHandMove | RenewMove)
+"""Any move of any family: a dict whose ``type`` says which."""
+
+MOVES: dict[str, type] = {
+    get_args(get_type_hints(kind)["type"])[0]: kind for kind in get_args(Move)
+}
+"""Each move type's :class:`~typing.TypedDict`, by its ``type``: the one list of move types
+(a new move is one more class in :data:`Move`)."""
+
+MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
 """Every move type of every family, as listed above."""
+
+
+class PlayedExchange(Seated):
+    """An exchange as the history shows it: cards given face down are ``None``."""
+
+    type: Literal["exchange"]
+    give: list[CardCode | None]
+    take: list[int]
+
+
+PlayedMove = (DrawMove | DiscardMove | KnockMove | StandMove | NextRoundMove | TakeMove
+              | PlayedExchange | DeclareMove | PassMove | JoinMove | RevealMove | KeepMove
+              | SwapHandMove | RenewMove)
+"""A move of the history as a seat sees it: :data:`Move`, with hidden gifts."""
 
 
 def refuse(code: str, message: str, *, field: str | None = None, **params: Any) -> MoveError:

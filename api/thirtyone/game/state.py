@@ -17,14 +17,14 @@ Card places, all tuples of :class:`~thirtyone.cards.Card`:
   carried deal, the table cards Schwimmen renews), hidden in every view.
 """
 
-from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from thirtyone.cards import Card
+from thirtyone.cards import Card, CardCode
+from thirtyone.hands import ScoreData
 from thirtyone.rules import Rules
 
 STATE_VERSION = 1
@@ -55,6 +55,56 @@ class Phase(StrEnum):
     """The match is finished; ``winners`` says who won."""
 
 
+class SeatData(TypedDict):
+    """A :class:`Seat` as plain data."""
+
+    lives: int
+    chips: int
+    points: int
+    free_ride: bool
+    eliminated: bool
+
+
+class ShownHand(TypedDict):
+    """A hand shown when a round was settled: its cards and their score."""
+
+    cards: list[CardCode]
+    score: ScoreData | None
+
+
+class RoundResult(TypedDict):
+    """How the last round was settled (``GameState.result``). Every family writes ``round``,
+    ``reason`` and ``winners`` (the match's winners, empty while it goes on); the others
+    belong to some families or settlements only:
+
+    - ``knocker``, ``blitz`` (the seats that showed one) and ``hands`` (one per seat, ``None``
+      for a hand not shown): every family but the race;
+    - lives: ``lives_lost`` (per seat), ``eliminated``, ``draw`` (the match ended tied);
+    - points: ``points`` (gained, per seat) and ``ranks`` (``high``, ``middle``, ``low``... per
+      seat, ``None`` for a seat not ranked);
+    - pot: ``deal_winners``, ``carry`` (the tied seats of a carried deal), ``stake``;
+    - escalating stakes: ``losers``, ``stake``, ``eliminated``;
+    - the race: ``total``.
+    """
+
+    round: int
+    reason: str
+    winners: list[int]
+    knocker: NotRequired[int | None]
+    blitz: NotRequired[list[int]]
+    hands: NotRequired[list[ShownHand | None]]
+    lives_lost: NotRequired[list[int]]
+    eliminated: NotRequired[list[int]]
+    draw: NotRequired[bool]
+    points: NotRequired[list[int]]
+    ranks: NotRequired[list[str | None]]
+    deal_winners: NotRequired[list[int]]
+    carry: NotRequired[list[int]]
+    stake: NotRequired[int]
+    losers: NotRequired[list[int]]
+    total: NotRequired[int]
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One seat's standing in the match.
@@ -69,7 +119,7 @@ class Seat:
     free_ride: bool = False
     eliminated: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SeatData:
         return {
             "lives": self.lives,
             "chips": self.chips,
@@ -143,7 +193,7 @@ class GameState:
                 return candidate
         raise AssertionError("no seat left in the match")  # pragma: no cover - match over first
 
-    def evolve(self, **changes: Any) -> GameState:
+    def evolve(self, **changes: Any) -> "GameState":
         """A copy with ``changes``; no field is checked (the flows keep the state consistent)."""
         return _evolve(self, changes)
 
@@ -180,7 +230,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> GameState:
+    def from_dict(cls, data: Any) -> "GameState":
         """Read a state written by :meth:`to_dict`; raise :class:`~thirtyone.errors.StateError`
         with a code naming the fault when it is malformed or inconsistent.
         """

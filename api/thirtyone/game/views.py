@@ -14,14 +14,51 @@ once the match is over, so anyone can then check the deals.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
+from thirtyone.cards import CardCode
 from thirtyone.errors import N_, StateError
 from thirtyone.game.family import flow_of
-from thirtyone.game.state import GameState, Phase, thaw
+from thirtyone.game.moves import PlayedMove
+from thirtyone.game.state import GameState, Phase, RoundResult, SeatData, thaw
+from thirtyone.rules import RulesData
 
 
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
+class View(TypedDict):
+    """What :func:`view` returns: the layout of :meth:`GameState.to_dict`, hidden cards
+    ``None``, the stock a count, and ``is_over``.
+
+    ``turn`` is the seat to act, ``None`` between rounds (any seat may then send
+    ``next_round``) and once the match is over; ``seat`` is the seat this view is for
+    (``None``: a spectator); ``seed`` is shown once the match is over.
+    """
+
+    rules: RulesData
+    seat: int | None
+    seats: list[SeatData]
+    dealer: int
+    round: int
+    phase: str
+    turn: int | None
+    turns: int
+    hands: list[list[CardCode | None]]
+    stock: int
+    discard: list[CardCode]
+    table: list[CardCode | None]
+    table_face_up: list[bool]
+    out: list[CardCode | None]
+    knocker: int | None
+    final_turns: int
+    pickup: CardCode | None
+    pot: int
+    result: RoundResult | None
+    winners: list[int]
+    history: list[PlayedMove]
+    is_over: bool
+    seed: int | str | None
+
+
+def view(state: GameState, seat: int | None) -> View:
     """``state`` as ``seat`` sees it (``None``: a spectator, who sees no hand in play)."""
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players

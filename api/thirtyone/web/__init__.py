@@ -19,19 +19,28 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import swagger_ui_bundle
-from flask import Blueprint as FlaskBlueprint
 from flask import Flask, Response, redirect, request
 from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import games, hands, i18n, meta, problems, race, tables, variants
+from thirtyone.web import (
+    contract,
+    docs,
+    games,
+    hands,
+    i18n,
+    meta,
+    problems,
+    race,
+    tables,
+    variants,
+)
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.security import BodyLimit, SecurityHeaders
-from thirtyone.web.validation import Points
+from thirtyone.web.validation import HAND_DOC, Points
 
 __all__ = ["create_app"]
 
@@ -45,6 +54,10 @@ Games are stateless. `POST /v1/games` returns a sealed `token` holding the whole
 encrypted and authenticated with the server's secret) and one secret `seat_key` per seat. Send
 the token back with each move: the answer carries the next token. A seat's key is needed to see
 that seat's cards or to move for it.
+
+Between rounds `to_move` is `null` and the only legal move is `{"type": "next_round"}`: any
+seat may send it (with its key, in a sealed game) to deal the next round. Once the match is
+over, `to_move` is `null`, `is_over` is true and no move is legal.
 
 Every answer speaks the language asked for by `?lang=` (`en`, `ru`, `it`), else by
 `Accept-Language`, else English. Errors are RFC 9457 problem details
@@ -86,13 +99,14 @@ def default_config() -> dict[str, Any]:
         "OPENAPI_VERSION": "3.0.3",
         "OPENAPI_URL_PREFIX": "/",
         "OPENAPI_JSON_PATH": "openapi.json",
-        "OPENAPI_SWAGGER_UI_PATH": "/docs",
-        "OPENAPI_SWAGGER_UI_URL": "/docs/assets/",
         "API_SPEC_OPTIONS": {
             "info": {
                 "description": API_DESCRIPTION,
-                "license": {"name": "MIT"},
+                "license": {"name": "MIT", "url": "https://opensource.org/license/mit"},
             },
+            "servers": [{"url": "/", "description": "The server that serves this document."}],
+            # No operation needs credentials: a sealed game's seat key travels in the body.
+            "security": [],
         },
     }
 
@@ -117,16 +131,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     problems.init_app(app)
     api = Api(app)
     api.register_field(Points, "number", None)
-    games.document(api.spec)
+    contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
+    api.spec.components.schema("Hand", HAND_DOC)
+    games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
+    # flask-smorest's own, for paginated answers, which this API has none of.
+    del api.spec.components.schemas["PaginationMetadata"]
     for blueprint in (variants.blp, hands.blp, games.blp, tables.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
-    app.register_blueprint(
-        FlaskBlueprint(
-            "swagger_ui_assets", __name__, static_folder=swagger_ui_bundle.swagger_ui_path,
-            static_url_path="/assets", url_prefix="/docs",
-        )
-    )
+    docs.init_app(app)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
     app.wsgi_app = BodyLimit(  # type: ignore[method-assign]

@@ -96,6 +96,19 @@ class JSONParser(FlaskParser):
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = JSONParser()
 
+    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
+        """flask-smorest's, and the errors of every request body in the contract: a body that
+        is not JSON (415), is not valid JSON (400) or is too large (413)."""
+        documented = super().arguments(schema, *args, **kwargs)
+
+        def decorator(func: Any) -> Any:
+            func = documented(func)
+            for status in (400, 413, 415):
+                func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
+            return func
+
+        return decorator
+
 
 class Api(flask_smorest.Api):
     ERROR_SCHEMA = ProblemSchema

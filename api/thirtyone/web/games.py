@@ -11,17 +11,19 @@ from typing import Any
 
 import marshmallow as ma
 from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import make_schema_key
 from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
 
 from thirtyone.errors import N_, MoveError
-from thirtyone.events import EVENT_MESSAGES
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
 from thirtyone.game.checks import read_sealed_state
 from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.web.api import Blueprint
-from thirtyone.web.i18n import card_name, format_message, pgettext
+from thirtyone.web.contract import COMPONENT
+from thirtyone.web.i18n import catalog, format_message
 from thirtyone.web.problems import Problem
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import (
@@ -33,27 +35,31 @@ from thirtyone.web.validation import (
     length,
     one_of,
 )
+from thirtyone.words import event_message
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1/games",
     description="Play a match: sealed tokens carry the game, seat keys prove the seat.",
 )
 
-_MOVE_DOC = {
-    "description": "A move: `{\"type\": \"draw\", \"source\": \"stock\"}`, "
-    "`{\"type\": \"discard\", \"card\": \"QS\"}`, `{\"type\": \"knock\"}`, "
-    "`{\"type\": \"exchange\", \"give\": [\"7H\"], \"take\": [0]}`, "
-    "`{\"type\": \"take\", \"card\": \"5H\"}` (race), `{\"type\": \"next_round\"}`, "
-    "...; the legal ones are listed in `legal_moves`.",
+_STATE_DOC = {
+    "description": "The plain game state (open mode): send it back as it came; the engine "
+    "checks it.",
+    "additionalProperties": True,
 }
 
+_TO_MOVE_DOC = (
+    "The seat to act, if any. Between rounds it is `null` and the only legal move is "
+    "`{\"type\": \"next_round\"}`, which any seat may send (with its key, in a sealed game) "
+    "to deal the next round; after the match it is `null` and nothing is legal."
+)
 
-_EVENT_DOC = {
-    "description": "An event: its `type`, its parameters (`seat`, `card`, ...) and a "
-    "localized `message`.",
-    "required": ["type", "message"],
-    "properties": {"type": {"type": "string"}, "message": {"type": "string"}},
-}
+
+# The examples of the contract, which Swagger UI's "Try it out" sends as they are: a token
+# holds the server's secret, so the examples of the game endpoints play in open mode, on a
+# state dealt here the same way every time (scat, three seats, seat 1 to move).
+EXAMPLE_STATE = new_game("scat", 3, seed=42, dealer=0).to_dict()
+EXAMPLE_MOVE = {"type": "draw", "source": "stock"}
 
 
 class NewGameSchema(RulesSchema):
@@ -62,48 +68,56 @@ class NewGameSchema(RulesSchema):
         metadata={"description": "Seats at the table; each variant has its own range."},
     )
     seed = ma.fields.Raw(
-        load_default=None,
+        allow_none=True,
         metadata={"description": "A number or a text of up to 200 characters: the same seed, "
                   "options and moves give the same game. Drawn at random when absent.",
-                  "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 200}],
-                  "nullable": True},
+                  "anyOf": [{"type": "integer", "nullable": True},
+                            {"type": "string", "maxLength": 200, "nullable": True}]},
     )
     dealer = ma.fields.Integer(
-        load_default=None, allow_none=True, validate=between(0, 14),
+        allow_none=True, validate=between(0, 14),
         metadata={"description": "The first dealer's seat; drawn by the rules when absent."},
     )
     sealed = ma.fields.Boolean(
-        load_default=True,
-        metadata={"description": "`false` for open mode: the plain state instead of a token."},
+        metadata={"description": "`false` for open mode: the plain state instead of a token. "
+                  "Sealed when absent."},
     )
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # Filled here rather than by load_default, which the contract would show as a
+        # `default` that generated clients then send or require.
+        return {"seed": None, "dealer": None, "sealed": True} | data
 
 
 class GameRequestSchema(Schema):
+    """A game, as a sealed `token` or (open mode) a plain `state`: exactly one of the two."""
+
     token = ma.fields.String(
-        load_default=None, allow_none=False,
-        metadata={"description": "The token of the game (sealed mode)."},
+        metadata={"description": "The token of the game (sealed mode); send it or `state`."},
     )
-    state = ma.fields.Dict(
-        load_default=None, allow_none=False,
-        metadata={"description": "The plain game state (open mode), instead of a token."},
-    )
+    state = ma.fields.Dict(metadata=_STATE_DOC)
     seat = ma.fields.Integer(
-        load_default=None, allow_none=True, validate=between(0, 14),
+        allow_none=True, validate=between(0, 14),
         metadata={"description": "The seat asking; absent or null for a spectator."},
     )
     seat_key = ma.fields.String(
-        load_default=None, allow_none=False,
         metadata={"description": "The seat's key (sealed mode)."},
     )
 
     @ma.validates_schema
     def one_game(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if (data["token"] is None) == (data["state"] is None):
+        if ("token" in data) == ("state" in data):
             raise ma.ValidationError(
                 Message(N_("Send the game either as a token or as a state."),
                         "token_or_state"),
                 field_name="token",
             )
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # Filled here rather than by load_default: see NewGameSchema.absent.
+        return {"token": None, "state": None, "seat": None, "seat_key": None} | data
 
 
 class MoveSchema(Schema):
@@ -135,24 +149,26 @@ class MoveSchema(Schema):
 
 
 class MoveRequestSchema(GameRequestSchema):
-    move = ma.fields.Nested(MoveSchema, required=True, metadata=_MOVE_DOC)
+    move = ma.fields.Nested(MoveSchema, required=True, metadata={COMPONENT: "Move"})
 
 
 class GameSchema(Schema):
     token = ma.fields.String(metadata={"description": "The next token (sealed mode)."})
-    state = ma.fields.Dict(metadata={"description": "The next state (open mode)."})
+    state = ma.fields.Dict(metadata=_STATE_DOC)
     seat = ma.fields.Integer(required=True, allow_none=True)
     view = ma.fields.Dict(
         required=True,
-        metadata={"description": "The game as the seat sees it; hidden cards are null."},
+        metadata={"description": "The game as the seat sees it; hidden cards are null.",
+                  COMPONENT: "View"},
     )
     to_move = ma.fields.Integer(
-        required=True, allow_none=True, metadata={"description": "The seat to act, if any."}
+        required=True, allow_none=True, metadata={"description": _TO_MOVE_DOC}
     )
     is_over = ma.fields.Boolean(required=True)
     legal_moves = ma.fields.List(
-        ma.fields.Dict(), required=True,
-        metadata={"description": "The moves this seat may make now."},
+        ma.fields.Dict(metadata={COMPONENT: "Move"}), required=True,
+        metadata={"description": "The moves this seat may make now (between rounds, "
+                  "`next_round` for any seat)."},
     )
 
 
@@ -166,7 +182,7 @@ class NewGameResultSchema(GameSchema):
 
 class MoveResultSchema(GameSchema):
     events = ma.fields.List(
-        ma.fields.Dict(metadata=_EVENT_DOC), required=True,
+        ma.fields.Dict(metadata={COMPONENT: "Event"}), required=True,
         metadata={"description": "What happened, in order, each with a localized message."},
     )
 
@@ -182,11 +198,10 @@ class ValidationResultSchema(Schema):
     field = ma.fields.String(required=True, allow_none=True)
 
 
-def document(spec: APISpec) -> None:
-    """Say in the contract what marshmallow cannot: a game comes as a token or a state."""
-    exactly_one = {"oneOf": [{"required": ["token"]}, {"required": ["state"]}]}
-    spec.components.schema("GameRequest", exactly_one, schema=GameRequestSchema)
-    spec.components.schema("MoveRequest", exactly_one, schema=MoveRequestSchema)
+def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
+    """Document a move as the engine's typed ``Move`` (thirtyone.web.contract), not as the
+    loose shape that MoveSchema checks before the engine does."""
+    plugin.converter.refs[make_schema_key(MoveSchema())] = "Move"
 
 
 def _sealer() -> Sealer:
@@ -252,30 +267,15 @@ class Table:
         return {**carried, **self.seen(state)}
 
 
-def _event_words(key: str, value: Any) -> Any:
-    """An event parameter as the sentence shows it: card names, localized sources."""
-    if key == "card" and isinstance(value, str):
-        return card_name(value)
-    if key == "source" and value == "stock":
-        return pgettext("event source", "stock")
-    if key == "source" and value == "discard":
-        return pgettext("event source", "discard")
-    return value
-
-
 def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    localized = []
-    for event in events:
-        template = EVENT_MESSAGES.get(event["type"])
-        params = {key: _event_words(key, value) for key, value in event.items()}
-        message = format_message(template, params) if template else event["type"]
-        localized.append({**event, "message": message})
-    return localized
+    translations = catalog()
+    return [{**event, "message": event_message(translations, event)} for event in events]
 
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(NewGameSchema())
+    @blp.doc(operationId="newGame")
+    @blp.arguments(NewGameSchema(), example={"variant": "scat", "players": 3, "seed": 42})
     @blp.response(201, NewGameResultSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Deal a new match: its token, one key per seat, and what a spectator sees."""
@@ -305,7 +305,8 @@ class Games(MethodView):
 
 @blp.route("/view")
 class GameView(MethodView):
-    @blp.arguments(GameRequestSchema())
+    @blp.doc(operationId="viewGame")
+    @blp.arguments(GameRequestSchema(), example={"state": EXAMPLE_STATE, "seat": 1})
     @blp.response(200, GameSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -316,7 +317,9 @@ class GameView(MethodView):
 
 @blp.route("/validate")
 class ValidateMove(MethodView):
-    @blp.arguments(MoveRequestSchema())
+    @blp.doc(operationId="validateMove")
+    @blp.arguments(MoveRequestSchema(),
+                   example={"state": EXAMPLE_STATE, "seat": 1, "move": EXAMPLE_MOVE})
     @blp.response(200, ValidationResultSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -334,7 +337,9 @@ class ValidateMove(MethodView):
 
 @blp.route("/moves")
 class Moves(MethodView):
-    @blp.arguments(MoveRequestSchema())
+    @blp.doc(operationId="playMove")
+    @blp.arguments(MoveRequestSchema(),
+                   example={"state": EXAMPLE_STATE, "seat": 1, "move": EXAMPLE_MOVE})
     @blp.response(200, MoveResultSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     @blp.alt_response(409, response="CONFLICT", description="The move is not legal now.")

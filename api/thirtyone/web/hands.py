@@ -9,14 +9,16 @@ from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
 
+from thirtyone import words
 from thirtyone.cards import parse_card
 from thirtyone.errors import N_, ThirtyOneError
 from thirtyone.hands import CATEGORY_NAMES, HandScore, compare_hands, evaluator, score_hand
 from thirtyone.rules import make_rules
 from thirtyone.web.api import Blueprint
-from thirtyone.web.i18n import IN_SUIT, card_name, gettext, points_text, suit_name
+from thirtyone.web.contract import COMPONENT
+from thirtyone.web.i18n import card_name, catalog, suit_name
 from thirtyone.web.problems import Problem
-from thirtyone.web.validation import HAND_DOC, Message, Points, RulesSchema, Schema, length
+from thirtyone.web.validation import Message, Points, RulesSchema, Schema, length
 
 blp = Blueprint(
     "hands", __name__, url_prefix="/v1/hands",
@@ -27,7 +29,7 @@ _NOT_A_LIST = Message(N_("Not a valid list."), "wrong_type")
 
 
 def hand_field(**kwargs: Any) -> ma.fields.List:
-    return ma.fields.List(ma.fields.String(), metadata=HAND_DOC, **kwargs)
+    return ma.fields.List(ma.fields.String(), metadata={COMPONENT: "Hand"}, **kwargs)
 
 
 class ScoreRequestSchema(RulesSchema):
@@ -48,7 +50,7 @@ class BatchRequestSchema(RulesSchema):
         metadata={
             "description": "Up to 10,000 hands of three card codes.",
             "type": "array",
-            "items": HAND_DOC,
+            "items": {"$ref": "#/components/schemas/Hand"},
             "maxItems": 10_000,
         },
     )
@@ -106,34 +108,21 @@ class BatchSchema(Schema):
 
 def describe_score(score: HandScore) -> dict[str, Any]:
     """A score with its localized names and a sentence describing it."""
-    shown = [
-        f"{card_name(card)} ({card_name(score.wild[card.code])})"
-        if card.code in score.wild else card_name(card)
-        for card in score.counted
-    ]
-    category = gettext(CATEGORY_NAMES[score.category])
-    if score.suit and len(score.counted) > 1:
-        description = gettext(N_("{category}: {points} {in_suit} ({cards}).")).format(
-            category=category, points=points_text(score.points),
-            in_suit=gettext(IN_SUIT[score.suit]), cards=", ".join(shown),
-        )
-    else:
-        description = gettext(N_("{category}: {points} ({cards}).")).format(
-            category=category, points=points_text(score.points), cards=", ".join(shown)
-        )
+    translations = catalog()
     return {
         **score.to_dict(),
-        "category_name": category,
+        "category_name": translations.gettext(CATEGORY_NAMES[score.category]),
         "suit_name": suit_name(score.suit) if score.suit else None,
         "card_names": [card_name(card) for card in score.cards],
         "is_blitz": score.is_blitz,
-        "description": description,
+        "description": words.describe_score(translations, score),
     }
 
 
 @blp.route("/score")
 class Score(MethodView):
-    @blp.arguments(ScoreRequestSchema())
+    @blp.doc(operationId="scoreHand")
+    @blp.arguments(ScoreRequestSchema(), example={"variant": "scat", "hand": ["AS", "KS", "10S"]})
     @blp.response(200, ScoreSchema)
     def post(self, body: dict[str, Any]) -> Response:
         """Score one hand."""
@@ -146,7 +135,9 @@ class Score(MethodView):
 
 @blp.route("/compare")
 class Compare(MethodView):
-    @blp.arguments(CompareRequestSchema())
+    @blp.doc(operationId="compareHands")
+    @blp.arguments(CompareRequestSchema(), example={
+        "variant": "schnautz", "hands": [["7H", "7D", "7C"], ["AS", "KS", "QS"]]})
     @blp.response(200, RankingSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Rank hands best first: the winners, the losers, and every hand's score."""
@@ -161,7 +152,9 @@ class Compare(MethodView):
 
 @blp.route("/score-batch")
 class ScoreBatch(MethodView):
-    @blp.arguments(BatchRequestSchema())
+    @blp.doc(operationId="scoreHands")
+    @blp.arguments(BatchRequestSchema(), example={
+        "variant": "scat", "hands": [["AS", "KS", "10S"], ["7H", "8D", "9C"]]})
     @blp.response(200, BatchSchema)
     def post(self, body: dict[str, Any]) -> Response:
         """Score up to 10,000 hands in one call (points, category and suit of each)."""

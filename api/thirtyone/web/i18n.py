@@ -26,44 +26,15 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, request
 from flask.globals import _cv_request
 
-import thirtyone
-from thirtyone.cards import RANK_NAMES, SUIT_NAMES, Card, parse_card
-from thirtyone.errors import N_
-
-LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
-"""The languages the API speaks; the first is the default."""
+from thirtyone import words
+from thirtyone.cards import SUIT_NAMES, Card
+from thirtyone.words import LANGUAGES, translations_directory
 
 DOMAIN = "messages"
 
 _LOCALES: dict[str, Locale] = {language: Locale.parse(language) for language in LANGUAGES}
 _NULL = NullTranslations()
 _log = logging.getLogger(__name__)
-
-# Russian puts the suit in the genitive plural after the rank ("туз пик"), Italian uses "di"
-# ("asso di picche"): a whole template per suit lets each language inflect the suit.
-CARD_NAMES: dict[str, str] = {
-    "C": N_("{rank} of clubs"),
-    "D": N_("{rank} of diamonds"),
-    "H": N_("{rank} of hearts"),
-    "S": N_("{rank} of spades"),
-}
-
-IN_SUIT: dict[str, str] = {
-    "C": N_("in clubs"),
-    "D": N_("in diamonds"),
-    "H": N_("in hearts"),
-    "S": N_("in spades"),
-}
-"""Where points are counted: "27 points in hearts"."""
-
-
-def translations_directory() -> Path:
-    """The folder holding ``<lang>/LC_MESSAGES/messages.po``: in the wheel or the repository."""
-    packaged = Path(thirtyone.__file__).resolve().parent / "translations"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[3] / "translations"
-
 
 def load_catalogs(directory: Path, domain: str = DOMAIN) -> dict[str, NullTranslations]:
     """One translations object per language, from ``.mo`` files or compiled from ``.po``."""
@@ -186,42 +157,14 @@ def pgettext(context: str, message: str) -> str:
 
 
 def format_message(template: str, params: Mapping[str, Any] | None = None) -> str:
-    """Translate an engine template and fill it with its params (``None``: a finished text).
-
-    A translation that names a placeholder the params lack falls back to the English template,
-    so a catalog slip can never turn a clear error into a crash.
-    """
-    translated = gettext(template)
-    if params is None:
-        return translated
-    for text in (translated, template):
-        try:
-            return text.format(**params)
-        except (KeyError, IndexError, ValueError):
-            _log.warning("message %r does not fit its params %r", text, params)
-    return template
+    """Translate an engine template and fill it with its params (see
+    :func:`thirtyone.words.format_message`)."""
+    return words.format_message(catalog(), template, params)
 
 
 def card_name(card: str | Card) -> str:
     """A card's name in the request's language: "ace of spades", "туз пик", "asso di picche"."""
-    translations = catalog()
-    # A catalog never changes once loaded, so it can keep the names it has made, by the
-    # spelling asked for (only spellings of real cards get that far).
-    names = translations.__dict__.setdefault("thirtyone_card_names", {})
-    key = card.code if isinstance(card, Card) else card
-    try:
-        return names[key]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
-    parsed = parse_card(card)
-    if parsed.suit is None:
-        name = translations.ugettext(RANK_NAMES["X"])
-    else:
-        name = translations.ugettext(CARD_NAMES[parsed.suit]).format(
-            rank=translations.ugettext(RANK_NAMES[parsed.rank])
-        )
-    names[key] = name
-    return name
+    return words.card_name(catalog(), card)
 
 
 def suit_name(suit: str) -> str:
@@ -230,9 +173,4 @@ def suit_name(suit: str) -> str:
 
 def points_text(points: float) -> str:
     """ "31 points", "31 очко", "30½ points"."""
-    if float(points).is_integer():
-        count = int(points)
-        return ngettext("{points} point", "{points} points", count).format(points=count)
-    # A fraction takes its own grammar ("30½ очка"), not the plural of any whole number.
-    text = f"{int(points)}½" if points % 1 == 0.5 else f"{points:g}"
-    return pgettext("fraction", "{points} points").format(points=text)
+    return words.points_text(catalog(), points)

@@ -20,6 +20,7 @@ class HealthSchema(ma.Schema):
 
 @blp.route("/healthz")
 class Health(MethodView):
+    @blp.doc(operationId="health")
     @blp.response(200, HealthSchema)
     def get(self) -> dict[str, Any]:
         """The service is up."""

@@ -7,7 +7,6 @@ from typing import Any
 import marshmallow as ma
 from flask.views import MethodView
 
-from thirtyone.cards import DECKS
 from thirtyone.race import solve
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import card_name
@@ -24,7 +23,7 @@ class PositionSchema(Schema):
         ma.fields.String(), required=True, validate=length(maximum=24),
         metadata={"description": "The cards taken so far from the 24 (ace to six), any order.",
                   "example": ["5H"], "maxItems": 24, "uniqueItems": True,
-                  "items": {"type": "string", "enum": [card.code for card in DECKS["race24"]]}},
+                  "items": {"$ref": "#/components/schemas/Card"}},
     )
 
 
@@ -51,7 +50,8 @@ class SolutionSchema(Schema):
 
 @blp.route("/solve")
 class Solve(MethodView):
-    @blp.arguments(PositionSchema())
+    @blp.doc(operationId="solveRace")
+    @blp.arguments(PositionSchema(), example={"taken": ["5H"]})
     @blp.response(200, SolutionSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Whether the player to move wins the race with perfect play, and with which cards."""

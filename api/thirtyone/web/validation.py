@@ -13,7 +13,8 @@ import marshmallow as ma
 
 from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_
-from thirtyone.rules import OPTIONS, PRESETS, OptionSpec
+from thirtyone.rules import OPTIONS, OptionSpec
+from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import gettext
 
 
@@ -120,16 +121,11 @@ def one_of(choices: tuple[str, ...]) -> ma.validate.OneOf:
 
 CARD_CODES: list[str] = [card.code for card in ALL_CARDS]
 
-CARD_DOC: dict[str, Any] = {
-    "type": "string",
-    "enum": CARD_CODES,
-    "description": "A card code: rank then suit, `AS`, `10H`, `QC`; jokers `X1`, `X2`. "
-    "`T` for ten, lower case and Unicode suits (`A♠`) are read too.",
-}
+CARD_DOC: dict[str, Any] = {COMPONENT: "Card"}
 
 HAND_DOC: dict[str, Any] = {
     "type": "array",
-    "items": CARD_DOC,
+    "items": {"$ref": "#/components/schemas/Card"},
     "minItems": 3,
     "maxItems": 3,
     "uniqueItems": True,
@@ -161,19 +157,16 @@ OPTIONS_DOC: dict[str, Any] = {
     "additionalProperties": False,
     "description": "Options overriding the variant's defaults, by name; each variant lets a "
     "table set some of them (`GET /v1/variants/{id}`), and some values exclude others.",
+    "example": {},
 }
 
 
 class RulesSchema(Schema):
     """The rules a request plays by: a variant and the options that override its defaults."""
 
-    variant = ma.fields.String(
-        load_default="scat",
-        metadata={"description": "A variant id (`GET /v1/variants`); its other names are "
-                  "read too.", "enum": list(PRESETS)},
-    )
+    variant = ma.fields.String(load_default="scat", metadata={COMPONENT: "VariantId"})
     # JSON object keys are strings already; the engine checks each name.
-    options = ma.fields.Dict(load_default=dict, metadata=OPTIONS_DOC)
+    options = ma.fields.Dict(load_default=dict, metadata={COMPONENT: "Options"})
 
 
 class Points(ma.fields.Field):

@@ -27,7 +27,10 @@ class OptionSchema(ma.Schema):
                   "the letters C, D, H, S) or `card` (a card code)."},
     )
     default = ma.fields.Raw(
-        required=True, allow_none=True, metadata={"description": "The variant's value."}
+        required=True,
+        metadata={"description": "The variant's value.",
+                  "anyOf": [{"type": kind, "nullable": True}
+                            for kind in ("boolean", "integer", "string")]},
     )
     choices = ma.fields.List(
         ma.fields.String(), required=True,
@@ -101,6 +104,7 @@ def describe(preset: Preset) -> dict[str, Any]:
 
 @blp.route("")
 class Variants(MethodView):
+    @blp.doc(operationId="listVariants")
     @blp.response(200, VariantListSchema)
     def get(self) -> dict[str, Any]:
         """Every variant, with its options."""
@@ -109,6 +113,9 @@ class Variants(MethodView):
 
 @blp.route("/<variant_id>")
 class Variant(MethodView):
+    @blp.doc(operationId="getVariant", parameters=[
+        {"in": "path", "name": "variant_id", "required": True, "schema": {"type": "string"},
+         "example": "scat", "description": "A variant id or any of its names."}])
     @blp.response(200, VariantSchema)
     @blp.alt_response(404, response="NOT_FOUND", description="No variant has this id or name.")
     def get(self, variant_id: str) -> dict[str, Any]:

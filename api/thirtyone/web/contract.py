@@ -1,0 +1,209 @@
+"""The contract's schemas of moves, events and views, read from the engine's own types.
+
+The engine types each move, event and view as a :class:`~typing.TypedDict`
+(:mod:`thirtyone.game.moves`, :mod:`thirtyone.events`, :mod:`thirtyone.game.views`); this
+module turns them into OpenAPI 3.0 components, so the contract cannot drift from the engine:
+a move or event type added there is one more member of the ``oneOf`` here. The marshmallow
+schemas of the endpoints point at them with ``metadata={"component": NAME}``.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+
+import marshmallow as ma
+from apispec import APISpec
+
+from thirtyone.cards import CARD
+from thirtyone.events import EVENTS, Event
+from thirtyone.game.moves import Move, PlayedMove
+from thirtyone.game.views import View
+from thirtyone.rules import OPTION_VALUES, PRESETS
+
+COMPONENT = "component"
+"""The metadata key naming the component a marshmallow field is documented as."""
+
+CARD_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "minLength": 2,
+    "maxLength": 12,
+    "description": "A card code: rank then suit, `AS`, `10H`, `QC`; jokers `X1`, `X2`. The "
+    "server answers with these; it also reads `T` for ten, lower case and suit symbols (`as`, "
+    "`A♠`), and Russian and Italian rank letters.",
+    "example": "AS",
+}
+
+VARIANT_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "description": "A variant id (`GET /v1/variants`); its other names are read too.",
+    "example": "scat",
+}
+
+EVENT_MESSAGE = {"type": "string", "description": "What happened, in the request's language."}
+
+
+def _markdown(docstring: str) -> str:
+    """A docstring as the contract's Markdown: Sphinx roles and literals become code."""
+    text = re.sub(r":\w+:`~?([\w.]+)`", r"`\1`", " ".join(docstring.split()))
+    return text.replace("``", "`")
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or null, each `nullable` beside a `type` (OpenAPI 3.0 ignores it alone)."""
+    if schema == _ref("Card"):
+        return _ref("CardOrHidden")
+    if "$ref" in schema:
+        # As apispec writes a nullable reference for OpenAPI 3.0.
+        return {"anyOf": [schema, {"type": "object", "nullable": True}]}
+    if "oneOf" in schema:
+        return {"anyOf": [_nullable(member) for member in schema["oneOf"]]}
+    return {**schema, "nullable": True}
+
+
+class Components:
+    """The components read from the engine's types, registered in ``spec`` as they are met.
+
+    ``names`` renames a TypedDict's component (events get an ``Event`` suffix); ``extra``
+    adds properties to some (the localized ``message`` of an API event).
+    """
+
+    def __init__(self, spec: APISpec) -> None:
+        self.spec = spec
+        self.names: dict[type, str] = {}
+        self.extra: dict[type, dict[str, dict[str, Any]]] = {}
+        self.done: set[str] = set()
+        self.unions: dict[Any, str] = {}
+
+    def name(self, kind: type) -> str:
+        return self.names.get(kind, kind.__name__)
+
+    def schema(self, hint: Any) -> dict[str, Any]:
+        """The OpenAPI schema of a type hint."""
+        if hint in self.unions:
+            return _ref(self.unions[hint])
+        origin = get_origin(hint)
+        if origin is Annotated:
+            inner, *marks = get_args(hint)
+            if CARD in marks:
+                return _ref("Card")
+            if OPTION_VALUES in marks:
+                return _ref("Options")
+            return self.schema(inner)
+        if origin is NotRequired:
+            return self.schema(get_args(hint)[0])
+        if origin in (Union, types.UnionType):
+            members = [member for member in get_args(hint) if member is not type(None)]
+            nullable = len(members) < len(get_args(hint))
+            if set(members) == {int, float}:
+                schema: dict[str, Any] = {"type": "number"}
+            elif len(members) == 1:
+                schema = self.schema(members[0])
+            else:
+                schema = {"oneOf": [self.schema(member) for member in members]}
+            return _nullable(schema) if nullable else schema
+        if origin is Literal:
+            return {"type": "string", "enum": list(get_args(hint))}
+        if origin is list:
+            return {"type": "array", "items": self.schema(get_args(hint)[0])}
+        if origin is dict:
+            return {"type": "object", "additionalProperties": self.schema(get_args(hint)[1])}
+        if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
+            return _ref(self.typed_dict(hint))
+        simple = {bool: "boolean", int: "integer", float: "number", str: "string"}
+        return {"type": simple[hint]}
+
+    def typed_dict(self, kind: type) -> str:
+        """Register a TypedDict as a component (once); its name."""
+        name = self.name(kind)
+        if name in self.done:
+            return name
+        self.done.add(name)
+        hints = get_type_hints(kind, include_extras=True)
+        properties = {key: self.schema(hint) for key, hint in hints.items()}
+        properties |= self.extra.get(kind, {})
+        required = [key for key in hints if key in kind.__required_keys__]  # type: ignore[attr-defined]
+        required += list(self.extra.get(kind, {}))
+        schema: dict[str, Any] = {"type": "object", "properties": properties,
+                                  "required": required}
+        if kind.__doc__ and not kind.__doc__.startswith(kind.__name__ + "("):
+            schema["description"] = _markdown(kind.__doc__)
+        self.spec.components.schema(name, schema)
+        return name
+
+    def tagged_union(self, name: str, union: Any, description: str) -> None:
+        """A ``oneOf`` of the union's TypedDicts with a discriminator on ``type``."""
+        mapping = {}
+        for kind in get_args(union):
+            tag = get_args(get_type_hints(kind)["type"])[0]
+            mapping[tag] = f"#/components/schemas/{self.typed_dict(kind)}"
+        self.unions[union] = name
+        self.spec.components.schema(name, {
+            "description": description,
+            "oneOf": [{"$ref": target} for target in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+        })
+
+
+def _options_schema() -> dict[str, Any]:
+    from thirtyone.web.validation import OPTIONS_DOC
+
+    return OPTIONS_DOC
+
+
+def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
+    """Register the typed components and let marshmallow fields point at them."""
+    components = Components(spec)
+    spec.components.schema("Card", CARD_SCHEMA)
+    spec.components.schema("CardOrHidden", {
+        "type": "string", "nullable": True, "example": "AS",
+        "description": "A card code (see `Card`), or `null` for a card this seat may not see.",
+    })
+    spec.components.schema("VariantId", {**VARIANT_SCHEMA, "enum": list(PRESETS)})
+    spec.components.schema("Options", _options_schema())
+    components.tagged_union(
+        "Move", Move, "A move: its `type` says which, and which fields it has. The legal ones "
+        "are listed in `legal_moves`; send one back as it is.",
+    )
+    components.tagged_union(
+        "PlayedMove", PlayedMove, "A move of the history, with the seat that made it (`null` "
+        "for `next_round`); cards given face down are `null`.",
+    )
+    for kind in EVENTS.values():
+        components.names[kind] = kind.__name__ + "Event"
+        components.extra[kind] = {"message": EVENT_MESSAGE}
+    components.tagged_union(
+        "Event", Event, "Something that happened: its `type`, its parameters and a localized "
+        "`message`. Hidden cards are never named.",
+    )
+    components.typed_dict(View)
+
+    def component_ref(converter: Any, field: ma.fields.Field, ret: dict[str, Any],
+                      **kwargs: Any) -> dict[str, Any]:
+        name = field.metadata.get(COMPONENT)
+        if name is None:
+            if "anyOf" in ret and "type" not in ret:
+                # The members say whether null is allowed: `nullable` needs a `type` beside it.
+                ret.pop("nullable", None)
+            return {}
+        nullable = ret.get("nullable", False)
+        description = ret.get("description")
+        ret.clear()
+        if nullable:
+            ret.update(_nullable(_ref(name)))
+        elif description:
+            # OpenAPI 3.0 ignores the siblings of a $ref: wrap it to keep them.
+            ret["allOf"] = [_ref(name)]
+        else:
+            ret.update(_ref(name))
+        if description:
+            ret["description"] = description
+        return {}
+
+    add_attribute_function(component_ref)

@@ -1,0 +1,169 @@
+"""The game's words in a language: card names, points, hand descriptions, event sentences.
+
+Each function reads one translations object with the interface of the standard library's
+:mod:`gettext` (``gettext``, ``ngettext``, ``pgettext``): the API passes the catalog of the
+request's language, the command line the catalog its ``--lang`` names, so both say the same
+sentences. :func:`load_catalogs` reads the compiled ``messages`` catalogs with the standard
+library alone (the API reads them with Babel, which also compiles a ``.po`` in memory).
+
+>>> from thirtyone.hands import score_hand
+>>> describe_score(NULL, score_hand(["AS", "KS", "10S"]))
+'Blitz: 31 points in spades (ace of spades, king of spades, ten of spades).'
+>>> event_message(NULL, {"type": "drew", "seat": 1, "source": "stock"})
+'Seat 1 drew from the stock.'
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import thirtyone
+from thirtyone.cards import RANK_NAMES, Card, parse_card
+from thirtyone.errors import N_
+from thirtyone.events import EVENT_MESSAGES
+from thirtyone.hands import CATEGORY_NAMES, HandScore
+
+LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
+"""The languages the catalogs hold; the first is the default."""
+
+DOMAIN = "messages"
+
+NULL = gettext.NullTranslations()
+"""No translation: the English texts."""
+
+_log = logging.getLogger(__name__)
+
+# Russian puts the suit in the genitive plural after the rank ("туз пик"), Italian uses "di"
+# ("asso di picche"): a whole template per suit lets each language inflect the suit.
+CARD_NAMES: dict[str, str] = {
+    "C": N_("{rank} of clubs"),
+    "D": N_("{rank} of diamonds"),
+    "H": N_("{rank} of hearts"),
+    "S": N_("{rank} of spades"),
+}
+
+IN_SUIT: dict[str, str] = {
+    "C": N_("in clubs"),
+    "D": N_("in diamonds"),
+    "H": N_("in hearts"),
+    "S": N_("in spades"),
+}
+"""Where points are counted: "27 points in hearts"."""
+
+
+def translations_directory() -> Path:
+    """The folder holding ``<lang>/LC_MESSAGES/messages.po``: in the wheel or the repository."""
+    package = Path(thirtyone.__file__).resolve().parent
+    packaged = package / "translations"
+    if packaged.is_dir():
+        return packaged
+    return package.parents[1] / "translations"
+
+
+def load_catalogs(directory: Path | None = None) -> dict[str, gettext.NullTranslations]:
+    """One translations object per language from the compiled ``.mo`` files (English where
+    one is missing: ``make translations`` compiles them, and a wheel ships them)."""
+    directory = directory or translations_directory()
+    catalogs: dict[str, gettext.NullTranslations] = {}
+    for language in LANGUAGES:
+        mo = directory / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        if mo.is_file():
+            with mo.open("rb") as file:
+                catalogs[language] = gettext.GNUTranslations(file)
+        else:
+            _log.info("%s is missing: run `make translations`", mo)
+            catalogs[language] = NULL
+    return catalogs
+
+
+def format_message(translations: gettext.NullTranslations, template: str,
+                   params: Mapping[str, Any] | None = None) -> str:
+    """Translate an engine template and fill it with its params (``None``: a finished text).
+
+    A translation that names a placeholder the params lack falls back to the English template,
+    so a catalog slip can never turn a clear message into a crash.
+    """
+    translated = translations.gettext(template)
+    if params is None:
+        return translated
+    for text in (translated, template):
+        try:
+            return text.format(**params)
+        except (KeyError, IndexError, ValueError):
+            _log.warning("message %r does not fit its params %r", text, params)
+    return template
+
+
+def card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
+    """A card's name: "ace of spades", "туз пик", "asso di picche"."""
+    # A catalog never changes once loaded, so it can keep the names it has made, by the
+    # spelling asked for (only spellings of real cards get that far).
+    names = translations.__dict__.setdefault("thirtyone_card_names", {})
+    key = card.code if isinstance(card, Card) else card
+    try:
+        return names[key]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+    parsed = parse_card(card)
+    if parsed.suit is None:
+        name = translations.gettext(RANK_NAMES["X"])
+    else:
+        name = translations.gettext(CARD_NAMES[parsed.suit]).format(
+            rank=translations.gettext(RANK_NAMES[parsed.rank])
+        )
+    names[key] = name
+    return name
+
+
+def points_text(translations: gettext.NullTranslations, points: float) -> str:
+    """ "31 points", "31 очко", "30½ points"."""
+    if float(points).is_integer():
+        count = int(points)
+        return translations.ngettext("{points} point", "{points} points", count).format(
+            points=count)
+    # A fraction takes its own grammar ("30½ очка"), not the plural of any whole number.
+    text = f"{int(points)}½" if points % 1 == 0.5 else f"{points:g}"
+    return translations.pgettext("fraction", "{points} points").format(points=text)
+
+
+def describe_score(translations: gettext.NullTranslations, score: HandScore) -> str:
+    """A sentence saying what a hand is worth, its counted cards named."""
+    shown = [
+        f"{card_name(translations, card)} ({card_name(translations, score.wild[card.code])})"
+        if card.code in score.wild else card_name(translations, card)
+        for card in score.counted
+    ]
+    category = translations.gettext(CATEGORY_NAMES[score.category])
+    points = points_text(translations, score.points)
+    if score.suit and len(score.counted) > 1:
+        return translations.gettext(N_("{category}: {points} {in_suit} ({cards}).")).format(
+            category=category, points=points, in_suit=translations.gettext(IN_SUIT[score.suit]),
+            cards=", ".join(shown),
+        )
+    return translations.gettext(N_("{category}: {points} ({cards}).")).format(
+        category=category, points=points, cards=", ".join(shown)
+    )
+
+
+def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -> Any:
+    """An event parameter as the sentence shows it: card names, localized sources."""
+    if key == "card" and isinstance(value, str):
+        return card_name(translations, value)
+    if key == "source" and value == "stock":
+        return translations.pgettext("event source", "stock")
+    if key == "source" and value == "discard":
+        return translations.pgettext("event source", "discard")
+    return value
+
+
+def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any]) -> str:
+    """What an event says (its ``type`` when no sentence is known for it)."""
+    template = EVENT_MESSAGES.get(event["type"])
+    if template is None:
+        return str(event["type"])
+    params = {key: _event_words(translations, key, value) for key, value in event.items()}
+    return format_message(translations, template, params)

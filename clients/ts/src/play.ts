@@ -1,0 +1,74 @@
+// Plays a sealed game of scat against the API with openapi-fetch and the types that
+// openapi-typescript generated from openapi.yaml (src/api.d.ts, made by `npm run generate`).
+// `make clients` type-checks it with `tsc --strict`; tests/web/test_clients_ts.py also runs it:
+//   node build/play.js http://127.0.0.1:8000
+import createClient from "openapi-fetch";
+import type { components, paths } from "./api.js";
+
+type Move = components["schemas"]["Move"];
+type Event = components["schemas"]["Event"];
+type View = components["schemas"]["View"];
+
+const baseUrl = process.argv[2] ?? "http://127.0.0.1:8000";
+const api = createClient<paths>({ baseUrl });
+
+/** Knock once a few turns have passed, else the first legal move. */
+function choose(moves: Move[], view: View): Move {
+  const knock = moves.find((move) => move.type === "knock");
+  const first = moves[0];
+  if (first === undefined) throw new Error("no legal move");
+  return knock !== undefined && view.turns > 2 ? knock : first;
+}
+
+/** One line per event, reading each type's own fields. */
+function describe(event: Event): string {
+  switch (event.type) {
+    case "drew":
+      return `${event.message} (seat ${event.seat}, ${event.source})`;
+    case "discarded":
+      return `${event.message} (${event.card})`;
+    case "shown":
+      return `${event.message} (${event.points ?? "-"} points)`;
+    default:
+      return event.message;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = await api.POST("/v1/games", {
+    body: { variant: "scat", players: 2, seed: "typescript", options: { lives: 1 } },
+  });
+  if (started.error) throw new Error(started.error.detail);
+  const keys = started.data.seat_keys ?? [];
+  let token = started.data.token;
+  let toMove = started.data.to_move;
+  let over = started.data.is_over;
+  let winners: number[] = [];
+  let moves = 0;
+  while (!over && moves < 400) {
+    const seat = toMove ?? 0; // between rounds any seat deals the next one
+    const seen = await api.POST("/v1/games/view", {
+      body: { token, seat, seat_key: keys[seat] },
+    });
+    if (seen.error) throw new Error(seen.error.detail);
+    const move = choose(seen.data.legal_moves, seen.data.view);
+    const played = await api.POST("/v1/games/moves", {
+      params: { query: { lang: "it" } },
+      body: { token, seat, seat_key: keys[seat], move },
+    });
+    if (played.error) throw new Error(`${played.error.code}: ${played.error.detail}`);
+    played.data.events.forEach((event) => console.log(describe(event)));
+    token = played.data.token;
+    toMove = played.data.to_move;
+    over = played.data.is_over;
+    winners = played.data.view.winners;
+    moves += 1;
+  }
+  if (!over) throw new Error("the match did not end");
+  console.log(`winners: ${winners.join(", ")} after ${moves} moves`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

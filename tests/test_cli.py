@@ -1,0 +1,84 @@
+"""The ``thirtyone`` command: the engine in a terminal, in the API's sentences."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+
+import pytest
+
+import thirtyone
+from thirtyone.__main__ import main
+
+
+def run(capsys, *argv: str) -> str:
+    main(list(argv))
+    return capsys.readouterr().out
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--version"])
+    assert exit.value.code == 0
+    assert capsys.readouterr().out.strip() == f"thirtyone {thirtyone.__version__}"
+
+
+def test_score_says_what_the_api_says(capsys):
+    from thirtyone.web import create_app
+
+    said = run(capsys, "score", "A♠", "KS", "10s", "--lang", "ru")
+    client = create_app({"THIRTYONE_SECRET_KEY": "cli", "SITE_DIR": None}).test_client()
+    answer = client.post("/v1/hands/score?lang=ru", json={"hand": ["A♠", "KS", "10s"]}).json
+    assert said.strip() == answer["description"]
+    assert said.startswith("Блиц: 31 очко в пиках (туз пик")
+
+
+def test_compare_ranks_hands_best_first(capsys):
+    said = run(capsys, "compare", "7H 7D 7C", "AS,KS,QS", "--variant", "schnautz",
+               "--lang", "it").splitlines()
+    assert said[0].startswith("1. #2 AS KS QS: Blitz: 31 punti a picche")
+    assert said[1].startswith("2. #1 7H 7D 7C: ")
+
+
+def test_solve_names_the_winning_cards(capsys):
+    said = run(capsys, "solve", "5H", "5S", "--lang", "en")
+    assert said.strip() == ("At 10, the player to move wins with perfect play by taking: "
+                            "two of clubs, two of diamonds, two of hearts, two of spades.")
+    assert "проигрывает" in run(capsys, "solve", "5H", "--lang", "ru")
+
+
+def test_bad_input_is_a_sentence_not_a_traceback(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["score", "AS", "KS", "ZZ", "--lang", "en"])
+    assert "thirtyone score: " in str(exit.value.code) and "ZZ" in str(exit.value.code)
+
+
+def test_play_a_match_against_bots_in_the_terminal(capsys, monkeypatch):
+    asked = itertools.count()
+    monkeypatch.setattr("builtins.input", lambda prompt: (next(asked), "1")[1])
+    said = run(capsys, "play", "scat", "--players", "3", "--bots", "greedy", "--seed", "cli",
+               "--lang", "ru")
+    assert next(asked) > 1
+    assert "Ваши карты: " in said and "Игрок 1 " in said
+    assert said.splitlines()[-1].startswith("Игрок ") and "выиграл" in said.splitlines()[-1]
+
+
+def test_play_ends_quietly_at_the_end_of_input(capsys, monkeypatch):
+    def no_more(prompt: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", no_more)
+    with pytest.raises(SystemExit) as exit:
+        main(["play", "blitz", "--players", "2", "--lang", "en"])
+    assert exit.value.code == 0
+
+
+@pytest.mark.parametrize("command", ["serve", "openapi"])
+def test_without_the_server_extra_the_server_commands_say_how_to_install_it(
+        command, monkeypatch):
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *args: None if name == "flask" else found(name, *args))
+    with pytest.raises(SystemExit) as exit:
+        main([command])
+    assert "pip install 'thirtyone[server]'" in str(exit.value.code)

@@ -1,0 +1,156 @@
+"""A Python client generated from openapi.yaml by openapi-python-client plays through its models.
+
+The client is generated afresh from the committed contract, then plays a whole sealed game and
+asks the race solver, against the app (through httpx's WSGI transport), with the generated
+models only: every request body is a model, every move sent is one the server listed, and
+every answer parses into models that keep no field the contract did not name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import shutil
+import subprocess
+import sys
+import typing
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "thirtyone_client"
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> ModuleType:
+    generator = shutil.which("openapi-python-client", path=str(Path(sys.executable).parent))
+    if generator is None:
+        pytest.fail("openapi-python-client is missing: it is in the dev extra")
+    folder = tmp_path_factory.mktemp("client")
+    config = folder / "config.yaml"
+    # No post hooks: formatting the generated code is not what is tested, and costs seconds.
+    config.write_text("post_hooks: []\n")
+    subprocess.run(
+        [generator, "generate", "--path", str(ROOT / "openapi.yaml"), "--config", str(config),
+         "--meta", "none", "--output-path", str(folder / PACKAGE)],
+        check=True, capture_output=True, timeout=120,
+    )
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(folder))
+        for name in [name for name in sys.modules if name.split(".")[0] == PACKAGE]:
+            del sys.modules[name]
+
+
+@pytest.fixture
+def api(generated, app) -> Any:
+    client = generated.Client(base_url="http://testserver", raise_on_unexpected_status=True)
+    client.set_httpx_client(httpx.Client(base_url="http://testserver",
+                                         transport=httpx.WSGITransport(app=app)))
+    return client
+
+
+def operations(generated: ModuleType) -> dict[str, ModuleType]:
+    api_package = importlib.import_module(f"{PACKAGE}.api")
+    found = {}
+    for info in pkgutil.walk_packages(api_package.__path__, f"{PACKAGE}.api."):
+        module = importlib.import_module(info.name)
+        if hasattr(module, "sync"):
+            found[info.name.rsplit(".", 1)[1]] = module
+    return found
+
+
+def op(generated: ModuleType, name: str) -> ModuleType:
+    return operations(generated)[name]
+
+
+def untyped(value: Any, where: str = "answer") -> list[str]:
+    """Where an answer parsed into something other than the contract's models: a plain dict,
+    or a model holding fields the contract does not name."""
+    found = []
+    if isinstance(value, dict):
+        found.append(where)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += untyped(item, f"{where}[{index}]")
+    elif hasattr(value, "additional_properties") and hasattr(value, "to_dict"):
+        if value.additional_properties and type(value).__name__ not in ("Options", "GameState"):
+            found.append(f"{where}: {sorted(value.additional_properties)}")
+        for field in type(value).__attrs_attrs__:
+            if field.name != "additional_properties":
+                found += untyped(getattr(value, field.name), f"{where}.{field.name}")
+    return found
+
+
+def test_every_body_and_answer_is_a_generated_model(generated):
+    models = importlib.import_module(f"{PACKAGE}.models")
+    found = operations(generated)
+    assert {"new_game", "view_game", "validate_move", "play_move", "score_hand",
+            "compare_hands", "score_hands", "solve_race", "list_variants", "get_variant",
+            "health"} <= found.keys()
+    for name, module in found.items():
+        hints = typing.get_type_hints(module.sync)
+        if "body" in hints:
+            assert isinstance(hints["body"], type), f"{name}: body {hints['body']}"
+            assert hints["body"].__module__.startswith(f"{PACKAGE}.models"), name
+        answer = [kind for kind in typing.get_args(hints["return"]) if kind is not type(None)]
+        assert all(getattr(models, kind.__name__, None) is kind for kind in answer), name
+    # The parts of a game that were untyped bags: moves, events, the view.
+    game = models.MoveResult.__annotations__
+    for field in ("legal_moves", "events", "view"):
+        assert "Any" not in str(game[field]) and "dict" not in str(game[field]), game[field]
+
+
+def test_a_sealed_game_played_through_the_generated_models(generated, api):
+    models = importlib.import_module(f"{PACKAGE}.models")
+    new_game, view_game = op(generated, "new_game"), op(generated, "view_game")
+    validate_move, play_move = op(generated, "validate_move"), op(generated, "play_move")
+    game = new_game.sync(client=api, body=models.NewGame(
+        players=2, variant=models.VariantId.SCAT, seed="generated client", dealer=0,
+        options=models.Options.from_dict({"lives": 1}),
+    ))
+    assert isinstance(game, models.NewGameResult) and not untyped(game)
+    token, keys = game.token, game.seat_keys
+    events_seen: set[str] = set()
+    for _ in range(400):
+        if game.is_over:
+            break
+        # Between rounds nobody is to move and any seat may deal: seat 0 does.
+        seat = 0 if game.to_move is None else game.to_move
+        mine = view_game.sync(client=api, body=models.GameRequest(
+            token=token, seat=seat, seat_key=keys[seat]))
+        assert isinstance(mine, models.Game) and not untyped(mine)
+        assert all(card is not None for card in mine.view.hands[seat])
+        knocks = [move for move in mine.legal_moves if isinstance(move, models.KnockMove)]
+        move = knocks[0] if knocks and mine.view.turns > 2 else mine.legal_moves[0]
+        request = models.MoveRequest(token=token, seat=seat, seat_key=keys[seat], move=move)
+        verdict = validate_move.sync(client=api, body=request)
+        assert isinstance(verdict, models.ValidationResult) and verdict.valid
+        played = play_move.sync(client=api, body=request, lang="ru")
+        assert isinstance(played, models.MoveResult), played
+        assert not untyped(played)
+        assert all(event.message for event in played.events)
+        events_seen |= {type(event).__name__ for event in played.events}
+        token, game = played.token, played
+    assert game.is_over and game.view.winners
+    assert {"DrewEvent", "KnockedEvent", "ShowdownEvent", "RoundOverEvent",
+            "MatchWonEvent"} <= events_seen
+
+
+def test_the_race_and_the_hands_through_the_generated_models(generated, api):
+    models = importlib.import_module(f"{PACKAGE}.models")
+    solution = op(generated, "solve_race").sync(
+        client=api, body=models.Position(taken=["5H", "5S"]), lang="it")
+    assert isinstance(solution, models.Solution) and not untyped(solution)
+    assert solution.winning_values == [2] and solution.wins is True
+    score = op(generated, "score_hand").sync(
+        client=api, body=models.ScoreRequest(hand=["A♠", "ks", "T♠"]))
+    assert isinstance(score, models.Score) and score.points == 31
+    variants = op(generated, "list_variants").sync(client=api)
+    assert isinstance(variants, models.VariantList) and not untyped(variants)
