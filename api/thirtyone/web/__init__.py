@@ -26,7 +26,7 @@ from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import games, hands, i18n, meta, problems, race, variants
+from thirtyone.web import games, hands, i18n, meta, play, problems, race, variants
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
@@ -124,6 +124,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             static_url_path="/assets", url_prefix="/docs",
         )
     )
+    # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
+    app.register_blueprint(play.blp)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
     site_dir = app.config["SITE_DIR"]
