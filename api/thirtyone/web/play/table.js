@@ -51,6 +51,8 @@ export class TableView {
     this.retry = null;
     this.closed = false;
     this.refreshing = null;
+    // The control the keyboard was on, kept while redrawing takes the focus away.
+    this.focus = null;
     this.element = h("section", { class: "table", id: "table", "aria-busy": "true" },
       h("p", { class: "loading" }, t("loading")));
     this.element.addEventListener("click", (event) => this.clicked(event));
@@ -116,6 +118,7 @@ export class TableView {
     const version = data.version ?? Number(id);
     if (version <= this.lastEvent) return;
     this.lastEvent = version;
+    const total = this.raceTotal;
     for (const event of data.events ?? []) {
       if (event.type === "took") this.raceTotal = event.total;
       this.events.push(event.message);
@@ -125,6 +128,8 @@ export class TableView {
       // The stream carries the seat's view; the moves it may make come with the table itself.
       if (Array.isArray(data.legal_moves) && "to_move" in data) this.show({ ...data, version });
       else this.refresh();
+    } else if (this.raceTotal !== total) {
+      this.render();
     } else {
       this.renderLog();
     }
@@ -212,13 +217,18 @@ export class TableView {
   }
 
   // Rendering: the whole table is drawn again from the answer, and the focus goes back to
-  // the control that had it (or to the first move) so the keyboard never loses its place.
+  // the control that had it (or to the first move) so the keyboard never loses its place;
+  // while a move is on its way the controls are disabled, so the focus waits for the answer.
 
   render() {
     const { answer } = this;
     if (!answer) return;
-    const focused = document.activeElement?.closest?.("[data-focus]")?.dataset.focus;
-    const hadFocus = this.element.contains(document.activeElement);
+    const active = document.activeElement;
+    if (this.element.contains(active)) {
+      this.focus = active.closest("[data-focus]")?.dataset.focus ?? "";
+    } else if (active && active !== document.body) {
+      this.focus = null;
+    }
     const moves = answer.legal_moves ?? [];
     const table = this.element;
     table.setAttribute("aria-busy", String(this.busy));
@@ -246,10 +256,11 @@ export class TableView {
         control.disabled = true;
       }
     }
-    const again = focused && [...table.querySelectorAll("[data-focus]")]
-      .find((element) => element.dataset.focus === focused && !element.disabled);
-    if (again) again.focus();
-    else if (hadFocus) table.querySelector("[data-move]:not(:disabled)")?.focus();
+    if (this.focus === null) return;
+    const again = [...table.querySelectorAll("[data-focus]")]
+      .find((element) => element.dataset.focus === this.focus && !element.disabled)
+      ?? table.querySelector("[data-move]:not(:disabled)");
+    again?.focus({ preventScroll: true });
   }
 
   renderLog() {
