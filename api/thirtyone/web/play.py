@@ -54,7 +54,6 @@ TEXTS: dict[str, str] = {
     "title": N_("Play Thirty-One"),
     "heading": N_("Thirty-One"),
     "language": N_("Language"),
-    "rules": N_("Rules"),
     "loading": N_("Loading…"),
     # The lobby.
     "new_table": N_("Start a table"),
@@ -78,7 +77,6 @@ TEXTS: dict[str, str] = {
     "chips": N_("Chips"),
     "points": N_("Points"),
     "pot": N_("Pot"),
-    "round": N_("Round"),
     "stock": N_("Stock"),
     "discard_pile": N_("Discard pile"),
     "empty": N_("empty"),

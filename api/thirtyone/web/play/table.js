@@ -91,8 +91,15 @@ export class TableView {
     this.stream = null;
   }
 
+  /** A table that is gone (or a key that opens nothing) ends the page's table; any other
+  failure (a store briefly down) is shown, and the next push or move tries again. */
   fail(error) {
     const gone = error instanceof ApiError && (error.status === 404 || error.status === 403);
+    if (this.answer && !gone) {
+      this.error = error.message;
+      this.render();
+      return;
+    }
     this.close();
     this.element.replaceChildren(
       h("p", { class: "error", role: "alert" }, gone ? t("gone") : error.message),
@@ -105,6 +112,7 @@ export class TableView {
     if (!this.answer || answer.version !== this.answer.version) {
       this.give.clear();
       this.take.clear();
+      this.error = "";
     }
     this.answer = { ...this.answer, ...answer };
     if (answer.is_over) {
