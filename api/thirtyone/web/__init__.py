@@ -26,7 +26,7 @@ from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import games, hands, i18n, meta, play, problems, race, variants
+from thirtyone.web import games, hands, i18n, meta, play, problems, race, tables, variants
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
@@ -110,13 +110,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "will not survive a restart or move between workers"
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
+    tables.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
     api = Api(app)
     api.register_field(Points, "number", None)
     games.document(api.spec)
-    for blueprint in (variants.blp, hands.blp, games.blp, race.blp, meta.blp):
+    tables.document(api.spec)
+    for blueprint in (variants.blp, hands.blp, games.blp, tables.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     app.register_blueprint(
         FlaskBlueprint(
