@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -28,15 +29,37 @@ CARD = re.compile(r'data-card="([^"]+)"')
 
 
 @pytest.fixture
-def server(live_server: Callable[[Any], str], tmp_path: Path) -> str:
-    """The whole app (API, tables, /play) on a free port, its tables in a fresh SQLite file."""
-    app = create_app({
+def app(tmp_path: Path) -> Any:
+    """The whole app (API, tables, /play), its tables in a fresh SQLite file."""
+    return create_app({
         "TESTING": True,
         "THIRTYONE_SECRET_KEY": "play tests",
         "SITE_DIR": None,
         "THIRTYONE_STORE": f"sqlite:///{tmp_path / 'tables.sqlite3'}",
     })
+
+
+@pytest.fixture
+def server(live_server: Callable[[Any], str], app: Any) -> str:
+    """The app on a free port: its base URL."""
     return live_server(app)
+
+
+@pytest.fixture
+def hidden_cards(app: Any) -> Callable[[str, int], set[str]]:
+    """``hidden_cards(table, seat)``: the cards that ``seat`` may not see now, read from the
+    store behind the API: the other seats' hands, face-down table cards, the stock and the
+    cards out of play."""
+
+    def hidden(table: str, seat: int) -> set[str]:
+        state = app.extensions["thirtyone.tables"].load(table).state
+        hands = [card for other, hand in enumerate(state["hands"]) if other != seat
+                 for card in hand]
+        face_down = [card for card, up in zip(state["table"], state["table_face_up"], strict=True)
+                     if not up]
+        return {*hands, *face_down, *state["stock"], *state["out"]}
+
+    return hidden
 
 
 class Player:
@@ -128,6 +151,11 @@ class Player:
         """Every card face in the page (a back has no code)."""
         return CARD.findall(self.page.content())
 
+    @property
+    def table_id(self) -> str:
+        fragment = dict(part.split("=", 1) for part in urlsplit(self.page.url).fragment.split("&"))
+        return fragment["table"]
+
     def own_hand(self) -> set[str]:
         hand = self.page.locator(".hand [data-card]")
         return {code for code in (hand.nth(i).get_attribute("data-card")
@@ -136,13 +164,16 @@ class Player:
     def showing_result(self) -> bool:
         return self.page.locator(".result").count() > 0
 
-    def assert_other_hands_hidden(self) -> None:
-        """Before a showdown, every other seat's cards are backs."""
+    def assert_nothing_hidden_shown(self, hidden: set[str]) -> None:
+        """Before a showdown, no card of ``hidden`` is in the page, and every other seat's
+        cards are backs."""
         if self.showing_result():
             return
-        codes = self.page.locator(".seats [data-card]")
-        shown = [codes.nth(i).get_attribute("data-card") for i in range(codes.count())]
-        assert not any(shown), f"another seat's card is in the page: {shown}"
+        shown = self.cards_shown()
+        assert hidden.isdisjoint(shown), f"hidden cards in the page: {hidden & set(shown)}"
+        backs = self.page.locator(".seats [data-card]")
+        faces = [backs.nth(i).get_attribute("data-card") for i in range(backs.count())]
+        assert not any(faces), f"another seat's card is in the page: {faces}"
 
     def screenshots(self, folder: Path, name: str) -> None:
         """The page as it is, at phone and desktop size."""
