@@ -89,6 +89,7 @@ TEXTS: dict[str, str] = {
     "your_hand": N_("Your hand"),
     "hand_n": N_("Hand {hand}"),
     "hidden_card": N_("face-down card"),
+    "game_round": N_("{variant}, round {round}"),
     "your_turn": N_("Your turn."),
     "to_move": N_("Seat {seat} is to move."),
     "between_rounds": N_("Round {round} is over."),

@@ -1,7 +1,7 @@
 // One table as one seat sees it: the seats, the cards on the table, this seat's hand, the
 // moves the API says are legal now (and only those), the round's result, the invitations and
 // the events as they happen. The API decides every rule; this module only shows its answers.
-import { ApiError, getTable, openStream, playMove, variants } from "./api.js";
+import { ApiError, getTable, openStream, playMove, scoreHand, variants } from "./api.js";
 import { h } from "./dom.js";
 import { cardName, categoryName, LANGUAGE, t } from "./i18n.js";
 import { seatLink } from "./links.js";
@@ -51,6 +51,8 @@ export class TableView {
     this.retry = null;
     this.closed = false;
     this.refreshing = null;
+    // What the API says of this seat's hand, by the hand's cards.
+    this.scores = new Map();
     // The control the keyboard was on, kept while redrawing takes the focus away.
     this.focus = null;
     this.element = h("section", { class: "table", id: "table", "aria-busy": "true" },
@@ -294,7 +296,10 @@ export class TableView {
     } else {
       text = t("to_move", { seat: answer.to_move });
     }
-    return h("h2", { class: "status", role: "status" }, text);
+    return h("header", { class: "status" },
+      h("h2", { role: "status" }, text),
+      this.variant ? h("p", {}, t("game_round", { variant: this.variant.name, round: view.round }))
+        : null);
   }
 
   isBot(seat) {
@@ -440,7 +445,26 @@ export class TableView {
     } else {
       content = h("div", { class: "cards", "data-hand-seat": answer.seat }, cards.map(cell));
     }
-    return h("figure", { class: "hand" }, content, h("figcaption", {}, t("your_hand")));
+    return h("figure", { class: "hand" }, content,
+      h("figcaption", {}, t("your_hand"), this.describe(cards)));
+  }
+
+  /** The hand's worth in words ("27 points in hearts"), as the API scores it by this table's
+  rules; asked once per hand, and only of a whole hand of three known cards. */
+  describe(cards) {
+    if (cards.length !== HAND_SIZE || cards.includes(null)) return null;
+    const hand = cards.join(" ");
+    if (!this.scores.has(hand)) {
+      this.scores.set(hand, null);
+      scoreHand(this.answer.view.rules, cards)
+        .then((score) => {
+          this.scores.set(hand, score.description);
+          this.render();
+        })
+        .catch(() => this.scores.delete(hand));
+    }
+    const description = this.scores.get(hand);
+    return description ? h("span", { class: "worth" }, ` · ${description}`) : null;
   }
 
   /** Every other legal move as a button; an exchange once the chosen cards make one. */
