@@ -41,6 +41,7 @@ export class TableView {
     this.facts = recall(table);
     this.events = [];
     this.lastEvent = -1;
+    this.streamOver = false;
     this.raceTotal = null;
     this.give = new Set();
     this.take = new Set();
@@ -79,7 +80,8 @@ export class TableView {
       onOpen: () => this.connected(true),
       onLost: () => {
         this.stream = null;
-        if (this.answer?.is_over || this.closed) return;
+        // Once the match is over the server ends the stream: nothing more will come.
+        if (this.streamOver || this.answer?.is_over || this.closed) return;
         this.connected(false);
         this.retry = setTimeout(() => this.listen(), RECONNECT_MS);
       },
@@ -117,10 +119,6 @@ export class TableView {
       this.error = "";
     }
     this.answer = { ...this.answer, ...answer };
-    if (answer.is_over) {
-      this.stream?.close();
-      this.stream = null;
-    }
     this.render();
   }
 
@@ -128,6 +126,7 @@ export class TableView {
     const version = data.version ?? Number(id);
     if (version <= this.lastEvent) return;
     this.lastEvent = version;
+    this.streamOver = Boolean(data.is_over);
     const total = this.raceTotal;
     for (const event of data.events ?? []) {
       if (event.type === "took") this.raceTotal = event.total;
