@@ -8,15 +8,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-# One preset per family, with options that keep the match short: one life, one or two deals,
-# and at most ten turns a round.
+# One preset per family, with options that keep the match short: one life and no free ride,
+# one deal, at most ten turns a round; no-trips (the widow family's dealer who may take the
+# table) with two players.
 FAMILIES = {
-    "draw": "scat&players=3&bots=1,2&lives=1&max_turns=10",
+    "draw": "scat&players=3&bots=1,2&lives=1&free_ride=false&max_turns=10",
     "widow": "schnautz&players=3&bots=1,2&rounds=1&max_turns=10",
     "bank": "bank&players=3&bots=1,2&rounds=1&max_turns=10",
-    "switch": "switch&players=3&bots=1,2&lives=1&max_turns=10",
+    "switch": "switch&players=3&bots=1,2&lives=1&free_ride=false&max_turns=10",
     "race": "race&players=2&bots=1",
-    "no-trips": "no-trips&players=3&bots=1,2&max_turns=10",
+    "no-trips": "no-trips&players=2&bots=1&max_turns=10",
 }
 
 
@@ -54,7 +55,8 @@ def test_a_whole_game_of_each_family_against_bots(server, new_player, hidden_car
 def test_two_browsers_play_one_scat_table_by_invitation(server, new_player, hidden_cards,
                                                         artifacts):
     host = new_player(seed=1)
-    host.page.goto(f"{server}/play?variant=scat&players=3&bots=2&lives=1&max_turns=10")
+    host.page.goto(f"{server}/play?variant=scat&players=3&bots=2&lives=1&free_ride=false"
+                   "&max_turns=10")
     host.settled()
     invites = host.page.locator("[data-invite]")
     assert invites.count() == 1
