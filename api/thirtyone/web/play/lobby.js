@@ -59,7 +59,7 @@ export async function showLobby(onStarted) {
     list.map((variant) => h("option", { value: variant.id }, variant.name)));
   const count = h("input", { id: "players", name: "players", type: "number", inputmode: "numeric" });
   const summary = h("p", { class: "summary" });
-  const seats = h("ol", { class: "seat-choices", start: 0 });
+  const seats = h("ul", { class: "seat-choices" });
   const error = h("p", { class: "error", role: "alert" });
   const button = h("button", { type: "submit", class: "primary" }, t("start"));
 

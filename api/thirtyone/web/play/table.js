@@ -436,11 +436,13 @@ export class TableView {
     let content;
     if (keeps.length) {
       // Switch's dealer holds two hands of three, the first then the second, and keeps one.
-      content = h("div", { class: "hand-choices" }, keeps.map((move) => h("figure", {},
-        h("div", { class: "cards" }, cards.slice(move.hand * HAND_SIZE, (move.hand + 1) * HAND_SIZE)
-          .map(cell)),
-        h("figcaption", {}, t("hand_n", { hand: move.hand }), " ",
-          moveButton(move, t("move_keep"))))));
+      content = h("div", { class: "hand-choices" }, keeps.map((move) => {
+        const hand = cards.slice(move.hand * HAND_SIZE, (move.hand + 1) * HAND_SIZE);
+        return h("figure", {},
+          h("div", { class: "cards" }, hand.map(cell)),
+          h("figcaption", {}, t("hand_n", { hand: move.hand }), this.describe(hand), " ",
+            moveButton(move, t("move_keep"))));
+      }));
     } else {
       content = h("div", { class: "cards", "data-hand-seat": answer.seat }, cards.map(cell));
     }
