@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/hands.py
 	$(BIN)/python benchmarks/games.py
 	bash benchmarks/http.sh
+	$(BIN)/python benchmarks/tables.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache

@@ -52,7 +52,7 @@ def hidden_cards(app: Any) -> Callable[[str, int], set[str]]:
     cards out of play."""
 
     def hidden(table: str, seat: int) -> set[str]:
-        state = app.extensions["thirtyone.tables"].load(table).state
+        state = app.extensions["thirtyone.tables"].load(table).state()
         hands = [card for other, hand in enumerate(state["hands"]) if other != seat
                  for card in hand]
         face_down = [card for card, up in zip(state["table"], state["table_face_up"], strict=True)

@@ -54,7 +54,7 @@ def open_table(client, **body: Any) -> dict[str, Any]:
 
 
 def stored_state(app, table: str) -> GameState:
-    return GameState.from_dict(app.extensions["thirtyone.tables"].load(table).state)
+    return GameState.from_dict(app.extensions["thirtyone.tables"].load(table).state())
 
 
 def keys_of(created: dict[str, Any]) -> dict[int, str]:
@@ -211,7 +211,7 @@ def test_no_answer_or_stream_shows_a_hidden_card(app, client):
     created = open_table(client, players=3, bots={"2": "greedy"})
     table, keys = created["table"], keys_of(created)
     store = app.extensions["thirtyone.tables"]
-    states = {0: GameState.from_dict(store.load(table).start),
+    states = {0: GameState.from_dict(store.start(table)),
               created["version"]: stored_state(app, table)}
     answer = created
     while not answer["is_over"] and answer["version"] < 30:
@@ -234,28 +234,25 @@ def test_a_stream_resumes_from_last_event_id_and_pushes_new_versions(app, client
     table, keys = created["table"], keys_of(created)
     first = play_one(client, table, keys)
     url = f"/v1/tables/{table}/events?key={keys[0]}"
-    # Without a cursor the stream starts with the current version.
+    # Resumed after the version this seat has seen: the next one comes as it is made.
     head = client.get(url, headers={"Last-Event-ID": str(first["version"])}, buffered=False)
     assert head.mimetype == "text/event-stream"
     assert head.headers["Cache-Control"] == "no-cache"
-    chunks = iter(head.response)
-    assert next(chunks).startswith(b"retry:")
-    pushed: list[Any] = []
-
-    def read() -> None:
-        for chunk in chunks:
-            if chunk.startswith(b"id:"):
-                pushed.append(chunk)
-                return
-
-    reader = threading.Thread(target=read)
-    reader.start()
-    time.sleep(0.2)
-    second = play_one(client, table, keys)
-    reader.join(timeout=5)
+    moved: list[Any] = []
+    # The move is made from another thread while this one reads the stream: the request's
+    # context (its language) lives in the thread that runs the stream's generator.
+    mover = threading.Timer(0.3, lambda: moved.append(play_one(client, table, keys)))
+    mover.start()
+    pushed = []
+    for chunk in head.response:
+        pushed.append(chunk)
+        if chunk.startswith(b"id:"):
+            break
+    mover.join()
     head.close()
-    assert len(pushed) == 1
-    identifier, data = pushed[0].decode().strip().split("\n")
+    second = moved[0]
+    assert pushed[0].startswith(b"retry:") and len(pushed) == 2
+    identifier, data = pushed[-1].decode().strip().split("\n")
     assert identifier == f"id: {second['version']}"
     sent = json.loads(data.removeprefix("data: "))
     assert sent["events"] == second["events"] and sent["view"] == second["view"]
@@ -325,9 +322,9 @@ def test_the_store_commits_by_compare_and_set(app, client):
     assert entry == []
     from thirtyone.web.store import Entry
 
-    store.commit(record.table, 0, record.state, Entry(1, [], []))
+    store.commit(record.table, 0, record.state(), Entry(1, [], []))
     with pytest.raises(StaleVersion) as stale:
-        store.commit(record.table, 0, record.state, Entry(1, [], []))
+        store.commit(record.table, 0, record.state(), Entry(1, [], []))
     assert stale.value.current == 1
     assert [e.version for e in store.entries(record.table, 0)] == [1]
 

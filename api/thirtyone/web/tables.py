@@ -20,7 +20,9 @@ import os
 import re
 import secrets
 import tempfile
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,6 +98,7 @@ def init_app(app: Flask) -> None:
         _log.warning("THIRTYONE_STORE is not set: tables are kept in %s, for this process only",
                      path)
     app.extensions["thirtyone.tables"] = open_store(url, int(app.config["THIRTYONE_TABLE_TTL"]))
+    app.extensions["thirtyone.table_states"] = StateCache()
 
 
 def document(spec: APISpec) -> None:
@@ -350,6 +353,55 @@ def _seat_of(record: TableRecord, key: str | None) -> int | None:
     raise _bad_key()
 
 
+class StateCache:
+    """The last state of each table that this process committed or read, by version.
+
+    A state is immutable and a version never changes, so a move at the version this process
+    saw last skips reading and checking the state again (about half of a move's work); with
+    keep-alive connections, a seat's requests mostly reach the same worker.
+
+    >>> cache = StateCache(size=1)
+    >>> cache.put("t1", 2, "state 2"); cache.put("t1", 1, "state 1")
+    >>> cache.get("t1", 2), cache.get("t1", 1)
+    ('state 2', None)
+    >>> cache.put("t2", 0, "state 0"); cache.get("t1", 2) is None
+    True
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._states: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table: str, version: int) -> GameState | None:
+        with self._lock:
+            cached = self._states.get(table)
+        return cached[1] if cached is not None and cached[0] == version else None
+
+    def put(self, table: str, version: int, state: GameState) -> None:
+        with self._lock:
+            cached = self._states.get(table)
+            if cached is not None and cached[0] > version:
+                return  # a stream catching up keeps no old version over the newest
+            self._states[table] = (version, state)
+            self._states.move_to_end(table)
+            if len(self._states) > self.size:
+                self._states.popitem(last=False)
+
+
+def _states() -> StateCache:
+    return current_app.extensions["thirtyone.table_states"]
+
+
+def _game(record: TableRecord) -> GameState:
+    """The table's state at the record's version."""
+    state = _states().get(record.table, record.version)
+    if state is None:
+        state = GameState.from_dict(record.state())
+        _states().put(record.table, record.version, state)
+    return state
+
+
 def _load(table: str) -> TableRecord:
     if not _TABLE_ID.match(table):
         raise TableNotFound(table)
@@ -389,14 +441,21 @@ def _commit(record: TableRecord, version: int, before: GameState, after: GameSta
     data = after.to_dict()
     entry = Entry(version + 1, data["history"][len(before.history):], events)
     _store().commit(record.table, version, data, entry)
+    _states().put(record.table, entry.version, after)
     return entry.version
 
 
-def _replay(state: GameState, entry: Entry) -> GameState:
+def _replay(table: str, state: GameState, entry: Entry) -> GameState:
     """The state after ``entry``'s moves: the engine is deterministic, so a version's state is
-    rebuilt from the one before rather than stored for every version."""
+    rebuilt from the one before rather than stored for every version (and only once per
+    process: the worker that committed it, or the first stream to need it, keeps it)."""
+    states = _states()
+    cached = states.get(table, entry.version)
+    if cached is not None:
+        return cached
     for move in entry.moves:
         state, _ = apply_move(state, move)
+    states.put(table, entry.version, state)
     return state
 
 
@@ -418,10 +477,10 @@ class Tables(MethodView):
         )
         start = state.to_dict()
         record = TableRecord(
-            table=secrets.token_urlsafe(12), version=0, state=start, seats=seats,
-            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(), start=start,
+            table=secrets.token_urlsafe(12), version=0, state_json=dumps(start), seats=seats,
+            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(),
         )
-        _store().create(record)
+        _store().create(record, start)
         # A bot to move first plays at once: version 1, before anyone has seen the table.
         played, events = _play_bots(state, seats)
         version = _commit(record, 0, state, played, events) if played is not state else 0
@@ -443,7 +502,7 @@ class Table(MethodView):
         """The table as a seat (with its key) or a spectator (without) sees it."""
         record = _load(table)
         seat = _seat_of(record, _key())
-        return jsonify(_answer(record, record.version, GameState.from_dict(record.state), seat))
+        return jsonify(_answer(record, record.version, _game(record), seat))
 
 
 @blp.route("/<table>/moves")
@@ -471,7 +530,7 @@ class TableMoves(MethodView):
         seat = _seat_of(record, key)
         if body["version"] != record.version:
             raise _stale_problem(record.version)
-        state = GameState.from_dict(record.state)
+        state = _game(record)
         try:
             moved, events = apply_move(state, {**body["move"], "seat": seat})
         except MoveError as error:
@@ -530,7 +589,7 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
                 woken.wait(remaining)
     events = [event for entry in store.entries(record.table, after)
               if entry.version <= record.version for event in entry.events]
-    state = GameState.from_dict(record.state)
+    state = _game(record)
     return jsonify(_answer(record, record.version, state, seat, events))
 
 
@@ -541,13 +600,13 @@ def _sse(answer: dict[str, Any]) -> bytes:
 def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
     store = _store()
     if after is None or after == record.version:
-        state = GameState.from_dict(record.state)
+        state = _game(record)
         pending: list[Entry] = []
     else:
         log = store.entries(record.table, 0)
-        state = GameState.from_dict(record.start)
+        state = GameState.from_dict(store.start(record.table))
         for entry in log[:after]:
-            state = _replay(state, entry)
+            state = _replay(record.table, state, entry)
         pending = log[after:]
     if state.is_over and after is not None and not pending:
         # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
@@ -564,7 +623,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
         with store.listen(record.table) as woken:
             while True:
                 for entry in pending:
-                    state = _replay(state, entry)
+                    state = _replay(record.table, state, entry)
                     cursor = entry.version
                     yield _sse(_answer(record, cursor, state, seat, entry.events))
                 remaining = deadline - time.monotonic()

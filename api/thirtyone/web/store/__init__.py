@@ -69,22 +69,24 @@ class SeatRecord:
 
 @dataclass(frozen=True, slots=True)
 class TableRecord:
-    """A table as stored: ``state`` is :meth:`GameState.to_dict` at ``version``; ``start`` is
-    the state as dealt (version 0), from which any version's state is replayed."""
+    """A table as stored: ``state_json`` is the JSON of :meth:`GameState.to_dict` at
+    ``version``, read by :meth:`state` (a process that holds that version's state already
+    need not read it)."""
 
     table: str
     version: int
-    state: dict[str, Any]
+    state_json: str | bytes
     seats: tuple[SeatRecord, ...]
     seed_sha256: str
-    start: dict[str, Any]
+
+    def state(self) -> dict[str, Any]:
+        return json.loads(self.state_json)  # type: ignore[no-any-return]
 
     def meta_json(self) -> bytes:
         """What never changes after the table is created."""
         return dumps({
             "seats": [{"bot": seat.bot, "key_hash": seat.key_hash} for seat in self.seats],
             "seed_sha256": self.seed_sha256,
-            "start": self.start,
         })
 
     @classmethod
@@ -92,9 +94,9 @@ class TableRecord:
                     meta: str | bytes) -> TableRecord:
         data = json.loads(meta)
         return cls(
-            table=table, version=version, state=json.loads(state),
+            table=table, version=version, state_json=state,
             seats=tuple(SeatRecord(seat["bot"], seat["key_hash"]) for seat in data["seats"]),
-            seed_sha256=data["seed_sha256"], start=data["start"],
+            seed_sha256=data["seed_sha256"],
         )
 
 
@@ -173,8 +175,13 @@ class TableStore(ABC):
         self._watcher_lock = threading.Lock()
 
     @abstractmethod
-    def create(self, record: TableRecord) -> None:
-        """Store a new table at version 0."""
+    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
+        """Store a new table at version 0; ``start`` is its state as dealt, from which the
+        state of any version is replayed (:meth:`start`)."""
+
+    @abstractmethod
+    def start(self, table: str) -> dict[str, Any]:
+        """The table's state as dealt; :class:`TableNotFound` if unknown or expired."""
 
     @abstractmethod
     def load(self, table: str) -> TableRecord:

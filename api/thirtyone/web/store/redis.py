@@ -1,8 +1,8 @@
 """Tables in Redis: the store for several servers behind a load balancer.
 
-Each table is a hash (``version``, ``state``, ``meta``) and a Redis Stream, its log, whose
-entry ids are ``<version>-0``: a stream reads the versions after its cursor with one
-``XRANGE``. A commit is a Lua script, atomic in Redis: it checks the version, writes the
+Each table is a hash (``version``, ``state``, ``meta``, ``start``) and a Redis Stream, its
+log, whose entry ids are ``<version>-0``: a stream reads the versions after its cursor with
+one ``XRANGE``. A commit is a Lua script, atomic in Redis: it checks the version, writes the
 state, appends the entry, renews both keys' time to live and publishes the new version on the
 table's channel.
 
@@ -14,6 +14,7 @@ for up to 5 s when all its connections are busy, so a burst waits rather than fa
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -71,13 +72,14 @@ class RedisStore(TableStore):
         self._client = redis.Redis(connection_pool=pool)
         self._commit = self._client.register_script(_COMMIT)
 
-    def create(self, record: TableRecord) -> None:
+    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
         key = _table_key(record.table)
         try:
             with self._client.pipeline(transaction=True) as pipe:
                 pipe.hset(key, mapping={"version": record.version,
-                                        "state": dumps(record.state),
-                                        "meta": record.meta_json()})
+                                        "state": record.state_json,
+                                        "meta": record.meta_json(),
+                                        "start": dumps(start)})
                 pipe.expire(key, self.ttl)
                 pipe.execute()
         except _ERRORS as error:
@@ -93,6 +95,15 @@ class RedisStore(TableStore):
         if version is None:
             raise TableNotFound(table)
         return TableRecord.from_stored(table, int(version), state, meta)
+
+    def start(self, table: str) -> dict[str, Any]:
+        try:
+            start = self._client.hget(_table_key(table), "start")
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+        if start is None:
+            raise TableNotFound(table)
+        return json.loads(start)
 
     def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
         try:

@@ -13,10 +13,10 @@ committed are woken at once.
 >>> import tempfile, pathlib
 >>> folder = tempfile.TemporaryDirectory()
 >>> store = SQLiteStore(str(pathlib.Path(folder.name) / "tables.sqlite3"), ttl=60)
->>> record = TableRecord("t1", 0, {"round": 1}, (SeatRecord(None, "h"),), "sha", {"round": 1})
->>> store.create(record)
+>>> record = TableRecord("t1", 0, '{"round": 1}', (SeatRecord(None, "h"),), "sha")
+>>> store.create(record, start={"round": 1})
 >>> store.commit("t1", 0, {"round": 2}, Entry(1, [{"type": "knock"}], []))
->>> store.load("t1").version, store.load("t1").state, [e.version for e in store.entries("t1", 0)]
+>>> store.load("t1").version, store.load("t1").state(), [e.version for e in store.entries("t1", 0)]
 (1, {'round': 2}, [1])
 >>> store.commit("t1", 0, {"round": 3}, Entry(1, [], []))
 Traceback (most recent call last):
@@ -27,6 +27,7 @@ thirtyone.web.store.StaleVersion: the table is at version 1
 
 from __future__ import annotations
 
+import json
 import queue
 import sqlite3
 import time
@@ -52,6 +53,7 @@ CREATE TABLE IF NOT EXISTS tables (
     version INTEGER NOT NULL,
     state TEXT NOT NULL,
     meta TEXT NOT NULL,
+    start TEXT NOT NULL,
     expires REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tables_expires ON tables (expires);
@@ -110,16 +112,17 @@ class SQLiteStore(TableStore):
                     connection.rollback()
                 self._idle.put(connection)
 
-    def create(self, record: TableRecord) -> None:
+    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
         now = time.time()
         with self._connection() as connection:
             if now - self._purged > PURGE_SECONDS:
                 self._purged = now
                 self._purge(connection, now)
             connection.execute(
-                "INSERT INTO tables (id, version, state, meta, expires) VALUES (?, ?, ?, ?, ?)",
-                (record.table, record.version, dumps(record.state).decode(),
-                 record.meta_json().decode(), now + self.ttl),
+                "INSERT INTO tables (id, version, state, meta, start, expires) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (record.table, record.version, record.state_json,
+                 record.meta_json().decode(), dumps(start).decode(), now + self.ttl),
             )
 
     def _purge(self, connection: sqlite3.Connection, now: float) -> None:
@@ -138,6 +141,15 @@ class SQLiteStore(TableStore):
         if row is None:
             raise TableNotFound(table)
         return TableRecord.from_stored(table, row[0], row[1], row[2])
+
+    def start(self, table: str) -> dict[str, Any]:
+        with self._connection() as connection:
+            row = connection.execute(
+                "SELECT start FROM tables WHERE id = ? AND expires > ?", (table, time.time())
+            ).fetchone()
+        if row is None:
+            raise TableNotFound(table)
+        return json.loads(row[0])
 
     def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
         now = time.time()
