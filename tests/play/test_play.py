@@ -172,3 +172,16 @@ def test_card_faces_speak_the_language(server, new_player):
     assert ">Д</text>" in russian and "дама червей" in russian
     assert ">Q</text>" in english and "queen of hearts" in english
     assert player.page.request.get(f"{server}/play/cards/ZZ.svg").status == 404
+
+
+def test_a_table_of_bots_alone_is_watched(server, new_player):
+    player = new_player(seed=8)
+    player.page.goto(f"{server}/play?variant=scat&players=2&bots=0,1&lives=1&free_ride=false")
+    player.settled()
+    # No seat is this browser's: the address names the table only, and no move is offered.
+    assert "key=" not in urlsplit(player.page.url).fragment
+    assert player.attribute("seat") == ""
+    player.page.wait_for_selector("#table[data-over='true']")
+    assert player.page.locator("[data-move], .hand").count() == 0
+    assert player.page.locator(".result").count() == 1
+    assert player.errors == []

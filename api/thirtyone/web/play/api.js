@@ -50,7 +50,8 @@ export const playMove = (table, key, move, version) =>
  * the same `after` again).
  */
 export function openStream(table, key, after, { onMessage, onOpen, onLost }) {
-  const source = new EventSource(address(`${tablePath(table)}/events`, { key, after }));
+  const query = key ? { key, after } : { after };
+  const source = new EventSource(address(`${tablePath(table)}/events`, query));
   source.addEventListener("message", (event) => onMessage(JSON.parse(event.data), event.lastEventId));
   source.addEventListener("open", onOpen);
   source.addEventListener("error", () => {

@@ -1,5 +1,5 @@
 // The page's entry: a table named in the URL fragment (its id and this seat's key, never sent
-// to the server in a URL it logs), a table to start from the query
+// to the server in a URL it logs; no key to watch it), a table to start from the query
 // (/play?variant=scat&players=3&bots=1,2), or the lobby.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -10,12 +10,12 @@ import { TableView } from "./table.js";
 const main = document.getElementById("app");
 let current = null;
 
-/** The table and seat key of a fragment `#table=...&key=...`, if it names one. */
+/** The table and seat key of a fragment `#table=...&key=...`, if it names a table; without
+a key, the table is watched as a spectator sees it. */
 function seatInFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const table = fragment.get("table");
-  const key = fragment.get("key");
-  return table && key ? { table, key } : null;
+  return table ? { table, key: fragment.get("key") } : null;
 }
 
 function show(content) {

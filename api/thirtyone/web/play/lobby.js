@@ -11,7 +11,8 @@ const RESERVED = new Set(["variant", "players", "bots", "lang"]);
 
 /**
  * Make the table and remember the other seats' invitations; the seat of this browser is the
- * first human seat. Returns `{table, key}`.
+ * first human seat (none at a table of bots alone, which this browser watches). Returns
+ * `{table, key}`.
  */
 async function start(variant, players, botSeats, options) {
   const bots = Object.fromEntries(botSeats.map((seat) => [String(seat), BOT]));
@@ -22,7 +23,7 @@ async function start(variant, players, botSeats, options) {
     invites: others.map(({ seat, key }) => ({ seat, key })),
     seed_sha256: answer.seed_sha256,
   });
-  return { table: answer.table, key: mine.key };
+  return { table: answer.table, key: mine?.key ?? null };
 }
 
 /** An option's value from its text, by the option's type as the variants list gives it. */
