@@ -24,7 +24,7 @@ from thirtyone.web import create_app
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 20_000
 CARD = re.compile(r'data-card="([^"]+)"')
 
 
