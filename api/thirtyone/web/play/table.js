@@ -30,6 +30,8 @@ function moveButton(move, label, ...content) {
   }, content.length ? content : label);
 }
 
+const TITLE = document.title;
+
 const sameSet = (list, set) => list.length === set.size && list.every((item) => set.has(item));
 
 export class TableView {
@@ -90,6 +92,7 @@ export class TableView {
 
   close() {
     this.closed = true;
+    document.title = TITLE;
     clearTimeout(this.retry);
     this.stream?.close();
     this.stream = null;
@@ -246,6 +249,9 @@ export class TableView {
     table.dataset.toMove = answer.to_move ?? "";
     table.dataset.over = String(Boolean(answer.is_over));
     table.dataset.family = this.variant?.family ?? "";
+    // A player in another tab sees from the tab's title that the table waits for them.
+    const waiting = !answer.is_over && moves.length > 0;
+    document.title = waiting ? `${t("your_turn")} ${TITLE}` : TITLE;
     table.replaceChildren(...[
       this.status(),
       this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
