@@ -185,3 +185,14 @@ def test_a_table_of_bots_alone_is_watched(server, new_player):
     assert player.page.locator("[data-move], .hand").count() == 0
     assert player.page.locator(".result").count() == 1
     assert player.errors == []
+
+
+def test_a_start_link_the_api_refuses_says_why_and_offers_the_lobby(server, new_player):
+    player = new_player(seed=9)
+    player.page.goto(f"{server}/play?variant=scat&players=9&lang=it")
+    player.page.wait_for_selector("form.lobby")
+    # The API's own problem detail, in the page's language.
+    assert "giocatori" in player.page.locator("[role=alert]").first.inner_text()
+    assert player.page.locator("#table").count() == 0
+    # The refused request is the only console error: the browser reports the 422 itself.
+    assert len(player.errors) == 1 and "422" in player.errors[0], player.errors

@@ -53,7 +53,11 @@ async function route() {
       show(await showLobby(started));
     }
   } catch (error) {
-    show(h("p", { class: "error", role: "alert" }, error.message));
+    // A start link the API refused (an unknown variant, a bad option): say why, and offer
+    // the lobby to choose again.
+    const notice = h("p", { class: "error", role: "alert" }, error.message);
+    show(notice);
+    show(h("div", {}, notice, await showLobby(started)));
   }
 }
 
