@@ -28,15 +28,30 @@ TIMEOUT_MS = 20_000
 CARD = re.compile(r'data-card="([^"]+)"')
 
 
+# The policy the security layer sends with /play: the tests hold the page to it, so a script
+# or style the page would inline shows up as a console error.
+PLAY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
+
+
 @pytest.fixture
 def app(tmp_path: Path) -> Any:
     """The whole app (API, tables, /play), its tables in a fresh SQLite file."""
-    return create_app({
+    app = create_app({
         "TESTING": True,
         "THIRTYONE_SECRET_KEY": "play tests",
         "SITE_DIR": None,
         "THIRTYONE_STORE": f"sqlite:///{tmp_path / 'tables.sqlite3'}",
     })
+
+    @app.after_request
+    def confine(response: Any) -> Any:
+        response.headers.setdefault("Content-Security-Policy", PLAY_POLICY)
+        return response
+
+    return app
 
 
 @pytest.fixture

@@ -136,7 +136,9 @@ def test_moves_are_the_apis_and_the_keyboard_plays_them(server, new_player):
 
 def test_the_lobby_starts_a_table_with_a_friends_seat(server, new_player):
     player = new_player(seed=5, locale="it-IT")
-    player.page.goto(f"{server}/play")
+    response = player.page.goto(f"{server}/play")
+    # The page runs under the strict policy: a script or style it inlined would be refused.
+    assert "script-src 'self';" in response.headers["content-security-policy"]
     assert player.page.locator("html").get_attribute("lang") == "it"
     player.page.select_option("#variant", "schnautz")
     player.page.fill("#players", "3")
