@@ -31,6 +31,7 @@ from thirtyone.web import (
     hands,
     i18n,
     meta,
+    play,
     problems,
     race,
     tables,
@@ -140,6 +141,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (variants.blp, hands.blp, games.blp, tables.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     docs.init_app(app)
+    # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
+    app.register_blueprint(play.blp)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
     app.wsgi_app = BodyLimit(  # type: ignore[method-assign]

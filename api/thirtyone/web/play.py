@@ -1,0 +1,191 @@
+"""The browser client at ``/play``: a page of plain ES modules over the hosted tables API.
+
+The page is static apart from its data: the HTML shell carries, as a JSON data block, the
+interface texts, card names and hand categories in the request's language (the same catalogs
+as the API), so the scripts never hold a user-facing string of their own. Card faces come from
+``/play/cards/<code>.svg``, drawn by :func:`thirtyone.faces.card_svg` with the language's rank
+letters. Everything the page shows of a game, and every move it offers, comes from the API.
+
+The page obeys the strict policy the security layer sends with ``/play`` (``script-src 'self';
+style-src 'self'``): no inline script or style, no event handler attributes, no ``style``
+attribute (the data block is JSON, which a browser never runs).
+
+>>> from thirtyone.web import create_app
+>>> client = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "doc"}).test_client()
+>>> page = client.get("/play?lang=ru")
+>>> page.status_code, page.headers["Content-Language"], '<html lang="ru"' in page.text
+(200, 'ru', True)
+>>> face = client.get("/play/cards/AS.svg?lang=ru")
+>>> face.mimetype, ">Т</text>" in face.text, "туз пик" in face.text
+('image/svg+xml', True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, render_template
+from flask_babel import get_locale
+from werkzeug.exceptions import NotFound
+
+from thirtyone.cards import ALL_CARDS
+from thirtyone.errors import N_, CardError
+from thirtyone.faces import card_svg
+from thirtyone.hands import CATEGORY_NAMES
+from thirtyone.web.i18n import LANGUAGES, card_name, gettext, pgettext
+
+blp = Blueprint(
+    "play", __name__, url_prefix="/play",
+    static_folder="play", static_url_path="/static", template_folder="templates",
+)
+
+BACK = "back"
+"""The card file name of a face-down card: ``/play/cards/back.svg``."""
+
+# The interface's texts, by the key the scripts use. Placeholders in braces are filled by the
+# page (``{seat}``, ``{card}``...); counts always follow a label ("Stock: 12"), so no text
+# needs a plural form.
+TEXTS: dict[str, str] = {
+    "title": N_("Play Thirty-One"),
+    "heading": N_("Thirty-One"),
+    "language": N_("Language"),
+    "loading": N_("Loading…"),
+    # The lobby.
+    "new_table": N_("Start a table"),
+    "variant": N_("Game"),
+    "players": N_("Players"),
+    "seats": N_("Who plays each seat"),
+    "seat_you": N_("You"),
+    "seat_bot": N_("Computer"),
+    "seat_friend": N_("A friend (by invitation)"),
+    "start": N_("Start"),
+    "starting": N_("Dealing…"),
+    # The table.
+    "seat": N_("Seat {seat}"),
+    "you": N_("you"),
+    "bot": N_("computer"),
+    "dealer": N_("dealer"),
+    "knocker": N_("knocked"),
+    "free_ride": N_("free ride"),
+    "eliminated": N_("out of the match"),
+    "lives": N_("Lives"),
+    "chips": N_("Chips"),
+    "points": N_("Points"),
+    "pot": N_("Pot"),
+    "stock": N_("Stock"),
+    "discard_pile": N_("Discard pile"),
+    "empty": N_("empty"),
+    "widow": N_("Widow"),
+    "table_cards": N_("Table"),
+    "table_hand": N_("Table hand {hand}"),
+    "layout": N_("Cards to take"),
+    "taken": N_("Cards taken"),
+    "total": N_("Total"),
+    "your_hand": N_("Your hand"),
+    "hand_n": N_("Hand {hand}"),
+    "hidden_card": N_("face-down card"),
+    "game_round": N_("{variant}, round {round}"),
+    "your_turn": N_("Your turn."),
+    "to_move": N_("Seat {seat} is to move."),
+    "between_rounds": N_("Round {round} is over."),
+    "match_over": N_("The match is over."),
+    "winner": N_("Winner: seat {seat}."),
+    "winners": N_("Winners: seats {seats}."),
+    "you_won": N_("You won!"),
+    "choose_exchange": N_("To exchange, choose cards from your hand and as many from the table."),
+    "clear": N_("Clear the choice"),
+    # Moves.
+    "move_draw_stock": N_("Draw from the stock"),
+    "move_draw_discard": N_("Take {card} from the discard pile"),
+    "move_discard": N_("Discard {card}"),
+    "move_knock": N_("Knock"),
+    "move_stand": N_("Stand"),
+    "move_next_round": N_("Next round"),
+    "move_take": N_("Take {card}"),
+    "move_exchange": N_("Exchange"),
+    "move_exchange_all": N_("Swap your whole hand for the table"),
+    "move_declare": N_("Declare"),
+    "move_pass": N_("Pass"),
+    "move_join": N_("Join the deal"),
+    "move_reveal": N_("Turn the table cards face up"),
+    "move_keep": N_("Keep this hand"),
+    "move_swap_hand": N_("Swap your hand for table hand {hand}"),
+    "move_renew_up": N_("Renew table hand {hand} face up"),
+    "move_renew_down": N_("Renew table hand {hand} face down"),
+    # Round results.
+    "result": N_("Result of round {round}"),
+    "reason_showdown": N_("Showdown: the hands are shown."),
+    "reason_blitz": N_("A blitz ends the round at once."),
+    "reason_void": N_("The stock ran out: nobody loses this round."),
+    "reason_widow_31": N_("The widow is a 31."),
+    "reason_declared": N_("A declared hand wins the deal."),
+    "reason_thirty_one": N_("31!"),
+    "reason_dealt_31": N_("A 31 was dealt."),
+    "reason_stuck": N_("A seat could not take a card without passing 31."),
+    "lives_lost": N_("Lives lost"),
+    "seed": N_("The deal was fixed before the first move by the seed {seed}."),
+    "seed_ok": N_("Its SHA-256 matches the fingerprint published at the start."),
+    "seed_bad": N_("Its SHA-256 does NOT match the fingerprint published at the start!"),
+    # Invitations and connection.
+    "invites": N_("Invite the other players"),
+    "invite_hint": N_("Send each player their own link; it opens this table at their seat."),
+    "your_link": N_("Your own link, to come back to this table:"),
+    "copy": N_("Copy"),
+    "copied": N_("Copied"),
+    "log": N_("What happened"),
+    "offline": N_("Connection lost: reconnecting…"),
+    "gone": N_("This table no longer exists (it expired, or the link is wrong)."),
+    "failed": N_("The move was not made: {detail}"),
+    "new_game": N_("New game"),
+}
+
+
+def texts() -> dict[str, str]:
+    """The interface texts in the request's language."""
+    return {key: gettext(text) for key, text in TEXTS.items()}
+
+
+def rank_letters() -> dict[str, str]:
+    """The letters printed on the court cards and ace, and the joker's word, in the request's
+    language (Russian cards read Т К Д В)."""
+    return {
+        "A": pgettext("rank letter on a card", "A"),
+        "K": pgettext("rank letter on a card", "K"),
+        "Q": pgettext("rank letter on a card", "Q"),
+        "J": pgettext("rank letter on a card", "J"),
+        "X": pgettext("word on a joker card", "JOKER"),
+    }
+
+
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "it": "Italiano"}
+"""Each language by its own name, as a language switcher shows it."""
+
+
+@blp.get("")
+def page() -> str:
+    """The page; the scripts take it from there (lobby, table, invitations)."""
+    language = get_locale().language
+    data: dict[str, Any] = {
+        "language": language,
+        "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
+        "texts": texts(),
+        "cards": {card.code: card_name(card) for card in ALL_CARDS},
+        "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
+    }
+    return render_template("play.html", data=data, language=language, title=data["texts"]["title"])
+
+
+@blp.get("/cards/<name>.svg")
+def card(name: str) -> Response:
+    """A card's face in the request's language, or the back (``back.svg``)."""
+    if name == BACK:
+        svg = card_svg(None)
+    else:
+        try:
+            svg = card_svg(name, ranks=rank_letters(), label=card_name(name))
+        except CardError:
+            raise NotFound() from None
+    response = Response(svg, mimetype="image/svg+xml")
+    response.cache_control.public = True
+    response.cache_control.max_age = 86_400
+    return response

@@ -1,0 +1,76 @@
+// The page's entry: a table named in the URL fragment (its id and this seat's key, never sent
+// to the server in a URL it logs; no key to watch it), a table to start from the query
+// (/play?variant=scat&players=3&bots=1,2), or the lobby.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { showLobby, startFromQuery } from "./lobby.js";
+import { seatLink } from "./links.js";
+import { TableView } from "./table.js";
+
+const main = document.getElementById("app");
+let current = null;
+
+/** The table and seat key of a fragment `#table=...&key=...`, if it names a table; without
+a key, the table is watched as a spectator sees it. */
+function seatInFragment() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const table = fragment.get("table");
+  return table ? { table, key: fragment.get("key") } : null;
+}
+
+function show(content) {
+  current?.close();
+  current = null;
+  main.replaceChildren(content);
+}
+
+function openTable(table, key) {
+  const view = new TableView(table, key);
+  show(view.element);
+  current = view;
+  view.start();
+}
+
+/** A table just made here: its address replaces the query that made it, so a reload
+resumes the table instead of dealing another. */
+function started({ table, key }) {
+  history.replaceState(null, "", seatLink(table, key));
+  openTable(table, key);
+}
+
+async function route() {
+  const seat = seatInFragment();
+  if (seat) {
+    openTable(seat.table, seat.key);
+    return;
+  }
+  const query = new URLSearchParams(location.search);
+  try {
+    if (query.has("variant")) {
+      show(h("p", { class: "loading" }, t("starting")));
+      started(await startFromQuery(query));
+    } else {
+      show(await showLobby(started));
+    }
+  } catch (error) {
+    // A start link the API refused (an unknown variant, a bad option): say why, and offer
+    // the lobby to choose again.
+    const notice = h("p", { class: "error", role: "alert" }, error.message);
+    show(notice);
+    show(h("div", {}, notice, await showLobby(started)));
+  }
+}
+
+// The language switcher keeps the fragment, so a player changes language without losing
+// their seat.
+document.querySelector(".languages").addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-lang]");
+  if (!link) return;
+  event.preventDefault();
+  const url = new URL(location.href);
+  url.searchParams.set("lang", link.dataset.lang);
+  location.assign(url.href);
+});
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,23 @@
+// The page's texts, card names and categories, in the page's language: the server puts them
+// in the page as a JSON data block, from the same catalogs as the API's answers.
+import { format } from "./dom.js";
+
+const DATA = JSON.parse(document.getElementById("play-data").textContent);
+
+export const LANGUAGE = DATA.language;
+export const LANGUAGES = DATA.languages;
+
+/** The interface text `key`, its `{placeholders}` filled from `params`. */
+export function t(key, params = {}) {
+  return format(DATA.texts[key] ?? key, params);
+}
+
+/** A card's localized name ("туз пик"), or "face-down card" for a hidden card. */
+export function cardName(code) {
+  return code ? DATA.cards[code] ?? code : t("hidden_card");
+}
+
+/** A hand category's localized name ("Cards of one suit"). */
+export function categoryName(category) {
+  return DATA.categories[category] ?? "";
+}
