@@ -570,3 +570,209 @@ def test_play_links(built: Built, lang: str) -> None:
         assert players == {"variant": preset.id, "players": str(seats), "lang": lang,
                            "bots": ",".join(map(str, range(1, seats)))}
         assert preset.players[0] <= seats <= preset.players[1]
+
+
+# -- In a browser ----------------------------------------------------------------------------
+
+NEW_PAGES = ("first-game.md", "presets/comparison.md", "presets/summaries.md")
+VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
+SUB_PATH = "/thirtyone/"
+"""The site is served under a sub-path in the browser tests: every link must hold there."""
+AA_CONTRAST = 4.5
+
+
+def _static_site(root: Path) -> Any:
+    """The built site as a WSGI app under SUB_PATH (whitenoise, as `make serve` serves it)."""
+    from whitenoise import WhiteNoise
+
+    def not_found(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        start_response("404 Not Found", [("Content-Type", "text/plain")])
+        return [b"not found"]
+
+    return WhiteNoise(not_found, root=str(root), prefix=SUB_PATH.strip("/") + "/",
+                      index_file=True)
+
+
+def _url(base: str, lang: str, page: str) -> str:
+    stem = page.removesuffix(".md").removesuffix("index")
+    prefix = "" if lang == DEFAULT_LANGUAGE else f"{lang}/"
+    return f"{base}{SUB_PATH}{prefix}{stem}/".replace("//", "/").replace(":/", "://")
+
+
+@pytest.fixture
+def served(built: Built, live_server: Any) -> str:
+    return live_server(_static_site(built.root))
+
+
+def _open(chromium: Any, url: str, viewport: str, failures: list[str]) -> Any:
+    width, height = VIEWPORTS[viewport]
+    page = chromium.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(15_000)
+    # The theme probes a sitemap.xml beside each language's version of the page (for its
+    # instant navigation, which the site does not use); a missing one is expected.
+    page.on("response", lambda response: failures.append(f"{response.status} {response.url}")
+            if response.status >= 400 and not response.url.endswith("/sitemap.xml") else None)
+    page.goto(url, wait_until="load")
+    return page
+
+
+_TABLES_OVERFLOW = """() => {
+    const width = document.documentElement.clientWidth;
+    const wide = Array.from(document.querySelectorAll('.md-content table'))
+        .filter(table => table.getBoundingClientRect().right > width + 1);
+    return [document.documentElement.scrollWidth - width, wide.length];
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_new_pages_in_a_browser(chromium: Any, served: str, artifacts: Path, lang: str) -> None:
+    failures: list[str] = []
+    for doc in NEW_PAGES:
+        for viewport in VIEWPORTS:
+            page = _open(chromium, _url(served, lang, doc), viewport, failures)
+            try:
+                assert page.locator("h1").count() == 1
+                if viewport == "phone":
+                    assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], (doc, lang)
+                name = doc.removesuffix(".md").replace("/", "-")
+                page.screenshot(path=str(artifacts / f"site-{lang}-{name}-{viewport}.png"),
+                                full_page=True)
+            finally:
+                page.close()
+    assert not failures, failures
+
+
+_COLUMNS_FROM_THE_TOP = """() => Array.from(document.querySelector('.grid.parallel').children)
+    .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+    .map(column => column.lang)"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_phone_shows_the_readers_language_first(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "sources/parlett.md"), "phone", failures)
+    try:
+        assert page.evaluate(_COLUMNS_FROM_THE_TOP)[0] == lang
+        for preset in ("scat", "jokers"):
+            page.goto(_url(served, lang, f"presets/{preset}.md"), wait_until="load")
+            assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], preset
+        page.set_viewport_size({"width": VIEWPORTS["desktop"][0], "height": 900})
+        page.goto(_url(served, lang, "sources/parlett.md"), wait_until="load")
+        assert page.evaluate(_COLUMNS_FROM_THE_TOP) == COLUMNS or len(set(
+            page.evaluate("""() => Array.from(document.querySelector('.grid.parallel')
+                .children).map(column => column.getBoundingClientRect().top)"""))) == 1
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+SEARCHES = {"en": "knock", "ru": "стук", "it": "bussa"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_finds_the_readers_pages_once(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "index.md"), "desktop", failures)
+    try:
+        page.click("input.md-search__input")
+        # The theme drops a query typed before its search worker has read the index: type
+        # it again until the results come (or the test's timeout).
+        for _attempt in range(40):
+            page.fill("input.md-search__input", "")
+            page.keyboard.type(SEARCHES[lang])
+            if page.wait_for_timeout(500) or page.locator(".md-search-result__item").count():
+                break
+        # One result per page: its first link; the others lead to its sections.
+        found = page.eval_on_selector_all(
+            ".md-search-result__item > a:first-child", "links => links.map(link => link.href)")
+    finally:
+        page.close()
+    own = f"{served}{SUB_PATH}" + ("" if lang == DEFAULT_LANGUAGE else f"{lang}/")
+    pages = [href.split("#")[0].split("?")[0] for href in found]
+    assert len(pages) >= 3, found
+    assert all(href.startswith(own) for href in pages), found
+    others = [f"{own}{other}/" for other in LANGUAGES if other != DEFAULT_LANGUAGE]
+    assert not [href for href in pages if any(href.startswith(other) for other in others)]
+    assert len(pages) == len(set(pages)), "a page is listed twice"
+    assert not failures, failures
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(foreground: tuple[float, float, float], background: tuple[float, float, float],
+             alpha: float = 1.0) -> float:
+    """WCAG 2 contrast ratio; a foreground of opacity ``alpha`` is blended over the background."""
+    blended = tuple(alpha * fore + (1 - alpha) * back
+                    for fore, back in zip(foreground, background, strict=True))
+    lighter, darker = sorted((_luminance(blended), _luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_contrast_formula() -> None:
+    white, black = (255, 255, 255), (0, 0, 0)
+    assert round(contrast(black, white), 1) == 21.0
+    assert round(contrast((0x4C, 0xAE, 0x4F), white), 1) == 2.8, "the old link colour"
+    assert contrast(white, black, alpha=0) == 1.0
+
+
+_COLOURS = """selector => {
+    const rgba = text => text.match(/[\\d.]+/g).map(Number);
+    const element = document.querySelector(selector);
+    let style = getComputedStyle(element);
+    let alpha = Number(style.opacity);
+    for (let parent = element.parentElement; parent; parent = parent.parentElement)
+        alpha *= Number(getComputedStyle(parent).opacity);
+    let background = element;
+    while (rgba(getComputedStyle(background).backgroundColor)[3] === 0)
+        background = background.parentElement || document.documentElement;
+    const colour = rgba(style.color);
+    return {colour: colour.slice(0, 3), alpha: alpha * (colour.length > 3 ? colour[3] : 1),
+            background: rgba(getComputedStyle(background).backgroundColor).slice(0, 3)};
+}"""
+CONTRAST_SELECTORS = (
+    ".md-header__topic .md-ellipsis",  # the site's name on the header
+    ".md-tabs__item:not(.md-tabs__item--active) .md-tabs__link",
+    ".md-tabs__item--active .md-tabs__link",
+    ".md-typeset p a",  # a link in the text
+    ".md-nav__link--active",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_links_and_header_meet_wcag_aa(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "first-game.md"), "desktop", failures)
+    try:
+        for selector in CONTRAST_SELECTORS:
+            seen = page.evaluate(_COLOURS, selector)
+            ratio = contrast(tuple(seen["colour"]), tuple(seen["background"]), seen["alpha"])
+            assert ratio >= AA_CONTRAST, (selector, seen, round(ratio, 2))
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+def _pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_summary_prints_on_one_a4_page(chromium: Any, built: Built, lang: str) -> None:
+    page = chromium.new_page()
+    try:
+        summaries = built.page(lang, "presets/summaries.md").as_uri()
+        page.goto(summaries, wait_until="load")
+        # One sheet per preset: a summary longer than a page would add one.
+        assert _pdf_pages(page.pdf(format="A4")) == len(PRESETS)
+        for preset in ("scat", "trentuno"):
+            page.goto(f"{summaries}#{preset}", wait_until="load")
+            assert _pdf_pages(page.pdf(format="A4")) == 1, preset
+    finally:
+        page.close()
