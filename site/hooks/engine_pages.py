@@ -246,7 +246,10 @@ def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
     ]
     if special := special_hands(preset, lang):
         rows.append((_("Special hands"), joined(special)))
-    rows.append((_("Sources"), _source_links(preset.sources)))
+    # A preset from how the game is played today (the rules branch's schwimmen) has none.
+    rows.append((_("Sources"), _source_links(preset.sources) if preset.sources else _(
+        "none of the four texts: the game as it is played today, checked against "
+        "several descriptions of it")))
     if preset.aliases:
         # Names the game goes by, in whatever language: never translated.
         names = escape(", ".join(preset.aliases))
