@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from html.parser import HTMLParser
@@ -667,6 +668,7 @@ def test_phone_shows_the_readers_language_first(chromium: Any, served: str, lang
 
 
 SEARCHES = {"en": "knock", "ru": "стук", "it": "bussa"}
+SEARCH_READY_SECONDS = 90
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -675,12 +677,14 @@ def test_search_finds_the_readers_pages_once(chromium: Any, served: str, lang: s
     page = _open(chromium, _url(served, lang, "index.md"), "desktop", failures)
     try:
         page.click("input.md-search__input")
-        # The theme drops a query typed before its search worker has read the index: type
-        # it again until the results come (or the test's timeout).
-        for _attempt in range(40):
+        # The theme drops a query typed before its search worker has read the index (a few
+        # seconds on a busy machine): type it again until the results come.
+        deadline = time.monotonic() + SEARCH_READY_SECONDS
+        while time.monotonic() < deadline:
             page.fill("input.md-search__input", "")
             page.keyboard.type(SEARCHES[lang])
-            if page.wait_for_timeout(500) or page.locator(".md-search-result__item").count():
+            page.wait_for_timeout(1000)
+            if page.locator(".md-search-result__item").count():
                 break
         # One result per page: its first link; the others lead to its sections.
         found = page.eval_on_selector_all(
