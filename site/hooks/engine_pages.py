@@ -15,17 +15,46 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from html import escape
+from urllib.parse import urlencode
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from babel.messages.pofile import read_po
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+from site_cards import cards_picture
+from site_i18n import (
+    LANGUAGES,
+    ROOT,
+    SITE,
+    Gettext,
+    engine_gettext,
+    page_language,
+    site_gettext,
+)
+from site_variants import (
+    comparison_table,
+    deck,
+    first_dealer,
+    flow,
+    has_blitz,
+    joined,
+    play_order,
+    players,
+    render_summaries,
+    round_ends,
+    settlement,
+    special_hands,
+    table_players,
+)
+from site_search import localize_page, split_search_index
+from site_walkthrough import render_first_game
 
 from thirtyone import legal_moves, new_game
 from thirtyone.cards import DECKS, Card, parse_cards
@@ -38,16 +67,10 @@ from thirtyone.rules import (
     Family,
     OptionSpec,
     Preset,
-    Settlement,
     make_rules,
 )
 
-SITE = Path(__file__).resolve().parent.parent
-ROOT = SITE.parent
-TRANSLATIONS = ROOT / "translations"
 DATA = SITE / "data"
-LANGUAGES = ("ru", "it", "en")
-"""Column order of every side-by-side text: the sources' languages first."""
 
 SOURCE_PAGES = {"000": "parlett", "001": "handbook", "002": "trentuno", "003": "wikipedia"}
 """The source page (``sources/<name>.md``) of each source id of ``rules.SOURCES``."""
@@ -55,43 +78,7 @@ SOURCE_PAGES = {"000": "parlett", "001": "handbook", "002": "trentuno", "003": "
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 API_URL = "http://127.0.0.1:8000"
 
-Gettext = Callable[[str], str]
 _DIRECTIVE = re.compile(r"^\{\{[ \t]*([a-z-]+)(?:[ \t]+([^\s}]+))?[ \t]*\}\}[ \t]*$", re.MULTILINE)
-
-
-@cache
-def _catalog(lang: str, domain: str) -> dict[str, str]:
-    """The translated, non-fuzzy entries of one catalog (empty if the file is not there)."""
-    path = TRANSLATIONS / lang / "LC_MESSAGES" / f"{domain}.po"
-    if not path.exists():
-        return {}
-    with path.open("rb") as po:
-        catalog = read_po(po)
-    return {
-        message.id: message.string
-        for message in catalog
-        if isinstance(message.id, str) and message.id and message.string and not message.fuzzy
-    }
-
-
-def site_gettext(lang: str) -> Gettext:
-    """Translate the hook's own strings (domain ``site``), English when an entry is missing."""
-    entries = _catalog(lang, "site")
-    return lambda message: entries.get(message, message)
-
-
-def engine_gettext(lang: str) -> Gettext:
-    """Translate the engine's ``N_`` strings (domain ``messages``), English when missing."""
-    entries = _catalog(lang, "messages")
-    return lambda message: entries.get(message, message)
-
-
-def page_language(page: Page) -> str:
-    """The language tree a page lives in (``docs/<lang>/...``)."""
-    lang = page.file.src_uri.split("/", 1)[0]
-    if lang not in LANGUAGES:
-        raise PluginError(f"{page.file.src_uri}: page outside the ru/it/en trees")
-    return lang
 
 
 def page_preset(page: Page) -> Preset:
@@ -213,50 +200,63 @@ def _source_links(source_ids: Iterable[str]) -> str:
     )
 
 
-def _family_name(family: Family, _: Gettext) -> str:
-    names = {
-        Family.DRAW: _("draw from the stock or the discard pile, then discard"),
-        Family.WIDOW: _("exchange cards with the table"),
-        Family.SWITCH: _("swap cards or whole hands with the table hands"),
-        Family.RACE: _("take cards in turn toward 31"),
-    }
-    return names[family]
+def play_href(page: Page, preset: Preset, lang: str) -> str:
+    """The browser client's address for ``preset``, relative to ``page``: the API server serves
+    it at ``play`` beside the site, so the link holds under any sub-path."""
+    seats = table_players(preset)
+    query = urlencode(safe=",", query={
+        "variant": preset.id, "players": seats,
+        "bots": ",".join(str(seat) for seat in range(1, seats)), "lang": lang,
+    })
+    return f"{site_root(page)}play?{query}"
 
 
-def _settlement_name(settlement: Settlement, _: Gettext) -> str:
-    names = {
-        Settlement.LIVES: _("the lowest hand loses a life"),
-        Settlement.POINTS: _("every player scores points each round"),
-        Settlement.POT: _("the best hand takes the pot"),
-        Settlement.ESCALATING: _("the loser pays more each deal"),
-        Settlement.NONE: _("the race is won or lost outright"),
-    }
-    return names[settlement]
+def site_root(page: Page) -> str:
+    """The relative path from ``page`` to the site's root (the folder that holds ``play``)."""
+    return "../" * page.url.count("/") if page.url else ""
 
 
-def render_preset_facts(preset: Preset, lang: str) -> str:
-    """The preset's id, localized name and summary, players, family and sources."""
+def render_play_link(page: Page, lang: str, preset: Preset | None = None) -> str:
+    """A button to the browser client: a table of ``preset`` against computer players, or the
+    client's own start page."""
+    _ = site_gettext(lang)
+    if preset is None:
+        href, text = f"{site_root(page)}play?{urlencode({'lang': lang})}", _("Play")
+    else:
+        href, text = play_href(page, preset, lang), _("Play this variant")
+    return f'<p><a class="md-button md-button--primary play" href="{escape(href)}">{text}</a></p>'
+
+
+def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
+    """The preset's id, localized name and summary, players, cards, order of play, family,
+    what ends a round, settlement, special hands and sources; then a link to play it."""
     _ = site_gettext(lang)
     engine = engine_gettext(lang)
-    low, high = preset.players
-    players = str(low) if low == high else f"{low}–{high}"
     rows = [
         (_("Variant id"), f"`{preset.id}`"),
         (_("Name"), engine(preset.name)),
         (_("In short"), engine(preset.summary)),
-        (_("Players"), players),
-        (_("Game flow"), f"`{preset.family.value}` — {_family_name(preset.family, _)}"),
-        (_("Settlement"),
-         f"`{preset.settlement.value}` — {_settlement_name(preset.settlement, _)}"),
-        (_("Sources"), _source_links(preset.sources) if preset.sources else _(
-            "none of the four texts: the game as it is played today, checked against "
-            "several descriptions of it")),
+        (_("Players"), players(preset)),
+        (_("Deck"), deck(preset, lang)),
+        (_("First dealer"), first_dealer(preset, _)),
+        (_("Order of play"), play_order(preset, _)),
+        (_("Game flow"), f"`{preset.family.value}` — {flow(preset, _)}"),
+        (_("What ends a round"), joined(round_ends(preset, _))),
+        (_("Settlement"), f"`{preset.settlement.value}` — {settlement(preset, _)}"),
     ]
+    if special := special_hands(preset, lang):
+        rows.append((_("Special hands"), joined(special)))
+    # A preset from how the game is played today (the rules branch's schwimmen) has none.
+    rows.append((_("Sources"), _source_links(preset.sources) if preset.sources else _(
+        "none of the four texts: the game as it is played today, checked against "
+        "several descriptions of it")))
     if preset.aliases:
-        rows.append((_("Also called"), ", ".join(preset.aliases)))
+        # Names the game goes by, in whatever language: never translated.
+        names = escape(", ".join(preset.aliases))
+        rows.append((_("Also called"), f'<span translate="no">{names}</span>'))
     table = ["| | |", "| --- | --- |"]
     table += [_row([f"**{label}**", value]) for label, value in rows]
-    return "\n".join(table)
+    return "\n".join(table) + "\n\n" + render_play_link(page, lang, preset)
 
 
 def render_presets_table(lang: str) -> str:
@@ -268,10 +268,8 @@ def render_presets_table(lang: str) -> str:
         "| --- | --- | --- | --- |",
     ]
     for preset in PRESETS.values():
-        low, high = preset.players
-        players = str(low) if low == high else f"{low}–{high}"
         lines.append(
-            f"| [`{preset.id}`]({preset.id}.md) | {engine(preset.name)} | {players} "
+            f"| [`{preset.id}`]({preset.id}.md) | {engine(preset.name)} | {players(preset)} "
             f"| {engine(preset.summary)} |"
         )
     return "\n".join(lines)
@@ -322,6 +320,15 @@ def _pick_examples(preset: Preset) -> list[str]:
     return [hand for hand in hands if hand in chosen]
 
 
+def _category(preset: Preset, category: str, lang: str) -> str:
+    """A hand's category as the preset's players call it: the engine marks every 31 in one
+    suit a blitz, but only presets that have a blitz call it so."""
+    if category == "blitz" and not has_blitz(preset):
+        _ = site_gettext(lang)
+        return _("31 in one suit")
+    return engine_gettext(lang)(CATEGORY_NAMES[category])
+
+
 def render_examples(preset: Preset, lang: str) -> str:
     """Hands scored by the engine under the preset, and how it decides equal hands."""
     _ = site_gettext(lang)
@@ -337,8 +344,8 @@ def render_examples(preset: Preset, lang: str) -> str:
         wild = ", ".join(
             f"{code} → {_cards(parse_cards([card]))}" for code, card in score.wild.items()
         )
-        cells = [_cards(parse_cards(hand)), _points(score.points),
-                 engine(CATEGORY_NAMES[score.category]), _cards(score.counted), wild or "—"]
+        cells = [cards_picture(hand.split(), lang), _points(score.points),
+                 _category(preset, score.category, lang), _cards(score.counted), wild or "—"]
         if brag:
             del cells[1]
         lines.append(_row(cells))
@@ -356,9 +363,8 @@ def render_examples(preset: Preset, lang: str) -> str:
             result = _("the first hand wins")
         else:
             result = _("the second hand wins")
-        lines.append(
-            f"| {_cards(parse_cards(first))} | {_cards(parse_cards(second))} | {result} |"
-        )
+        lines.append(_row([cards_picture(first.split(), lang),
+                           cards_picture(second.split(), lang), result]))
     return "\n".join(lines)
 
 
@@ -536,8 +542,7 @@ MAX_MOVES_LISTED = 8
 def render_api(preset: Preset, lang: str) -> str:
     """curl commands that score a hand and play the first move of ``preset`` over the API."""
     _ = site_gettext(lang)
-    low, high = preset.players
-    players = max(low, min(3, high))
+    seats = table_players(preset)
     parts = [_(
         "Run the server with `make serve`, then try these commands; the [API guide]"
         "(../api/index.md) explains the token, the seat keys and the moves."
@@ -549,7 +554,7 @@ def render_api(preset: Preset, lang: str) -> str:
             _("Score a hand under this preset."),
         )))
     try:
-        state = new_game(preset.id, players, seed=7)
+        state = new_game(preset.id, seats, seed=7)
     except OptionError as error:
         # The engine gains its game families one by one; until it plays this one, say so.
         parts.append(_(
@@ -564,7 +569,7 @@ def render_api(preset: Preset, lang: str) -> str:
         "seat and the public view. With seed 7, seat {seat} moves first: it asks for its view, "
         "then makes its first legal move."
     ).format(seat=seat))
-    parts.append(_game_commands(preset, players, seat, moves[0]))
+    parts.append(_game_commands(preset, seats, seat, moves[0]))
     parts.append(_("The legal moves of seat {seat} at that point:").format(seat=seat))
     listed = [f"- `{json.dumps(move)}`" for move in moves[:MAX_MOVES_LISTED]]
     if len(moves) > MAX_MOVES_LISTED:
@@ -573,7 +578,7 @@ def render_api(preset: Preset, lang: str) -> str:
     override = example_override(preset)
     if override is not None:
         parts.append(_bash(_curl(
-            "/v1/games", {"variant": preset.id, "players": players, "options": override},
+            "/v1/games", {"variant": preset.id, "players": seats, "options": override},
             _("A game with a house rule: any option of the table above."),
         )))
     return "\n\n".join(parts)
@@ -630,6 +635,18 @@ def _cell(text: Any) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def _contract(text: str) -> str:
+    """A block of the contract's own text, which is English on every page: marked so, for
+    screen readers and for the site's one-language-per-page check."""
+    return f'<div lang="en" markdown>\n\n{text}\n\n</div>' if text.strip() else ""
+
+
+def _contract_cell(text: Any) -> str:
+    """The contract's English text in a table cell."""
+    cell = _cell(text)
+    return f'<span lang="en">{cell}</span>' if cell else ""
+
+
 def _schema_anchor(name: str) -> str:
     return "schema-" + name.lower()
 
@@ -642,7 +659,7 @@ def _type(schema: dict[str, Any]) -> str:
     """A schema's type in a few words, with links to named schemas."""
     if "$ref" in schema:
         name = _ref_name(schema["$ref"])
-        return f"[{name}](#{_schema_anchor(name)})"
+        return f"[`{name}`](#{_schema_anchor(name)})"
     for combinator in ("oneOf", "anyOf", "allOf"):
         if combinator in schema:
             return " \\| ".join(_type(part) for part in schema[combinator])
@@ -665,9 +682,9 @@ def _resolve(item: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
 
 def _operation(path: str, method: str, operation: dict[str, Any], spec: dict[str, Any],
                _: Gettext) -> list[str]:
-    lines = [f"### {method.upper()} `{path}`", "", operation.get("summary", "")]
+    lines = [f"### {method.upper()} `{path}`", "", _contract(operation.get("summary", ""))]
     if operation.get("description"):
-        lines += ["", operation["description"]]
+        lines += ["", _contract(operation["description"])]
     parameters = [
         _resolve(parameter, spec)
         for parameter in (*spec["paths"][path].get("parameters", ()),
@@ -693,7 +710,7 @@ def _operation(path: str, method: str, operation: dict[str, Any], spec: dict[str
             f"`{media}` {_type(content.get('schema', {}))}"
             for media, content in response.get("content", {}).items()
         )
-        lines.append(_row([f"`{status}`", _cell(response.get("description", "")),
+        lines.append(_row([f"`{status}`", _contract_cell(response.get("description", "")),
                            bodies or "—"]))
     return lines
 
@@ -701,7 +718,7 @@ def _operation(path: str, method: str, operation: dict[str, Any], spec: dict[str
 def _schema(name: str, schema: dict[str, Any], _: Gettext) -> list[str]:
     lines = [f"### {name} {{ #{_schema_anchor(name)} }}", ""]
     if schema.get("description"):
-        lines += [schema["description"], ""]
+        lines += [_contract(schema["description"]), ""]
     properties = schema.get("properties", {})
     if not properties:
         return [*lines, _("Type: {type}").format(type=_type(schema))]
@@ -710,7 +727,7 @@ def _schema(name: str, schema: dict[str, Any], _: Gettext) -> list[str]:
               "| --- | --- | --- | --- |"]
     lines += [
         _row([f"`{field}`", _type(prop), _("yes") if field in required else _("no"),
-              _cell(prop.get("description", ""))])
+              _contract_cell(prop.get("description", ""))])
         for field, prop in properties.items()
     ]
     return lines
@@ -728,7 +745,7 @@ def render_openapi(lang: str) -> str:
           "speak the language you ask for.").format(
             title=info["title"], version=info["version"], openapi=spec["openapi"]),
         "",
-        info.get("description", ""),
+        _contract(info.get("description", "")),
     ]
     tags = [tag["name"] for tag in spec.get("tags", ())]
     operations: dict[str, list[tuple[str, str, dict[str, Any]]]] = {tag: [] for tag in tags}
@@ -741,7 +758,7 @@ def render_openapi(lang: str) -> str:
     for tag, entries in operations.items():
         if not entries:
             continue
-        lines += ["", f"## {tag}", "", described.get(tag, "")]
+        lines += ["", f"## {tag}", "", _contract(described.get(tag, ""))]
         for path, method, operation in entries:
             lines += ["", *_operation(path, method, operation, spec, _)]
     lines += ["", "## " + _("Schemas")]
@@ -758,11 +775,19 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
     if directive == "parallel" and argument:
         return render_parallel(argument, lang)
     if directive == "preset-facts":
-        return render_preset_facts(page_preset(page), lang)
+        return render_preset_facts(page_preset(page), page, lang)
     if directive == "preset-details":
         return render_preset_details(page_preset(page), lang)
     if directive == "presets":
         return render_presets_table(lang)
+    if directive == "variants":
+        return comparison_table(lang)
+    if directive == "summaries":
+        return render_summaries(lang)
+    if directive == "first-game":
+        return render_first_game(lang)
+    if directive == "play":
+        return render_play_link(page, lang)
     if directive == "race":
         return render_race(lang)
     if directive == "openapi":
@@ -773,3 +798,16 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Replace each ``{{ directive }}`` line of a page with its generated Markdown."""
     return _DIRECTIVE.sub(lambda match: _render(match[1], match[2], page), markdown)
+
+
+@event_priority(-200)
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    """Make the links the theme and the language plugin write from the site's root relative
+    to the page, so the site works under any sub-path; point ru and it at their own search."""
+    return localize_page(output, page)
+
+
+@event_priority(-200)
+def on_post_build(config: MkDocsConfig) -> None:
+    """Split the one search index the language plugin writes into one per language."""
+    split_search_index(Path(config.site_dir))

@@ -13,9 +13,12 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -212,15 +215,29 @@ def test_language_switcher_stays_on_the_page(built: Built, lang: str) -> None:
             assert target == built.page(other, page).resolve(), (lang, page, other)
 
 
-def test_search_covers_every_language(built: Built) -> None:
-    index = json.loads((built.root / "search" / "search_index.json").read_text("utf-8"))
-    assert set(LANGUAGES) <= set(index["config"]["lang"])
+def _search_index(built: Built, lang: str) -> dict[str, Any]:
+    folder = built.root if lang == DEFAULT_LANGUAGE else built.root / lang
+    return json.loads((folder / "search" / "search_index.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_has_one_index_per_language(built: Built, lang: str) -> None:
+    index = _search_index(built, lang)
+    assert index["config"]["lang"] == [lang]
     assert re.match(index["config"]["separator"], " ")
     assert not re.search(index["config"]["separator"], "прикуп"), "Cyrillic words must stay whole"
-    locations = {doc["location"].split("/", 1)[0] for doc in index["docs"]}
-    assert {"ru", "it"} <= locations
-    russian = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("ru/"))
-    assert "прикуп" in russian
+    pages = [doc["location"] for doc in index["docs"] if "#" not in doc["location"]]
+    assert len(pages) == len(set(pages)), "a page is indexed twice"
+    # Every page of the language, and nothing of the others (locations are relative to the
+    # language's folder, where the theme's search looks for them).
+    assert len(pages) == len(doc_pages())
+    assert not [page for page in pages if page.split("/", 1)[0] in LANGUAGES]
+    # The theme on each page of the language reads that language's index.
+    document = built.page(lang, "presets/scat.md")
+    config = json.loads(re.search(r'<script id="__config"[^>]*>(.*?)</script>',
+                                  document.read_text("utf-8"), re.DOTALL)[1])
+    index_file = (document.parent / config["base"] / "search" / "search_index.json").resolve()
+    assert json.loads(index_file.read_text("utf-8")) == index
 
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
@@ -273,7 +290,7 @@ def test_site_template_matches_a_fresh_extraction(tmp_path: Path) -> None:
     fresh = tmp_path / "site.pot"
     subprocess.run(
         [sys.executable, "-m", "babel.messages.frontend", "extract", "-k", "_",
-         "--no-default-keywords", "-o", str(fresh), str(SITE / "hooks" / "engine_pages.py")],
+         "--no-default-keywords", "-o", str(fresh), str(SITE / "hooks")],
         check=True, capture_output=True,
     )
     assert _msgids(fresh) == _msgids(TRANSLATIONS / "site.pot")
@@ -317,3 +334,449 @@ def test_api_reference_covers_the_contract(built: Built) -> None:
                 assert f"{method.upper()} {path}" in " ".join(text.split()), (lang, path)
         for schema in spec["components"]["schemas"]:
             assert schema in text, (lang, schema)
+
+
+# -- One language per page -------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"\{[^}]*\}|[*`\[\]()«»\"“”:;,.!?—–]+")
+MIN_FRAGMENT_WORDS = 3
+"""A foreign catalog text is looked for by its runs of this many words or more (shorter runs,
+"Scat" or "API", are shared by every language); one- and two-word texts are looked for as the
+whole text of a table cell, heading or label."""
+
+
+@cache
+def _catalog_texts(lang: str) -> dict[str, str]:
+    """Every generated text of ``lang`` by message id (``site`` and ``messages`` domains);
+    English is the source language, so its text is the id itself."""
+    texts: dict[str, str] = {}
+    for domain in ("messages", "site"):
+        with (TRANSLATIONS / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as po:
+            for message in read_po(po):
+                if isinstance(message.id, str) and message.id:
+                    texts[message.id] = message.id if lang == "en" else message.string
+    return texts
+
+
+@cache
+def _foreign_texts(lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What another language's catalogs say where ``lang``'s say something else: runs of
+    words to find anywhere, and short texts to find as a whole element."""
+    own = _catalog_texts(lang)
+    runs, short = set(), set()
+    for other in LANGUAGES:
+        if other == lang:
+            continue
+        for message_id, text in _catalog_texts(other).items():
+            if not text or text == own.get(message_id, message_id):
+                continue
+            fragments = [" ".join(part.split()) for part in _PLACEHOLDER.split(text)]
+            runs |= {part for part in fragments if len(part.split()) >= MIN_FRAGMENT_WORDS}
+            if len(text.split()) < MIN_FRAGMENT_WORDS and not _PLACEHOLDER.search(text):
+                short.add(text)
+    mine = {" ".join(text.split()) for text in own.values()}
+    return frozenset(runs - mine), frozenset(short - mine)
+
+
+def _own_language_text(article: Node, lang: str) -> Node:
+    """The article without code, names marked untranslatable, and the parts marked as written
+    in another language (the sources' columns, the API contract's English)."""
+    for node in article.iter():
+        if node.tag in ("code", "pre", "script", "style") or (
+            node.attrs.get("lang", lang) != lang or node.attrs.get("translate") == "no"
+        ):
+            node.children.clear()
+    return article
+
+
+def foreign_strings(article: Node, lang: str) -> list[str]:
+    runs, short = _foreign_texts(lang)
+    article = _own_language_text(article, lang)
+    text = " ".join(article.text().split())
+    found = [run for run in runs if run in text]
+    found += [
+        cell for node in article.iter()
+        if node.tag in ("th", "td", "h1", "h2", "h3", "strong", "figcaption", "a")
+        and (cell := " ".join(node.text().split())) in short
+    ]
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_page_carries_another_languages_strings(built: Built, lang: str) -> None:
+    found = {
+        page: hits for page in doc_pages()
+        if (hits := foreign_strings(main_content(parse_html(built.page(lang, page))), lang))
+    }
+    assert not found, found
+
+
+def test_language_check_would_catch_a_foreign_string() -> None:
+    italian = _catalog_texts("it")
+    page = Node("article", {}, [
+        Node("table", {}, [Node("tr", {}, [Node("th", {}, [italian["Parameter"]])])]),
+        Node("p", {}, [f"Game flow: widow — {italian['exchange cards with the table']}"]),
+    ])
+    assert len(foreign_strings(page, "en")) == 2
+    english = Node("article", {}, [Node("p", {}, ["exchange cards with the table"])])
+    assert foreign_strings(english, "en") == []
+    assert "exchange cards with the table" in foreign_strings(english, "ru")
+
+
+def heading_text(heading: Node) -> str:
+    """A heading's words, without its permalink (¶)."""
+    return " ".join(" ".join(
+        child if isinstance(child, str) else child.text()
+        for child in heading.children
+        if isinstance(child, str) or "headerlink" not in child.classes()
+    ).split())
+
+
+def _facts_name(article: Node, label: str) -> str:
+    for row in article.iter():
+        cells = row.elements() if row.tag == "tr" else []
+        if len(cells) == 2 and cells[0].text().strip() == label:
+            return " ".join(cells[1].text().split())
+    raise AssertionError(f"no {label!r} row")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_preset_title_is_its_name(built: Built, lang: str) -> None:
+    label = _catalog_texts(lang)["Name"]
+    for preset in PRESETS.values():
+        article = main_content(parse_html(built.page(lang, f"presets/{preset.id}.md")))
+        title = next(node for node in article.iter() if node.tag == "h1")
+        name = heading_text(title)
+        assert name == _facts_name(article, label), (lang, preset.id)
+        assert name == (_catalog_texts(lang)[preset.name] or preset.name), (lang, preset.id)
+
+
+# -- Generated pages -------------------------------------------------------------------------
+
+
+def _hooks() -> Any:
+    """The hook's modules, imported as MkDocs imports them (from their own folder)."""
+    sys.path.insert(0, str(SITE / "hooks"))
+    try:
+        import site_variants
+        import site_walkthrough
+    finally:
+        sys.path.remove(str(SITE / "hooks"))
+    return site_variants, site_walkthrough
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_first_game_is_a_round_played_by_the_engine(built: Built, lang: str) -> None:
+    _variants, walkthrough = _hooks()
+    game = walkthrough.first_round()
+    article = main_content(parse_html(built.page(lang, "first-game.md")))
+    figures = [node for node in article.iter() if node.tag == "figure"]
+    # The hands dealt and the table, one hand per turn, the hands shown.
+    assert len(figures) == game.start.players + 1 + len(game.turns) + game.start.players
+    cards = [node for node in article.iter() if node.tag == "svg"]
+    assert len(cards) == 3 * (len(figures) - 1) + 2
+    labels = [node.attrs["aria-label"] for node in cards if "aria-label" in node.attrs]
+    last = game.end.result["hands"][-1]["cards"]
+    english = [walkthrough.card_label(code, lang) for code in last]
+    assert labels[-3:] == english
+    assert str(game.seed) in article.text()
+    assert any(move["type"] == "knock" for turn in game.turns for move in turn.moves)
+    assert game.end.result["reason"] == "showdown"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_comparison_has_every_preset(built: Built, lang: str) -> None:
+    variants, _walkthrough = _hooks()
+    page = built.page(lang, "presets/comparison.md")
+    article = main_content(parse_html(page))
+    rows = [node for node in article.iter() if node.tag == "tr" and node.elements()[0].tag == "td"]
+    assert len(rows) == len(PRESETS)
+    blitz = _catalog_texts(lang)["blitz: any 31 in one suit"]
+    for row, preset in zip(rows, PRESETS.values(), strict=True):
+        cells = row.elements()
+        assert len(cells) == 7 and all(cell.attrs.get("data-label") for cell in cells)
+        link = next(node for node in cells[0].iter() if node.tag == "a")
+        assert (page.parent / link.attrs["href"] / "index.html").resolve() == built.page(
+            lang, f"presets/{preset.id}.md").resolve()
+        special = cells[6].text()
+        assert (blitz in special) == (variants.has_blitz(preset) and
+                                      preset.rules.blitz == "any-31"), preset.id
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_summaries_cover_every_preset(built: Built, lang: str) -> None:
+    variants, _walkthrough = _hooks()
+    article = main_content(parse_html(built.page(lang, "presets/summaries.md")))
+    sheets = [node for node in article.iter() if "summary" in node.classes()]
+    assert [sheet.attrs["id"] for sheet in sheets] == list(PRESETS)
+    for sheet, preset in zip(sheets, PRESETS.values(), strict=True):
+        heading = next(node for node in sheet.iter() if node.tag == "h2")
+        assert heading_text(heading) == _catalog_texts(lang)[preset.name]
+        # The page's own rules follow the facts: their first words are on the sheet.
+        rules = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", variants.rules_text(preset, lang))
+        rules = re.sub(r"^\s*- |[*`]", "", rules, flags=re.MULTILINE)
+        assert "".join(rules.split()[:6]) in "".join(sheet.text().split()), preset.id
+
+
+def _example_categories(built: Built, lang: str, preset: str) -> set[str]:
+    """The categories of the worked examples' hands (the five-column table)."""
+    article = main_content(parse_html(built.page(lang, f"presets/{preset}.md")))
+    return {
+        cells[2].text().strip() for row in article.iter()
+        if row.tag == "tr" and len(cells := row.elements()) == 5 and cells[0].tag == "td"
+    }
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_only_presets_with_a_blitz_call_a_31_one(built: Built, lang: str) -> None:
+    variants, _walkthrough = _hooks()
+    blitz = _catalog_texts(lang)["Blitz"]
+    for preset in PRESETS.values():
+        categories = _example_categories(built, lang, preset.id)
+        if preset.family.value != "race" and preset.rules.ranking != "brag":
+            assert categories, preset.id
+        assert (blitz in categories) <= variants.has_blitz(preset), preset.id
+    assert blitz in _example_categories(built, lang, "scat")
+
+
+def _hrefs(path: Path) -> list[str]:
+    return [node.attrs.get("href") or node.attrs.get("src", "")
+            for node in parse_html(path).iter() if node.tag in ("a", "link", "script", "img")]
+
+
+def test_links_are_relative(built: Built) -> None:
+    rooted = {
+        path.relative_to(built.root).as_posix(): href
+        for path in built.root.rglob("*.html") if path.name != "404.html"
+        for href in _hrefs(path) if href.startswith("/") and not href.startswith("//")
+    }
+    assert not rooted, rooted
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_play_links(built: Built, lang: str) -> None:
+    home = built.page(lang, "index.md")
+    plays = [href for href in _hrefs(home) if "play?" in href]
+    assert plays and all(
+        (home.parent / href.split("?")[0]).resolve() == (built.root / "play").resolve()
+        and f"lang={lang}" in href for href in plays
+    )
+    for preset in PRESETS.values():
+        page = built.page(lang, f"presets/{preset.id}.md")
+        [href] = [href for href in _hrefs(page) if "play?" in href]
+        target, query = href.split("?")
+        assert (page.parent / target).resolve() == (built.root / "play").resolve()
+        players = dict(part.split("=") for part in query.split("&"))
+        seats = int(players["players"])
+        assert players == {"variant": preset.id, "players": str(seats), "lang": lang,
+                           "bots": ",".join(map(str, range(1, seats)))}
+        assert preset.players[0] <= seats <= preset.players[1]
+
+
+# -- In a browser ----------------------------------------------------------------------------
+
+NEW_PAGES = ("first-game.md", "presets/comparison.md", "presets/summaries.md")
+VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
+SUB_PATH = "/thirtyone/"
+"""The site is served under a sub-path in the browser tests: every link must hold there."""
+AA_CONTRAST = 4.5
+
+
+def _static_site(root: Path) -> Any:
+    """The built site as a WSGI app under SUB_PATH (whitenoise, as `make serve` serves it)."""
+    from whitenoise import WhiteNoise
+
+    def not_found(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        start_response("404 Not Found", [("Content-Type", "text/plain")])
+        return [b"not found"]
+
+    return WhiteNoise(not_found, root=str(root), prefix=SUB_PATH.strip("/") + "/",
+                      index_file=True)
+
+
+def _url(base: str, lang: str, page: str) -> str:
+    stem = page.removesuffix(".md").removesuffix("index")
+    prefix = "" if lang == DEFAULT_LANGUAGE else f"{lang}/"
+    return f"{base}{SUB_PATH}{prefix}{stem}/".replace("//", "/").replace(":/", "://")
+
+
+@pytest.fixture
+def served(built: Built, live_server: Any) -> str:
+    return live_server(_static_site(built.root))
+
+
+def _open(chromium: Any, url: str, viewport: str, failures: list[str]) -> Any:
+    width, height = VIEWPORTS[viewport]
+    page = chromium.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(15_000)
+    # The theme probes a sitemap.xml beside each language's version of the page (for its
+    # instant navigation, which the site does not use); a missing one is expected.
+    page.on("response", lambda response: failures.append(f"{response.status} {response.url}")
+            if response.status >= 400 and not response.url.endswith("/sitemap.xml") else None)
+    page.goto(url, wait_until="load")
+    return page
+
+
+_TABLES_OVERFLOW = """() => {
+    const width = document.documentElement.clientWidth;
+    const wide = Array.from(document.querySelectorAll('.md-content table'))
+        .filter(table => table.getBoundingClientRect().right > width + 1);
+    return [document.documentElement.scrollWidth - width, wide.length];
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_new_pages_in_a_browser(chromium: Any, served: str, artifacts: Path, lang: str) -> None:
+    failures: list[str] = []
+    for doc in NEW_PAGES:
+        for viewport in VIEWPORTS:
+            page = _open(chromium, _url(served, lang, doc), viewport, failures)
+            try:
+                assert page.locator("h1").count() == 1
+                if viewport == "phone":
+                    assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], (doc, lang)
+                name = doc.removesuffix(".md").replace("/", "-")
+                page.screenshot(path=str(artifacts / f"site-{lang}-{name}-{viewport}.png"),
+                                full_page=True)
+            finally:
+                page.close()
+    assert not failures, failures
+
+
+_COLUMNS_FROM_THE_TOP = """() => Array.from(document.querySelector('.grid.parallel').children)
+    .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+    .map(column => column.lang)"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_phone_shows_the_readers_language_first(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "sources/parlett.md"), "phone", failures)
+    try:
+        assert page.evaluate(_COLUMNS_FROM_THE_TOP)[0] == lang
+        for preset in ("scat", "jokers"):
+            page.goto(_url(served, lang, f"presets/{preset}.md"), wait_until="load")
+            assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], preset
+        page.set_viewport_size({"width": VIEWPORTS["desktop"][0], "height": 900})
+        page.goto(_url(served, lang, "sources/parlett.md"), wait_until="load")
+        assert page.evaluate(_COLUMNS_FROM_THE_TOP) == COLUMNS or len(set(
+            page.evaluate("""() => Array.from(document.querySelector('.grid.parallel')
+                .children).map(column => column.getBoundingClientRect().top)"""))) == 1
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+SEARCHES = {"en": "knock", "ru": "стук", "it": "bussa"}
+SEARCH_READY_SECONDS = 90
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_finds_the_readers_pages_once(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "index.md"), "desktop", failures)
+    try:
+        page.click("input.md-search__input")
+        # The theme drops a query typed before its search worker has read the index (a few
+        # seconds on a busy machine): type it again until the results come.
+        deadline = time.monotonic() + SEARCH_READY_SECONDS
+        while time.monotonic() < deadline:
+            page.fill("input.md-search__input", "")
+            page.keyboard.type(SEARCHES[lang])
+            page.wait_for_timeout(1000)
+            if page.locator(".md-search-result__item").count():
+                break
+        # One result per page: its first link; the others lead to its sections.
+        found = page.eval_on_selector_all(
+            ".md-search-result__item > a:first-child", "links => links.map(link => link.href)")
+    finally:
+        page.close()
+    own = f"{served}{SUB_PATH}" + ("" if lang == DEFAULT_LANGUAGE else f"{lang}/")
+    pages = [href.split("#")[0].split("?")[0] for href in found]
+    assert len(pages) >= 3, found
+    assert all(href.startswith(own) for href in pages), found
+    others = [f"{own}{other}/" for other in LANGUAGES if other != DEFAULT_LANGUAGE]
+    assert not [href for href in pages if any(href.startswith(other) for other in others)]
+    assert len(pages) == len(set(pages)), "a page is listed twice"
+    assert not failures, failures
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(foreground: tuple[float, float, float], background: tuple[float, float, float],
+             alpha: float = 1.0) -> float:
+    """WCAG 2 contrast ratio; a foreground of opacity ``alpha`` is blended over the background."""
+    blended = tuple(alpha * fore + (1 - alpha) * back
+                    for fore, back in zip(foreground, background, strict=True))
+    lighter, darker = sorted((_luminance(blended), _luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_contrast_formula() -> None:
+    white, black = (255, 255, 255), (0, 0, 0)
+    assert round(contrast(black, white), 1) == 21.0
+    assert round(contrast((0x4C, 0xAE, 0x4F), white), 1) == 2.8, "the old link colour"
+    assert contrast(white, black, alpha=0) == 1.0
+
+
+_COLOURS = """selector => {
+    const rgba = text => text.match(/[\\d.]+/g).map(Number);
+    const element = document.querySelector(selector);
+    let style = getComputedStyle(element);
+    let alpha = Number(style.opacity);
+    for (let parent = element.parentElement; parent; parent = parent.parentElement)
+        alpha *= Number(getComputedStyle(parent).opacity);
+    let background = element;
+    while (rgba(getComputedStyle(background).backgroundColor)[3] === 0)
+        background = background.parentElement || document.documentElement;
+    const colour = rgba(style.color);
+    return {colour: colour.slice(0, 3), alpha: alpha * (colour.length > 3 ? colour[3] : 1),
+            background: rgba(getComputedStyle(background).backgroundColor).slice(0, 3)};
+}"""
+CONTRAST_SELECTORS = (
+    ".md-header__topic .md-ellipsis",  # the site's name on the header
+    ".md-tabs__item:not(.md-tabs__item--active) .md-tabs__link",
+    ".md-tabs__item--active .md-tabs__link",
+    ".md-typeset p a",  # a link in the text
+    ".md-nav__link--active",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_links_and_header_meet_wcag_aa(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "first-game.md"), "desktop", failures)
+    try:
+        for selector in CONTRAST_SELECTORS:
+            seen = page.evaluate(_COLOURS, selector)
+            ratio = contrast(tuple(seen["colour"]), tuple(seen["background"]), seen["alpha"])
+            assert ratio >= AA_CONTRAST, (selector, seen, round(ratio, 2))
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+def _pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_summary_prints_on_one_a4_page(chromium: Any, built: Built, lang: str) -> None:
+    page = chromium.new_page()
+    try:
+        summaries = built.page(lang, "presets/summaries.md").as_uri()
+        page.goto(summaries, wait_until="load")
+        # One sheet per preset: a summary longer than a page would add one.
+        assert _pdf_pages(page.pdf(format="A4")) == len(PRESETS)
+        for preset in ("scat", "trentuno"):
+            page.goto(f"{summaries}#{preset}", wait_until="load")
+            assert _pdf_pages(page.pdf(format="A4")) == 1, preset
+    finally:
+        page.close()

@@ -1,0 +1,258 @@
+"""Every preset described in words from its rules: the facts of its page, the variant
+comparison table and the one-page summaries.
+
+Each description reads the preset's options (``Preset.rules``), never its id, so a preset added
+to ``thirtyone.rules.PRESETS`` gets its row and its summary without a change here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from html import escape
+
+from mkdocs.exceptions import PluginError
+
+from site_i18n import SITE, Gettext, engine_gettext, site_gettext
+from thirtyone.cards import DECKS
+from thirtyone.rules import PRESETS, Family, Preset, Settlement
+
+
+def players(preset: Preset) -> str:
+    low, high = preset.players
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def table_players(preset: Preset) -> int:
+    """The number of players the site's examples and play links use: three where allowed."""
+    low, high = preset.players
+    return max(low, min(3, high))
+
+
+def has_blitz(preset: Preset) -> bool:
+    """Whether a 31 is a *blitz* in this preset: a hand shown at once that costs the others.
+
+    The widow games end the exchanges on a 31 without calling it so; a preset has a blitz when
+    its table may choose which hands are one (the ``blitz`` option) and it is not off.
+    """
+    return "blitz" in preset.settable and preset.rules.blitz != "off"
+
+
+def deck(preset: Preset, lang: str) -> str:
+    engine = engine_gettext(lang)
+    return engine(DECKS[preset.rules.deck].name)
+
+
+def flow(preset: Preset, _: Gettext) -> str:
+    names = {
+        Family.DRAW: _("draw from the stock or the discard pile, then discard"),
+        Family.WIDOW: _("exchange cards with the table"),
+        Family.SWITCH: _("swap cards or whole hands with the table hands"),
+        Family.RACE: _("take cards in turn toward 31"),
+    }
+    rules = preset.rules
+    text = names[preset.family]
+    if preset.family is Family.DRAW and rules.widow != "none":
+        text = _("draw, or exchange with a face-down widow, then discard")
+    if rules.declarations:
+        text = _("{flow}, after a round of declarations").format(flow=text)
+    return text
+
+
+def settlement(preset: Preset, _: Gettext) -> str:
+    rules = preset.rules
+    names = {
+        Settlement.LIVES: _("the lowest hand loses a life"),
+        Settlement.POINTS: _("every player scores points each round"),
+        Settlement.POT: _("the best hand takes the pot"),
+        Settlement.ESCALATING: _("the loser pays more each deal"),
+        Settlement.NONE: _("the race is won or lost outright"),
+    }
+    text = names[preset.settlement]
+    if preset.settlement is Settlement.LIVES:
+        text += "; " + lives(preset, _)
+    elif preset.settlement is Settlement.POT and rules.ante:
+        text += "; " + _("ante: {chips} per player each deal").format(chips=rules.ante)
+    return text
+
+
+def lives(preset: Preset, _: Gettext) -> str:
+    rules = preset.rules
+    text = _("{lives} lives each").format(lives=rules.lives)
+    if rules.free_ride:
+        text += ", " + _("then a free ride until the next loss")
+    if rules.knocker_penalty > 1:
+        text += "; " + _("a knocker who is lowest loses {lives}").format(
+            lives=rules.knocker_penalty)
+    return text
+
+
+def round_ends(preset: Preset, _: Gettext) -> list[str]:
+    """What ends a round of ``preset``, most usual first."""
+    rules = preset.rules
+    if preset.family is Family.RACE:
+        return [_("a player makes exactly 31"),
+                _("a player cannot take a card without passing 31")]
+    if rules.knock == "take-all":
+        ends = [_("a player takes all three table cards: one more turn round, then the "
+                  "showdown")]
+    else:
+        ends = [_("a knock: every other player has one more turn, then the showdown")]
+    if rules.declarations:
+        ends.append(_("a declaration: everyone shows at once"))
+    if has_blitz(preset):
+        ends.append(_("a blitz, shown at once"))
+    elif preset.family is Family.WIDOW and rules.ranking != "brag":
+        ends.append(_("a 31, shown at once"))
+    if rules.widow_31_wins:
+        ends.append(_("a widow of 31 at the deal: the dealer takes the pot"))
+    if rules.dealt_31_wins:
+        ends.append(_("a 31 dealt to a player: it takes the pot"))
+    if preset.family is Family.DRAW:
+        if rules.stock_exhausted == "void":
+            ends.append(_("the stock runs out before a knock: nobody loses"))
+        else:
+            ends.append(_("never the stock: the discard pile becomes the stock again"))
+    return ends
+
+
+def special_hands(preset: Preset, lang: str) -> list[str]:
+    """The hands that count other than by points in one suit."""
+    _ = site_gettext(lang)
+    rules = preset.rules
+    if preset.family is Family.RACE:
+        return []
+    if rules.ranking == "brag":
+        return [_("hands rank as in brag: three of a kind, running flush, run, flush, pair, "
+                  "high card")]
+    hands = []
+    if has_blitz(preset):
+        hands.append(_("blitz: ace, king and ten of one suit") if rules.blitz == "ace-king-ten"
+                     else _("blitz: any 31 in one suit"))
+    trips = {
+        "30.5": _("three of a kind: 30½"),
+        "30-below-suited": _("three of a kind: 30, below a 30 in one suit"),
+    }
+    if rules.three_of_a_kind in trips:
+        hands.append(trips[rules.three_of_a_kind])
+        if rules.trips_equal:
+            hands.append(_("all three of a kind are equal"))
+    if rules.three_aces is not None:
+        hands.append(_("three aces: {points}").format(points=rules.three_aces))
+    wild = {
+        "jokers": _("jokers are wild"),
+        "jack-of-clubs-trips": _("the jack of clubs is wild for three of a kind"),
+    }
+    if rules.wild in wild:
+        hands.append(wild[rules.wild])
+    return hands
+
+
+def first_dealer(preset: Preset, _: Gettext) -> str:
+    names = {
+        "draw-low": _("the lowest card drawn"),
+        "draw-high": _("the highest card drawn"),
+        "random": _("chosen at random"),
+    }
+    return names[preset.rules.first_dealer]
+
+
+def play_order(preset: Preset, _: Gettext) -> str:
+    if preset.family is Family.RACE:
+        return _("the two players take cards in turn; the first is decided by {dealer}").format(
+            dealer=first_dealer(preset, _))
+    return _("the player on the dealer's left plays first, then play goes clockwise; the deal "
+             "passes to the left after each round")
+
+
+def joined(items: Iterable[str]) -> str:
+    return "; ".join(items) or "—"
+
+
+def comparison_table(lang: str) -> str:
+    """One row per preset: deck, players, flow, round end, settlement, special hands.
+
+    Written as HTML so that each cell carries its column's name: on a phone every row becomes
+    a card of labelled lines instead of a table wider than the screen.
+    """
+    _ = site_gettext(lang)
+    engine = engine_gettext(lang)
+    header = [_("Variant"), _("Deck"), _("Players"), _("Game flow"), _("What ends a round"),
+              _("Settlement"), _("Special hands")]
+    head = "".join(f"<th>{escape(label)}</th>" for label in header)
+    rows = []
+    for preset in PRESETS.values():
+        # The page sits at presets/comparison/, beside each preset's folder.
+        link = f'<a href="../{preset.id}/">{escape(engine(preset.name))}</a>'
+        cells = [
+            link, escape(deck(preset, lang)), players(preset), escape(flow(preset, _)),
+            _html_list(round_ends(preset, _)), escape(settlement(preset, _)),
+            _html_list(special_hands(preset, lang)),
+        ]
+        rows.append("<tr>" + "".join(
+            f'<td data-label="{escape(label)}">{cell}</td>' for label, cell in zip(
+                header, cells, strict=True)
+        ) + "</tr>")
+    return (f'<table class="comparison">\n<thead><tr>{head}</tr></thead>\n<tbody>\n'
+            + "\n".join(rows) + "\n</tbody>\n</table>")
+
+
+def _html_list(items: list[str]) -> str:
+    if not items:
+        return "—"
+    return "<ul>" + "".join(f"<li>{escape(item)}</li>" for item in items) + "</ul>"
+
+
+PRESET_PAGES = SITE / "docs"
+_RULES_TEXT = re.compile(
+    r"^\{\{ *preset-facts *\}\}[ \t]*$(.*?)^\{\{ *preset-details *\}\}", re.MULTILINE | re.DOTALL
+)
+
+
+def rules_text(preset: Preset, lang: str) -> str:
+    """The hand-written rules of the preset's page in ``lang`` (what lies between its facts
+    and its generated details), without their headings."""
+    path = PRESET_PAGES / lang / "presets" / f"{preset.id}.md"
+    if not path.is_file():
+        raise PluginError(f"{path}: every preset needs its page in every language")
+    found = _RULES_TEXT.search(path.read_text(encoding="utf-8"))
+    if found is None:
+        raise PluginError(f"{path}: no rules between {{{{ preset-facts }}}} and "
+                          "{{ preset-details }}")
+    lines = [line for line in found[1].strip().splitlines() if not line.startswith("#")]
+    return "\n".join(lines).strip()
+
+
+def summary(preset: Preset, lang: str) -> str:
+    """One preset on one printed page: its name and gist, the facts, and the page's rules."""
+    _ = site_gettext(lang)
+    engine = engine_gettext(lang)
+    facts = [
+        (_("Players"), players(preset)),
+        (_("Deck"), deck(preset, lang)),
+        (_("Order of play"), play_order(preset, _)),
+        (_("Game flow"), flow(preset, _)),
+        (_("What ends a round"), joined(round_ends(preset, _))),
+        (_("Settlement"), settlement(preset, _)),
+    ]
+    if special := special_hands(preset, lang):
+        facts.append((_("Special hands"), joined(special)))
+    table = ["| | |", "| --- | --- |"] + [f"| **{label}** | {value} |" for label, value in facts]
+    return "\n\n".join([
+        f'<div class="summary" id="{preset.id}" markdown>',
+        f"## {engine(preset.name)}",
+        f"*{engine(preset.summary)}*",
+        "\n".join(table),
+        "### " + _("Rules"),
+        rules_text(preset, lang),
+        "[{text}]({page}.md)".format(text=_("The whole page"), page=preset.id),
+        "</div>",
+    ])
+
+
+def render_summaries(lang: str) -> str:
+    """A list of links, then every preset's summary (each on its own printed page)."""
+    engine = engine_gettext(lang)
+    links = "\n".join(f"- [{engine(preset.name)}](#{preset.id})" for preset in PRESETS.values())
+    sheets = [summary(preset, lang) for preset in PRESETS.values()]
+    return "\n\n".join([f'<div class="summary-links" markdown>\n\n{links}\n\n</div>', *sheets])
