@@ -84,14 +84,14 @@ _OPPONENTS: dict[str, Callable[[str], Bot]] = {
 }
 
 
-def play_one(job: tuple[Pairing, int]) -> dict[str, Any]:
+def play_one(job: tuple[Pairing, int, dict[str, Any]]) -> dict[str, Any]:
     """One match of ``pairing``: the strong bot's score (1 win, 0.5 shared, 0 lost), the chips
     of every seat rotated so that the strong bot is first, and its decision times."""
-    pairing, index = job
+    pairing, index, settings = job
     players = 1 + len(pairing.opponents)
     seed = f"bots:{pairing.name}:{index}"
     strong_seat = index % players
-    strong = TimedBot(StrongBot(seed=f"{seed}:strong"))
+    strong = TimedBot(StrongBot(seed=f"{seed}:strong", **settings))
     others = iter(pairing.opponents)
     bots: list[Bot] = []
     for seat in range(players):
@@ -118,11 +118,13 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def run(pairing: Pairing, matches: int, pool: Any) -> tuple[list[str], bool, list[float]]:
+def run(pairing: Pairing, matches: int, pool: Any,
+        settings: dict[str, Any]) -> tuple[list[str], bool, list[float]]:
     """Play ``matches`` of ``pairing``; the report lines, whether its target is met, and the
     decision times."""
     start = time.perf_counter()
-    results = pool.map(play_one, [(pairing, index) for index in range(matches)], chunksize=4)
+    jobs = [(pairing, index, settings) for index in range(matches)]
+    results = pool.map(play_one, jobs, chunksize=4)
     wall = time.perf_counter() - start
     times = [t for result in results for t in result["times"]]
     lines = [f"{pairing.name} ({matches} matches, {wall:.0f} s wall, {len(times)} decisions)"]
@@ -156,7 +158,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=MATCHES)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", action="append", help="variants to play (default: all)")
+    parser.add_argument("--samples", type=int, help="the strong bot's worlds per decision")
+    parser.add_argument("--margin", type=float, help="the strong bot's margin, in errors")
     args = parser.parse_args(argv)
+    settings = {name: getattr(args, name) for name in ("samples", "margin")
+                if getattr(args, name) is not None}
     pairings = [pairing for pairing in PAIRINGS if pairing.variant in PRESETS
                 and (not args.only or pairing.variant in args.only)]
     missing = sorted({pairing.variant for pairing in PAIRINGS} - set(PRESETS))
@@ -166,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     all_times: list[float] = []
     with multiprocessing.Pool(args.jobs) as pool:
         for pairing in pairings:
-            lines, met, times = run(pairing, args.matches, pool)
+            lines, met, times = run(pairing, args.matches, pool, settings)
             print("\n".join(lines), flush=True)
             ok = ok and met
             all_times += times

@@ -26,7 +26,7 @@ from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import games, hands, i18n, meta, problems, race, variants
+from thirtyone.web import advice, games, hands, i18n, meta, problems, race, variants
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
@@ -78,6 +78,8 @@ def default_config() -> dict[str, Any]:
         "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
         "TRANSLATIONS_DIR": None,
         "BATCH_LIMIT": 10_000,
+        # The most CPU time one hint may take; the answer then counts fewer samples.
+        "THIRTYONE_ADVICE_SECONDS": float(os.environ.get("THIRTYONE_ADVICE_SECONDS", "1.0")),
         # A full batch of 10,000 hands is about 250 kB of JSON.
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "API_TITLE": "Thirty-One API",
@@ -116,7 +118,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api = Api(app)
     api.register_field(Points, "number", None)
     games.document(api.spec)
-    for blueprint in (variants.blp, hands.blp, games.blp, race.blp, meta.blp):
+    advice.document(api.spec)
+    for blueprint in (variants.blp, hands.blp, games.blp, advice.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     app.register_blueprint(
         FlaskBlueprint(
