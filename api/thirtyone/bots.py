@@ -49,10 +49,10 @@ class GreedyBot:
     """Keeps the best three cards it can make and knocks at ``knock_at`` points or more.
 
     It takes the discard (or table cards) when that improves its hand, otherwise draws from
-    the stock; discards the card whose loss costs least; stands in its final turn when its
-    hand is worth at least ``stand_at``. In the race it makes 31 when it can and avoids
-    leaving the opponent a card that makes 31. Moves it cannot judge (a widow game's
-    declaration, say) it picks at random.
+    the stock (or, where a turn may pass, passes); discards the card whose loss costs least;
+    stands (or passes) in its final turn when its hand is worth at least ``stand_at``. In the
+    race it makes 31 when it can and avoids leaving the opponent a card that makes 31. Moves
+    it cannot judge (a widow game's declaration, say) it picks at random.
     """
 
     uses_view = True
@@ -88,6 +88,13 @@ class GreedyBot:
         now = _points(_best(hand, score))
         if kind == "knock":
             return 100.0 if now >= self.knock_at else None
+        if kind == "pass" and seen["phase"] == "exchange":
+            # Schwimmen's pass keeps the hand: a stand after a knock; before one, worth what
+            # the hand is worth, so preferred to an exchange that gains nothing (it comes
+            # after them in the list).
+            kind = "stand" if seen["knocker"] is not None else kind
+            if kind == "pass":
+                return now
         if kind == "stand":
             return 50.0 if now >= self.stand_at else now - 2
         if kind == "draw" and move["source"] == "discard":

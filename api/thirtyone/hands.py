@@ -17,7 +17,9 @@ Where RULES.md leaves a case open, this module decides so:
   stands for; the jack of clubs with two aces makes three aces;
 - a wild card takes the best hand; among equal hands, higher ranks, then the higher suit; the
   short-deck wild card may stand for itself;
-- under the brag ranking ``points`` is the hand's usual count, for information only.
+- under the brag ranking ``points`` is the hand's usual count, for information only;
+- three aces that are Feuer (``three_aces_fire``) are a blitz (``is_blitz``) whatever their
+  points, with the category ``three-aces``; the flows end the round on them as on a blitz.
 
 >>> score_hand("AS KS QS")
 HandScore(points=31, category='blitz', suit='S', counted='AS KS QS')
@@ -60,6 +62,7 @@ CATEGORY_NAMES: dict[str, str] = {
 
 _NO_WILD: Mapping[str, str] = MappingProxyType({})
 _ACE = 14
+_ABOVE_ACE = 15  # the traditional brag order's prial of threes and A-2-3 rank above the ace
 _ACE_KING_TEN = 14 << 8 | 13 << 4 | 10
 
 
@@ -82,6 +85,8 @@ class _Basis:
     suit_order: str | None
     blitz: str
     ranking: str
+    three_aces_fire: bool
+    brag_order: str | None
 
     @classmethod
     def of(cls, rules: Mapping[str, Any]) -> _Basis:
@@ -101,12 +106,14 @@ class _Basis:
             suit_order=rules["suit_order"] if rules["tie_break"] == "suit" else None,
             blitz=rules["blitz"],
             ranking=rules["ranking"],
+            three_aces_fire=rules["three_aces_fire"] and rules["three_aces"] is not None,
+            brag_order=rules["brag_order"] if rules["ranking"] == "brag" else None,
         )
 
 
 _HAND_OPTION_NAMES = (
     "deck", "values", "three_of_a_kind", "trips_equal", "three_aces", "wild", "joker_card",
-    "tie_break", "suit_order", "blitz", "ranking",
+    "tie_break", "suit_order", "blitz", "ranking", "three_aces_fire", "brag_order",
 )
 _hand_options = operator.attrgetter(*_HAND_OPTION_NAMES)
 
@@ -332,7 +339,9 @@ class _Reader:
         assert points is not None
         ranks = _ACE * 0x111
         key = (points * 2 << 2 | 1) << _TIE_BITS | self.tie_part(ranks, 0, None)
-        return _Reading(key, points, "three-aces", None, cards, False, ranks << 15)
+        # Feuer (three_aces_fire) ends a round as a blitz does: the flows read it as one.
+        fire = self.basis.three_aces_fire
+        return _Reading(key, points, "three-aces", None, cards, fire, ranks << 15)
 
     def read(self, cards: tuple[Card, ...]) -> _Reading:
         """The best reading of three natural cards, given highest rank first."""
@@ -402,10 +411,16 @@ class _Reader:
     def brag(self, cards: tuple[Card, ...]) -> _Reading:
         high, middle, low = (card.rank_order for card in cards)
         flush = cards[0].suit == cards[1].suit == cards[2].suit
+        traditional = self.basis.brag_order == "traditional"
         if (high, middle, low) == (_ACE, 3, 2):
-            # A-2-3 is the lowest run: the ace plays low.
-            high, middle, low = 3, 2, 1
-        run = high - middle == 1 and middle - low == 1
+            # A-2-3: the top run in the traditional order, else the lowest (the ace plays low).
+            run = True
+            high, middle, low = (_ABOVE_ACE, 3, 2) if traditional else (3, 2, 1)
+        else:
+            run = high - middle == 1 and middle - low == 1
+        if traditional and high == middle == low == 3:
+            # The prial of threes is the top three of a kind.
+            high = middle = low = _ABOVE_ACE
         counted = cards
         if high == middle == low:
             category, level = "three-of-a-kind", 5

@@ -68,6 +68,8 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    legacy: tuple[tuple[Any, Any], ...] = ()
+    """Values of an earlier type still accepted, each with the choice it now means."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +105,9 @@ class OptionSpec:
                 )
             return value
         if self.kind == "choice":
+            for old, new in self.legacy:
+                if value is old:
+                    return new
             # Numbers are accepted for choices spelled as numbers ("30.5", 30.5).
             text = _format_number(value) if isinstance(value, int | float) and not isinstance(
                 value, bool) else value
@@ -158,8 +163,9 @@ def _option(
     choices: tuple[Any, ...] = (),
     minimum: int | None = None,
     maximum: int | None = None,
+    legacy: tuple[tuple[Any, Any], ...] = (),
 ) -> Any:
-    spec = OptionSpec("", kind, default, description, choices, minimum, maximum)
+    spec = OptionSpec("", kind, default, description, choices, minimum, maximum, legacy)
     return field(default=default, metadata={"spec": spec})
 
 
@@ -193,8 +199,16 @@ class Rules:
     )
     trips_equal: bool = _option(False, N_("All three-of-a-kind hands tie."), kind="bool")
     three_aces: int | None = _option(
-        None, N_("Points for three aces even when three of a kind is not special."),
-        kind="int-or-none", minimum=1, maximum=31,
+        None,
+        N_("Points for three aces even when three of a kind is not special (32 or 33 put them "
+           "above any 31)."),
+        kind="int-or-none", minimum=1, maximum=33,
+    )
+    three_aces_fire: bool = _option(
+        False,
+        N_("Three aces (Feuer) end the round at once, as a blitz does: every other seat "
+           "loses a life or pays the blitz fee."),
+        kind="bool",
     )
     wild: str = _option(
         "none",
@@ -216,6 +230,12 @@ class Rules:
     ranking: str = _option(
         "thirty-one", N_("How hands rank: by points, or by the brag ranking of Stop the Bus."),
         choices=("thirty-one", "brag"),
+    )
+    brag_order: str = _option(
+        "traditional",
+        N_("Brag order: traditional (three threes the top three of a kind, ace-two-three the "
+           "top run) or ace-high (ace high everywhere, ace-two-three the lowest run)."),
+        choices=("traditional", "ace-high"),
     )
 
     # §3 Round structure
@@ -241,17 +261,35 @@ class Rules:
         False, N_("A card taken from the discard pile may be discarded in the same turn."),
         kind="bool",
     )
-    knock_first_round: bool = _option(
-        True, N_("Knocking is allowed in the first round of turns."), kind="bool"
+    knock_first_round: str = _option(
+        "allowed",
+        N_("Knocking in the first round of turns: allowed; forbidden until every seat has "
+           "played; or showdown, where a knock before anyone has played goes straight to the "
+           "showdown."),
+        choices=("allowed", "forbidden", "showdown"),
+        legacy=((True, "allowed"), (False, "forbidden")),
+    )
+    blitz_after_knock: bool = _option(
+        False,
+        N_("A blitz made in the last turns after a knock ends the round as a blitz; otherwise "
+           "it is only the best hand at the showdown."),
+        kind="bool",
     )
     stock_exhausted: str = _option(
         "void",
-        N_("When the stock runs out: the round is void, or the discard pile becomes the stock."),
-        choices=("void", "recycle"),
+        N_("When the stock runs out: the round is void; showdown at once; the discard pile is "
+           "turned over as the stock (recycle) or shuffled into it (reshuffle)."),
+        choices=("void", "showdown", "recycle", "reshuffle"),
     )
     knocker_penalty: int = _option(
         2, N_("Lives the knocker loses when lowest or tied for lowest (1: no knocker rule)."),
         kind="int", minimum=1, maximum=3,
+    )
+    knocker_ties: str = _option(
+        "penalty",
+        N_("The knocker tied for lowest: penalty (the knocker pays, the others tied pay "
+           "nothing) or safe (the knocker wins ties, the others tied lose)."),
+        choices=("penalty", "safe"),
     )
     lives: int = _option(3, N_("Lives each seat starts with."), kind="int", minimum=1, maximum=10)
     free_ride: bool = _option(
@@ -290,6 +328,18 @@ class Rules:
     knock: str = _option(
         "plain", N_("How a player knocks: by a plain knock, or by taking all three table cards."),
         choices=("plain", "take-all"),
+    )
+    on_31: str = _option(
+        "showdown",
+        N_("A 31 made by exchanging: ends the round at once with a showdown, or counts as a "
+           "knock (every other seat has one last turn)."),
+        choices=("showdown", "knock"),
+    )
+    may_pass: bool = _option(
+        False,
+        N_("A turn may pass; after a full round of passes the table cards are replaced from "
+           "the stock, or the showdown comes when it is too short."),
+        kind="bool",
     )
     declarations: bool = _option(
         False, N_("After the deal each player may declare a hand at once, or pass."), kind="bool"
@@ -408,23 +458,25 @@ class Preset:
 
 
 _HAND = (
-    "three_of_a_kind", "trips_equal", "three_aces", "wild", "joker_card", "tie_break",
-    "suit_order",
+    "three_of_a_kind", "trips_equal", "three_aces", "three_aces_fire", "wild", "joker_card",
+    "tie_break", "suit_order",
 )
 _ROUND = ("first_dealer", "max_turns", "rounds")
 _DRAW = (
-    "deck", "blitz", "may_discard_pickup", "knock_first_round", "stock_exhausted",
+    "deck", "blitz", "may_discard_pickup", "knock_first_round", "blitz_after_knock",
+    "stock_exhausted",
 )
-_LIVES = ("knocker_penalty", "lives", "free_ride")
+_LIVES = ("knocker_penalty", "knocker_ties", "lives", "free_ride")
 _POT = ("ante", "tie")
 _WIDOW = ("exchange_max", "widow_discards")
+_WIDOW_KNOCK = ("knock_first_round", "on_31")
 
 _PRESET_LIST = (
     Preset(
         "scat", N_("Thirty-One (Scat)"),
         N_("Draw and discard toward 31 in one suit; knock to end the round; "
            "the lowest hand loses a life."),
-        Family.DRAW, Settlement.LIVES, (2, 7), ("003",), {},
+        Family.DRAW, Settlement.LIVES, (2, 9), ("003",), {},
         _HAND + _ROUND + _DRAW + _LIVES,
         ("Thirty-One", "31", "Big Tonka", "Nickel Nock", "Cadillac", "Cad", "Whammy",
          "Jubel", "Clinker", "Klinker", "Skedaddle", "Snip Snap Snoop", "Schnitzel",
@@ -470,7 +522,7 @@ _PRESET_LIST = (
         Family.WIDOW, Settlement.POT, (3, 15), ("000",),
         {"three_of_a_kind": "30.5", "tie_break": "ranks", "first_dealer": "draw-low",
          "ante": 1, "widow": "face-up", "declarations": True},
-        _HAND + _ROUND + _POT + _WIDOW + ("declarations",),
+        _HAND + _ROUND + _POT + _WIDOW + _WIDOW_KNOCK + ("declarations",),
         ("Schnauz", "Thirty-One (2)", "Тридцать одно (2)"),
     ),
     Preset(
@@ -491,7 +543,7 @@ _PRESET_LIST = (
          "three_of_a_kind": "30-below-suited", "tie_break": "ranks", "ante": 1,
          "widow": "face-up", "exchange_max": 3, "knock": "take-all", "dealt_31_wins": True,
          "widow_31_wins": True},
-        ("first_dealer", "max_turns", "rounds", "ante", "tie"),
+        ("three_of_a_kind", "tie_break", "first_dealer", "max_turns", "rounds", "ante", "tie"),
         ("Il Trentuno", "Trentuno con la vedova"),
     ),
     Preset(
@@ -502,8 +554,8 @@ _PRESET_LIST = (
         {"deck": "full54", "wild": "jokers", "three_aces": 31, "exchange_max": 3,
          "tie_break": "suit", "call_fee": 1, "ante": 1, "widow": "face-up",
          "first_dealer": "draw-low"},
-        ("deck", "joker_card", "three_aces", "suit_order", *_ROUND, *_POT, *_WIDOW,
-         "call_fee"),
+        ("deck", "joker_card", "three_aces", "three_aces_fire", "suit_order", *_ROUND, *_POT,
+         *_WIDOW, *_WIDOW_KNOCK, "call_fee"),
     ),
     Preset(
         "no-trips", N_("Thirty-One without trips"),
@@ -511,14 +563,14 @@ _PRESET_LIST = (
            "everyone exchanges one card at a time; the stakes grow every deal."),
         Family.WIDOW, Settlement.ESCALATING, (2, 9), ("000",),
         {"deck": "piquet32", "widow": "face-down", "first_dealer": "draw-low"},
-        ("tie_break", "first_dealer", "max_turns", "table_face_up", "stakes"),
+        ("tie_break", "first_dealer", "max_turns", "table_face_up", "stakes", *_WIDOW_KNOCK),
     ),
     Preset(
         "switch", N_("Switch"),
         N_("The dealer picks one of two hands; turns swap cards or whole hands with the "
            "table hands, renew a table hand, or knock."),
         Family.SWITCH, Settlement.LIVES, (2, 7), ("003",), {},
-        _HAND + _ROUND + ("blitz",) + _LIVES,
+        _HAND + _ROUND + ("blitz", "blitz_after_knock") + _LIVES,
     ),
     Preset(
         "stop-the-bus", N_("Stop the Bus"),
@@ -526,7 +578,7 @@ _PRESET_LIST = (
            "as in brag; knock to stop the bus."),
         Family.WIDOW, Settlement.LIVES, (2, 7), ("003",),
         {"ranking": "brag", "blitz": "off", "widow": "face-up", "exchange": "one-or-three"},
-        _ROUND + _LIVES + ("knock_first_round",),
+        _ROUND + _LIVES + ("knock_first_round", "brag_order"),
         ("Stop the Bus",),
     ),
     Preset(
@@ -538,10 +590,23 @@ _PRESET_LIST = (
         ("first_dealer",),
         ("Race to 31", "Thirty-One (1)", "Тридцать одно (1)"),
     ),
+    Preset(
+        "schwimmen", N_("Schwimmen"),
+        N_("The German and Austrian game for lives: swap one card or all three with the "
+           "face-up table, pass or knock; three aces are Feuer, and a player out of lives "
+           "swims until the next loss."),
+        Family.WIDOW, Settlement.LIVES, (2, 9), (),
+        {"deck": "piquet32", "three_of_a_kind": "30.5", "three_aces": 33,
+         "three_aces_fire": True, "knocker_penalty": 1, "widow": "face-down",
+         "exchange": "one-or-three", "may_pass": True},
+        ("three_of_a_kind", "trips_equal", "three_aces", "three_aces_fire", "tie_break",
+         "suit_order", *_ROUND, "knock_first_round", "on_31", *_LIVES),
+        ("Einunddreißig", "Knack", "Hosn obi", "Швиммен", "Тридцать одно по-немецки"),
+    ),
 )
 
 PRESETS: dict[str, Preset] = {preset.id: preset for preset in _PRESET_LIST}
-"""The 13 presets by id, in the order of RULES.md §4."""
+"""The 14 presets by id, in the order of RULES.md §4."""
 
 _PRESET_RULES: dict[str, Rules] = {
     preset.id: Rules(
@@ -645,6 +710,20 @@ def check_combination(rules: Rules) -> None:
     if rules.trips_equal and rules.three_of_a_kind == "off":
         raise _conflict(
             "trips_equal", N_("trips cannot tie each other when three of a kind is off")
+        )
+    if rules.three_aces_fire and rules.three_aces is None:
+        raise _conflict(
+            "three_aces_fire", N_("three aces can be Feuer only when they score (three_aces)")
+        )
+    if rules.blitz_after_knock and rules.blitz == "off" and not rules.three_aces_fire:
+        raise _conflict(
+            "blitz_after_knock", N_("there is no blitz to show after a knock: blitz is off")
+        )
+    if rules.honour_tie_break and rules.knocker_ties == "safe":
+        raise _conflict(
+            "knocker_ties",
+            N_("the honour tie-break already decides a tie with the knocker by the cards' "
+               "ranks"),
         )
     if rules.ranking == "brag" and (rules.blitz != "off" or rules.wild != "none"):
         raise _conflict("ranking", N_("the brag ranking has no blitz and no wild cards"))

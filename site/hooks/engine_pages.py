@@ -248,7 +248,9 @@ def render_preset_facts(preset: Preset, lang: str) -> str:
         (_("Game flow"), f"`{preset.family.value}` — {_family_name(preset.family, _)}"),
         (_("Settlement"),
          f"`{preset.settlement.value}` — {_settlement_name(preset.settlement, _)}"),
-        (_("Sources"), _source_links(preset.sources)),
+        (_("Sources"), _source_links(preset.sources) if preset.sources else _(
+            "none of the four texts: the game as it is played today, checked against "
+            "several descriptions of it")),
     ]
     if preset.aliases:
         rows.append((_("Also called"), ", ".join(preset.aliases)))

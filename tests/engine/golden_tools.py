@@ -31,6 +31,7 @@ MATCHES: list[tuple[str, int, str, dict[str, Any]]] = [
     ("no-trips", 3, "golden-no-trips", {}),
     ("switch", 3, "golden-switch", {}),
     ("stop-the-bus", 3, "golden-stop-the-bus", {}),
+    ("schwimmen", 4, "golden-schwimmen", {}),
 ]
 
 

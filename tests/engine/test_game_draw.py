@@ -157,8 +157,10 @@ def test_a_knocker_lowest_or_tied_loses_two_lives_and_the_tied_lose_nothing():
 
 
 def test_a_blitz_after_a_discard_ends_the_round_and_costs_everyone_else_a_life():
+    # blitz_after_knock: a blitz made in a last turn after a knock is a blitz too.
     state = position([["AS", "KS", "2D"], ["QC", "JC", "2H"], ["9D", "8D", "3C"]],
-                     discard=["QS"], turn=0, knocker=1, final_turns=2)
+                     discard=["QS"], turn=0, knocker=1, final_turns=2,
+                     options={"blitz_after_knock": True})
     state, events = play(state, "discard", "2D")
     assert events[2] == {"type": "blitz", "seat": 0, "cards": ["AS", "KS", "QS"]}
     assert state.phase == "round_over" and state.result["reason"] == "blitz"
@@ -407,7 +409,8 @@ def test_no_elimination_high_middle_low_and_the_knocker():
 def test_no_elimination_blitz_scores_six():
     hands = [["AS", "KS", "2D"], ["QC", "JC", "2H"], ["9D", "8D", "3C"]]
     state, _ = play(position(hands, variant="no-elimination", discard=["QS"], turn=0,
-                             knocker=1, final_turns=2), "discard", "2D")
+                             knocker=1, final_turns=2, options={"blitz_after_knock": True}),
+                    "discard", "2D")
     assert state.result["ranks"] == ["blitz", "high", "low"]
     assert state.result["points"] == [6, 4, 1]
 

@@ -13,7 +13,8 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 
 def test_every_draw_and_race_preset_has_a_golden_file():
     names = {path.stem for path in GOLDEN}
-    assert {"scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "race"} <= names
+    assert {"scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "race",
+            "schwimmen"} <= names
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[path.stem for path in GOLDEN])

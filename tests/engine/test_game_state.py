@@ -100,7 +100,7 @@ def test_the_first_dealer_is_drawn_from_the_seed():
 @pytest.mark.parametrize("kwargs, code", [
     ({"variant": "nope", "players": 3}, "unknown_variant"),
     ({"variant": "scat", "players": 1}, "bad_players"),
-    ({"variant": "scat", "players": 8}, "bad_players"),
+    ({"variant": "scat", "players": 10}, "bad_players"),
     ({"variant": "scat", "players": True}, "bad_players"),
     ({"variant": "race", "players": 3}, "bad_players"),
     ({"variant": "scat", "players": 3, "seed": 1.5}, "bad_seed"),

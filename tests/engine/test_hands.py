@@ -86,6 +86,14 @@ CASES = [
     ("stop-the-bus", None, "AS 9S 2S", 22, "flush", "S", {}),
     ("stop-the-bus", None, "KS KD 2H", 10, "pair", None, {}),
     ("stop-the-bus", None, "AS QD 9H", 11, "high-card", None, {}),
+    # schwimmen: three aces are Feuer, worth 33; three of a kind 30½
+    ("schwimmen", None, "AH AD AC", 33, "three-aces", None, {}),
+    ("schwimmen", None, "7H 7D 7C", 30.5, "three-of-a-kind", None, {}),
+    ("schwimmen", None, "AS KS QS", 31, "blitz", "S", {}),
+    ("schwimmen", None, "AS KS 9D", 21, "suit", "S", {}),
+    ("schwimmen", {"three_aces_fire": False}, "AH AD AC", 33, "three-aces", None, {}),
+    ("scat", {"three_aces": 32, "three_aces_fire": True}, "AH AD AC", 32, "three-aces", None,
+     {}),
     # race: the ace counts one
     ("race", None, "AS 2S 3S", 6, "suit", "S", {}),
     ("race", None, "AS 6D 2D", 8, "suit", "D", {}),
@@ -102,7 +110,8 @@ def test_score(variant, options, hand, points, category, suit, wild):
         points, category, suit, wild,
     )
     assert type(score.points) is type(points)
-    assert score.is_blitz == (category == "blitz")
+    fire = category == "three-aces" and make_rules(variant, options).three_aces_fire
+    assert score.is_blitz == (category == "blitz" or fire)
     assert category in CATEGORY_NAMES
     assert sorted(card.code for card in score.cards) == sorted(hand.split())
     assert set(score.counted) <= set(score.cards)
@@ -144,7 +153,22 @@ BETTER = [
     ("cut-throat", None, "2S 2H 2D", "AS KS 9S"),
     ("stop-the-bus", None, "2H 2D 2C", "QS KS AS"),
     ("stop-the-bus", None, "2S 3S 4S", "AS KD QH"),
-    ("stop-the-bus", None, "2S 3D 4H", "AS 2D 3H"),  # A-2-3 is the lowest run
+    # brag_order traditional: the prial of threes tops the prials, A-2-3 the runs
+    ("stop-the-bus", None, "3S 3D 3H", "AS AD AH"),
+    ("stop-the-bus", None, "AS AD AH", "KS KD KH"),
+    ("stop-the-bus", None, "2S 2D 2H", "AS 2S 3S"),
+    ("stop-the-bus", None, "AS 2S 3S", "AH KH QH"),
+    ("stop-the-bus", None, "AH KH QH", "AS 2D 3H"),
+    ("stop-the-bus", None, "AS 2D 3H", "AS KD QH"),
+    ("stop-the-bus", None, "AS KD QH", "KS QD JH"),
+    ("stop-the-bus", None, "5S 3D 4H", "2S 3D 4H"),  # 4-3-2 the lowest run
+    ("stop-the-bus", None, "2S 3D 4H", "AS KS 9S"),
+    # brag_order ace-high: A-A-A on top, A-2-3 the lowest run
+    ("stop-the-bus", {"brag_order": "ace-high"}, "AS AD AH", "3S 3D 3H"),
+    ("stop-the-bus", {"brag_order": "ace-high"}, "4S 4D 4H", "3S 3D 3H"),
+    ("stop-the-bus", {"brag_order": "ace-high"}, "AS KD QH", "2S 3D 4H"),
+    ("stop-the-bus", {"brag_order": "ace-high"}, "2S 3D 4H", "AS 2D 3H"),
+    ("stop-the-bus", {"brag_order": "ace-high"}, "AH KH QH", "AS 2S 3S"),
     ("stop-the-bus", None, "AS 2D 3H", "AS 9S 2S"),
     ("stop-the-bus", None, "4S 6S 2S", "AS AD KH"),
     ("stop-the-bus", None, "2S 2D 3H", "AS QD 9H"),
@@ -456,9 +480,14 @@ BRAG = ["high-card", "pair", "flush", "run", "running-flush", "three-of-a-kind"]
 def ref_brag_claim(cards, rules):
     ranks = ref_ranks(cards)
     flush = len({card.suit for card in cards}) == 1
-    if ranks == (14, 3, 2):
-        ranks = (3, 2, 1)
+    traditional = rules.brag_order == "traditional"
     run = ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1
+    if ranks == (14, 3, 2):
+        run = True
+        # Traditional: above A-K-Q (any rank above the ace will do); ace-high: the ace low.
+        ranks = (15, 3, 2) if traditional else (3, 2, 1)
+    if traditional and ranks == (3, 3, 3):
+        ranks = (15, 15, 15)
     counted = cards
     if len(set(ranks)) == 1:
         category = "three-of-a-kind"
@@ -506,13 +535,15 @@ HAND_RULES = [
               "three_of_a_kind": "30.5"}),
     ("schnautz", {"wild": "jack-of-clubs-trips", "three_aces": 31}),
     ("cut-throat", {"tie_break": "ranks"}),
+    ("stop-the-bus", {"brag_order": "ace-high"}),
+    ("scat", {"three_aces": 31, "three_aces_fire": True, "tie_break": "ranks"}),
     ("jokers", {"deck": "short36"}),
 ] + [(variant, None) for variant in PRESETS]
 
 
 HAND_OPTIONS = (
     "deck", "values", "suit_order", "three_of_a_kind", "trips_equal", "three_aces", "wild",
-    "joker_card", "tie_break", "blitz", "ranking",
+    "joker_card", "tie_break", "blitz", "ranking", "brag_order", "three_aces_fire",
 )
 
 
@@ -586,6 +617,8 @@ def test_table_equals_reference_for_every_hand(rules):
             claim.points, claim.category, claim.suit,
         ), cards
         assert {card.code for card in score.counted} == counted, cards
+        fire = claim.category == "three-aces" and rules.three_aces_fire
+        assert score.is_blitz == (claim.category == "blitz" or fire), cards
         strengths.setdefault(claim.key, set()).add(score.strength)
     # The table's order is the reference's: one strength per key, increasing with the key.
     assert all(len(found) == 1 for found in strengths.values())

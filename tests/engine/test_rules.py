@@ -23,15 +23,16 @@ from thirtyone.rules import (
 
 PRESET_IDS = [
     "scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "schnautz", "bank",
-    "trentuno", "jokers", "no-trips", "switch", "stop-the-bus", "race",
+    "trentuno", "jokers", "no-trips", "switch", "stop-the-bus", "race", "schwimmen",
 ]
 
 # What RULES.md §4 says of each preset: family, players, sources and option values.
 PRESET_FACTS = {
-    "scat": (Family.DRAW, (2, 7), ("003",), {
+    "scat": (Family.DRAW, (2, 9), ("003",), {
         "deck": "full52", "three_of_a_kind": "off", "blitz": "any-31", "tie_break": "none",
         "stock_exhausted": "void", "knocker_penalty": 2, "lives": 3, "free_ride": True,
-        "may_discard_pickup": False, "knock_first_round": True, "wild": "none",
+        "may_discard_pickup": False, "knock_first_round": "allowed", "wild": "none",
+        "blitz_after_knock": False, "knocker_ties": "penalty",
     }),
     "blitz": (Family.DRAW, (2, 7), ("001",), {
         "blitz": "ace-king-ten", "stock_exhausted": "recycle", "knocker_penalty": 1,
@@ -65,12 +66,20 @@ PRESET_FACTS = {
     "switch": (Family.SWITCH, (2, 7), ("003",), {"deck": "full52"}),
     "stop-the-bus": (Family.WIDOW, (2, 7), ("003",), {
         "ranking": "brag", "blitz": "off", "exchange": "one-or-three",
+        "brag_order": "traditional",
     }),
     "race": (Family.RACE, (2, 2), ("000",), {"deck": "race24", "values": "race"}),
+    "schwimmen": (Family.WIDOW, (2, 9), (), {
+        "deck": "piquet32", "three_of_a_kind": "30.5", "three_aces": 33,
+        "three_aces_fire": True, "tie_break": "none", "blitz": "any-31", "lives": 3,
+        "free_ride": True, "knocker_penalty": 1, "first_dealer": "random", "widow": "face-down",
+        "exchange": "one-or-three", "may_pass": True, "on_31": "showdown",
+        "knock_first_round": "allowed",
+    }),
 }
 
 
-def test_the_thirteen_presets():
+def test_the_fourteen_presets():
     assert list(PRESETS) == PRESET_IDS
     assert set(PRESET_FACTS) == set(PRESETS)
 
@@ -203,8 +212,49 @@ def test_overrides_and_round_trip():
          {"option": "lives", "value": 0, "minimum": 1, "maximum": 10}),
         ("scat", {"lives": 11}, "option_out_of_range", "options.lives",
          {"option": "lives", "value": 11, "minimum": 1, "maximum": 10}),
-        ("scat", {"three_aces": 32}, "option_out_of_range", "options.three_aces",
-         {"option": "three_aces", "value": 32, "minimum": 1, "maximum": 31}),
+        ("scat", {"three_aces": 34}, "option_out_of_range", "options.three_aces",
+         {"option": "three_aces", "value": 34, "minimum": 1, "maximum": 33}),
+        ("scat", {"knock_first_round": "never"}, "bad_option_value",
+         "options.knock_first_round",
+         {"option": "knock_first_round", "value": "never",
+          "choices": "allowed, forbidden, showdown"}),
+        ("scat", {"knock_first_round": 1}, "bad_option_type", "options.knock_first_round",
+         {"option": "knock_first_round", "type": "choice", "value": 1}),
+        ("scat", {"knocker_ties": "knocker"}, "bad_option_value", "options.knocker_ties",
+         {"option": "knocker_ties", "value": "knocker", "choices": "penalty, safe"}),
+        ("scat", {"blitz_after_knock": "yes"}, "bad_option_type", "options.blitz_after_knock",
+         {"option": "blitz_after_knock", "type": "bool", "value": "yes"}),
+        ("scat", {"stock_exhausted": "shuffle"}, "bad_option_value",
+         "options.stock_exhausted",
+         {"option": "stock_exhausted", "value": "shuffle",
+          "choices": "void, showdown, recycle, reshuffle"}),
+        ("scat", {"three_aces_fire": 1}, "bad_option_type", "options.three_aces_fire",
+         {"option": "three_aces_fire", "type": "bool", "value": 1}),
+        ("stop-the-bus", {"brag_order": "ace-low"}, "bad_option_value", "options.brag_order",
+         {"option": "brag_order", "value": "ace-low", "choices": "traditional, ace-high"}),
+        ("schnautz", {"on_31": "win"}, "bad_option_value", "options.on_31",
+         {"option": "on_31", "value": "win", "choices": "showdown, knock"}),
+        # Which presets may set the new options.
+        ("scat", {"brag_order": "ace-high"}, "option_not_applicable", "options.brag_order",
+         {"option": "brag_order", "variant": "scat"}),
+        ("scat", {"on_31": "knock"}, "option_not_applicable", "options.on_31",
+         {"option": "on_31", "variant": "scat"}),
+        ("trentuno", {"knock_first_round": "showdown"}, "option_not_applicable",
+         "options.knock_first_round", {"option": "knock_first_round", "variant": "trentuno"}),
+        ("trentuno", {"on_31": "knock"}, "option_not_applicable", "options.on_31",
+         {"option": "on_31", "variant": "trentuno"}),
+        ("stop-the-bus", {"on_31": "knock"}, "option_not_applicable", "options.on_31",
+         {"option": "on_31", "variant": "stop-the-bus"}),
+        ("schnautz", {"knocker_ties": "safe"}, "option_not_applicable", "options.knocker_ties",
+         {"option": "knocker_ties", "variant": "schnautz"}),
+        ("schnautz", {"blitz_after_knock": True}, "option_not_applicable",
+         "options.blitz_after_knock", {"option": "blitz_after_knock", "variant": "schnautz"}),
+        ("schwimmen", {"deck": "full52"}, "option_not_applicable", "options.deck",
+         {"option": "deck", "variant": "schwimmen"}),
+        ("schwimmen", {"stock_exhausted": "reshuffle"}, "option_not_applicable",
+         "options.stock_exhausted", {"option": "stock_exhausted", "variant": "schwimmen"}),
+        ("race", {"three_aces_fire": True}, "option_not_applicable",
+         "options.three_aces_fire", {"option": "three_aces_fire", "variant": "race"}),
         ("scat", {"max_turns": 9}, "option_out_of_range", "options.max_turns",
          {"option": "max_turns", "value": 9, "minimum": 10, "maximum": 10_000}),
         ("scat", {"tie_break": "coin"}, "bad_option_value", "options.tie_break",
@@ -244,6 +294,11 @@ CONFLICTS = [
     ("scat", {"trips_equal": True}, "trips_equal"),
     ("cut-throat", {"three_of_a_kind": "off"}, "trips_equal"),
     ("scat", {"deck": "race24"}, "deck"),
+    ("scat", {"three_aces_fire": True}, "three_aces_fire"),
+    ("schwimmen", {"three_aces": None}, "three_aces_fire"),
+    ("scat", {"blitz": "off", "blitz_after_knock": True}, "blitz_after_knock"),
+    ("blitz", {"knocker_ties": "safe"}, "knocker_ties"),
+    ("trentuno", {"three_of_a_kind": "off"}, "wild"),
 ]
 
 
@@ -287,3 +342,28 @@ def test_bad_options_on_a_rules_object():
     with pytest.raises(OptionError) as raised:
         make_rules(make_rules("scat"), ["lives"])
     assert raised.value.code == "bad_options"
+
+
+@pytest.mark.parametrize(
+    ("options", "value"),
+    [({"knock_first_round": True}, "allowed"), ({"knock_first_round": False}, "forbidden")],
+)
+def test_knock_first_round_still_takes_its_old_booleans(options, value):
+    rules = make_rules("scat", options)
+    assert rules.knock_first_round == value
+    assert rules == make_rules("scat", {"knock_first_round": value})
+
+
+def test_the_new_settable_options_by_preset():
+    settable = {preset_id: set(PRESETS[preset_id].settable) for preset_id in PRESET_IDS}
+    draw_and_widow = {"scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "bank",
+                      "schnautz", "jokers", "no-trips", "stop-the-bus", "schwimmen"}
+    assert {p for p, names in settable.items() if "knock_first_round" in names} == (
+        draw_and_widow)
+    assert {p for p, names in settable.items() if "on_31" in names} == {
+        "schnautz", "jokers", "no-trips", "schwimmen"}
+    assert {p for p, names in settable.items() if "brag_order" in names} == {"stop-the-bus"}
+    assert {"three_of_a_kind", "tie_break"} <= settable["trentuno"]
+    assert make_rules("trentuno", {"three_of_a_kind": "30.5", "tie_break": "none"}) \
+        .three_of_a_kind == "30.5"
+    assert make_rules("scat", {"three_aces": 33, "three_aces_fire": True}).three_aces == 33

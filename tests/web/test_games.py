@@ -214,7 +214,7 @@ def test_a_seat_outside_the_table(client, start_game):
 
 
 def test_bad_game_settings_name_their_field(client):
-    for body, field in (({"players": 9}, "players"), ({"players": 3, "dealer": 5}, "dealer"),
+    for body, field in (({"players": 10}, "players"), ({"players": 3, "dealer": 5}, "dealer"),
                         ({"players": 3, "seed": [1]}, "seed")):
         response = client.post("/v1/games", json={"variant": "scat", **body})
         assert response.status_code == 422

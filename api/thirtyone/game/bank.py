@@ -19,7 +19,7 @@ from typing import Any
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import DrawFlow
-from thirtyone.game.family import Events, register
+from thirtyone.game.family import Events, register, shows_blitz
 from thirtyone.game.moves import move_card, refuse
 from thirtyone.game.settlement import settle_blitz
 from thirtyone.game.state import GameState, Phase
@@ -119,7 +119,7 @@ class BankFlow(DrawFlow):
         state, event = swap(state, seat, cards, move["take"],
                             state.rules.widow_discards == "face-up")
         events: Events = [event]
-        if evaluator(state.rules).score(state.hands[seat]).is_blitz:
+        if shows_blitz(state, evaluator(state.rules).score(state.hands[seat])):
             return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
         return self._end_turn(state, seat, events)
 

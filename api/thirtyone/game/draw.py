@@ -5,10 +5,17 @@ A turn is ``draw`` (from the stock or the discard pile) then ``discard``, or ``k
 a knock every other seat has one final turn, which may be ``stand``. A blitz ends the round at
 once, after the deal or after the discard that makes it. The rules read here:
 ``may_discard_pickup``, ``stock_exhausted`` and, through the hand evaluator, ``blitz``; the
-knock's rules (``knock_first_round``, ``max_turns``) are read by :mod:`thirtyone.game.family`
-for every family, the settlement reads the rest. The flow registered for the
-family is its subclass :class:`~thirtyone.game.bank.BankFlow`, which plays these turns as they
-are when there is no widow.
+knock's rules (``knock_first_round``, ``max_turns``, ``blitz_after_knock``) are read by
+:mod:`thirtyone.game.family` for every family, the settlement reads the rest.
+
+The stock runs out (``stock_exhausted``): with ``void`` or ``showdown``, at the end of a turn
+before anyone knocked, the round ends with no loser or with a showdown without a knocker; with
+``recycle`` or ``reshuffle``, a seat drawing from the empty stock first gets the discard pile
+but its top card turned over as the new stock, or shuffled by the seeded shuffle
+(:mod:`thirtyone.game.shuffle`, the stream ``reshuffle:<round>:<turns>``).
+
+The flow registered for the family is its subclass :class:`~thirtyone.game.bank.BankFlow`,
+which plays these turns as they are when there is no widow.
 """
 
 from __future__ import annotations
@@ -19,9 +26,10 @@ from typing import Any
 from thirtyone.cards import Card
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import Events, FamilyFlow, close_turn, showdown_due
+from thirtyone.game.family import Events, FamilyFlow, close_turn, showdown_due, shows_blitz
 from thirtyone.game.moves import move_card, refuse, unknown_move
 from thirtyone.game.settlement import Outcome, settle_blitz, settle_round, settle_showdown
+from thirtyone.game.shuffle import shuffled
 from thirtyone.game.state import GameState, Phase
 from thirtyone.hands import HAND_SIZE, evaluator
 from thirtyone.rules import Family, Rules
@@ -113,7 +121,7 @@ class DrawFlow(FamilyFlow):
             return self._discard(state, seat, move_card(move))
         if kind == "knock":
             events: Events = [{"type": "knocked", "seat": seat}]
-            return self._end_turn(state, seat, events, **self.knock(state, seat))
+            return self._end_turn(state, seat, events, **self.knock(state, seat, events))
         return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
 
     def _draw(self, state: GameState, seat: int, source: str) -> tuple[GameState, Events]:
@@ -127,9 +135,14 @@ class DrawFlow(FamilyFlow):
             return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), discard=discard[:-1],
                                 pickup=card), events
         if not stock:
-            # Turned over without shuffling: the first card discarded is now on top.
             stock, discard = discard[:-1], discard[-1:]
-            events.append({"type": "stock_recycled", "cards": len(stock)})
+            if state.rules.stock_exhausted == "reshuffle":
+                label = f"reshuffle:{state.round}:{state.turns}"
+                stock = shuffled(stock, state.seed, label)
+                events.append({"type": "stock_reshuffled", "cards": len(stock)})
+            else:
+                # Turned over without shuffling: the first card discarded is now on top.
+                events.append({"type": "stock_recycled", "cards": len(stock)})
         hands[seat] += (stock[0],)
         events.append({"type": "drew", "seat": seat, "source": source})
         return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), stock=stock[1:],
@@ -140,7 +153,7 @@ class DrawFlow(FamilyFlow):
         hand = tuple(held for held in hands[seat] if held is not card)
         hands[seat] = hand
         events: Events = [{"type": "discarded", "seat": seat, "card": card.code}]
-        if evaluator(state.rules).score(hand).is_blitz:
+        if shows_blitz(state, evaluator(state.rules).score(hand)):
             state = state.evolve(hands=tuple(hands), discard=(*state.discard, card),
                                  pickup=None, turns=state.turns + 1)
             return settle_blitz(state, (seat,), events)
@@ -149,12 +162,18 @@ class DrawFlow(FamilyFlow):
 
     def _end_turn(self, state: GameState, seat: int, events: Events,
                   **changes: Any) -> tuple[GameState, Events]:
-        """Close ``seat``'s turn: a void round when the stock ran out before anyone knocked,
-        a showdown after the last final turn or at ``max_turns``, else the next seat."""
+        """Close ``seat``'s turn: a void round or a showdown when the stock ran out before
+        anyone knocked, a showdown after the last final turn or at ``max_turns``, else the
+        next seat."""
         state = close_turn(state, state.next_active(seat), phase=Phase.DRAW, **changes)
-        if state.knocker is None and not state.stock and state.rules.stock_exhausted == "void":
-            events.append({"type": "stock_exhausted"})
-            return settle_round(state, Outcome("void", knocker=None), events)
+        if state.knocker is None and not state.stock:
+            exhausted = state.rules.stock_exhausted
+            if exhausted == "void":
+                events.append({"type": "stock_exhausted"})
+                return settle_round(state, Outcome("void", knocker=None), events)
+            if exhausted == "showdown":
+                events.append({"type": "stock_showdown"})
+                return settle_showdown(state, events)
         if showdown_due(state, events):
             return settle_showdown(state, events)
         return state, events
@@ -184,5 +203,5 @@ class DrawFlow(FamilyFlow):
 
 
 def _can_recycle(state: GameState) -> bool:
-    return state.rules.stock_exhausted == "recycle" and len(state.discard) >= 2
+    return state.rules.stock_exhausted in ("recycle", "reshuffle") and len(state.discard) >= 2
 

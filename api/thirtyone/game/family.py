@@ -11,8 +11,9 @@ records the history, rotates the deal for ``next_round`` and takes the antes thr
 rule set's settlement (:mod:`thirtyone.game.settlement`) before calling
 :meth:`FamilyFlow.start_round`. The knock is the same in every family that has one: who may
 knock (``knock_first_round``), the final turns after it, and the showdown after the last of
-them or at ``max_turns`` (:meth:`FamilyFlow.check_knock`, :func:`close_turn`,
-:func:`showdown_due`).
+them or at ``max_turns`` (:meth:`FamilyFlow.check_knock`, :meth:`FamilyFlow.knock`,
+:func:`close_turn`, :func:`showdown_due`); and whether a blitz made after a knock still ends the
+round (``blitz_after_knock``, :func:`shows_blitz`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from thirtyone.errors import N_, OptionError
 from thirtyone.game.dealing import dealing_order
 from thirtyone.game.moves import refuse
 from thirtyone.game.state import GameState, thaw
+from thirtyone.hands import HandScore
 from thirtyone.rules import Family, Rules
 
 Events = list[dict[str, Any]]
@@ -77,8 +79,10 @@ class FamilyFlow(ABC):
         return tuple(seat for seat in dealing_order(state) if state.hands[seat])
 
     def may_knock(self, state: GameState) -> bool:
-        """Knocking is refused in the first round of turns unless ``knock_first_round``."""
-        return state.rules.knock_first_round or state.turns >= len(self.players(state))
+        """Knocking is refused in the first round of turns when ``knock_first_round`` is
+        ``forbidden``."""
+        return (state.rules.knock_first_round != "forbidden"
+                or state.turns >= len(self.players(state)))
 
     def knock_or_stand(self, state: GameState) -> list[dict[str, Any]]:
         """``stand`` after a knock, else ``knock`` when it is allowed: the one a seat may make."""
@@ -99,10 +103,20 @@ class FamilyFlow(ABC):
             raise refuse("cannot_stand", N_("you may stand only in your last turn after a knock"))
         return {"type": "stand"}
 
-    def knock(self, state: GameState, seat: int) -> dict[str, Any]:
-        """The changes a knock by ``seat`` makes: every other seat playing has one final
-        turn."""
+    def knock(self, state: GameState, seat: int, events: Events) -> dict[str, Any]:
+        """The changes a knock by ``seat`` makes: every other seat playing has one final turn;
+        with ``knock_first_round: showdown`` a knock before anyone has played has none, so the
+        showdown follows at once (a ``first_turn_knock`` event in ``events`` says so)."""
+        if state.rules.knock_first_round == "showdown" and state.turns == 0:
+            events.append({"type": "first_turn_knock", "seat": seat})
+            return {"knocker": seat, "final_turns": 0}
         return {"knocker": seat, "final_turns": len(self.players(state)) - 1}
+
+
+def shows_blitz(state: GameState, score: HandScore) -> bool:
+    """Whether a hand made during a turn is a blitz that ends the round at once: not after a
+    knock unless ``blitz_after_knock`` [003: a blitz is shown before anyone knocked]."""
+    return score.is_blitz and (state.knocker is None or state.rules.blitz_after_knock)
 
 
 def close_turn(state: GameState, turn: int, **changes: Any) -> GameState:

@@ -74,10 +74,15 @@ def settle_showdown(state: GameState, events: Events) -> tuple[GameState, Events
 
 def settle_blitz(state: GameState, seats: Sequence[int],
                  events: Events) -> tuple[GameState, Events]:
-    """``seats`` show a blitz: the round ends at once."""
-    events.extend({"type": "blitz", "seat": seat,
-                   "cards": [card.code for card in state.hands[seat]]} for seat in seats)
-    outcome = Outcome("blitz", hand_scores(state), state.knocker, tuple(seats))
+    """``seats`` show a blitz, or Feuer (three aces, ``three_aces_fire``): the round ends at
+    once."""
+    scores = hand_scores(state)
+    for seat in seats:
+        score = scores[seat]
+        fire = score is not None and score.category == "three-aces"
+        events.append({"type": "fire" if fire else "blitz", "seat": seat,
+                       "cards": [card.code for card in state.hands[seat]]})
+    outcome = Outcome("blitz", scores, state.knocker, tuple(seats))
     return settle_round(state, outcome, events)
 
 
@@ -180,9 +185,12 @@ def rounds_in_match(state: GameState) -> int | None:
 
 
 class LivesSettler(Settler):
-    """The lowest hand loses a life (RULES.md §4.1-§4.3): the knocker's penalty, the free
-    ride, eliminations, the last seat standing; with ``lives_to_pot`` each lost life is a chip
-    paid into the pot that the winner takes, and ``honour_tie_break`` breaks a two-seat tie."""
+    """The lowest hand loses a life (RULES.md §4.1-§4.3, §4.14): the knocker's penalty and
+    ``knocker_ties``, the free ride, eliminations, the last seat standing; with
+    ``lives_to_pot`` each lost life is a chip paid into the pot that the winner takes, and
+    ``honour_tie_break`` breaks a two-seat tie. A blitz (or Feuer) costs every other seat a
+    life; any other end of a round (a showdown, a 31 that ends a widow round) is settled by
+    the hands, all of them shown."""
 
     def seat(self, rules: Rules) -> Seat:
         return Seat(lives=rules.lives)
@@ -194,7 +202,7 @@ class LivesSettler(Settler):
         if outcome.reason == "void":
             losses: dict[int, int] = {}
             shown: Sequence[int] = ()
-        elif outcome.blitz:
+        elif outcome.reason == "blitz":
             losses = {seat: 1 for seat in active if seat not in outcome.blitz}
             shown = outcome.blitz
         else:
@@ -253,8 +261,12 @@ class LivesSettler(Settler):
             if ranks[knocker] == ranks[other]:
                 return {}, True
             lowest = [knocker if ranks[knocker] < ranks[other] else other]
-        if knocker in lowest and rules.knocker_penalty > 1:
-            return {knocker: rules.knocker_penalty}, False
+        if knocker in lowest:
+            if rules.knocker_ties == "safe" and len(lowest) > 1:
+                # The knocker wins ties: only the others tied for lowest lose.
+                return {seat: 1 for seat in lowest if seat != knocker}, False
+            if rules.knocker_penalty > 1:
+                return {knocker: rules.knocker_penalty}, False
         return {seat: 1 for seat in lowest}, False
 
     def _take_lives(

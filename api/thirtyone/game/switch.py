@@ -28,7 +28,14 @@ from typing import Any
 
 from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import Events, FamilyFlow, close_turn, register, showdown_due
+from thirtyone.game.family import (
+    Events,
+    FamilyFlow,
+    close_turn,
+    register,
+    showdown_due,
+    shows_blitz,
+)
 from thirtyone.game.moves import move_card, refuse, unknown_move
 from thirtyone.game.settlement import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
@@ -122,8 +129,8 @@ class SwitchFlow(FamilyFlow):
         if kind == "keep":
             return self._keep(state, seat, move["hand"])
         if kind == "knock":
-            return self._end_turn(state, seat, [{"type": "knocked", "seat": seat}],
-                                  **self.knock(state, seat))
+            knocked: Events = [{"type": "knocked", "seat": seat}]
+            return self._end_turn(state, seat, knocked, **self.knock(state, seat, knocked))
         if kind == "stand":
             return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
         if kind == "renew":
@@ -138,7 +145,7 @@ class SwitchFlow(FamilyFlow):
             event = {"type": "hand_swapped", "seat": seat, "hand": move["hand"],
                      "gave": event["gave"], "took": event["took"]}
         events: Events = [event]
-        if self._score(state, seat).is_blitz:
+        if shows_blitz(state, self._score(state, seat)):
             return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
         return self._end_turn(state, seat, events)
 

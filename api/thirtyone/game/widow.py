@@ -1,13 +1,13 @@
-"""The widow family: schnautz, trentuno, jokers, no-trips, stop-the-bus (RULES.md §4.6,
-§4.8-§4.10, §4.12).
+"""The widow family: schnautz, trentuno, jokers, no-trips, stop-the-bus, schwimmen (RULES.md
+§4.6, §4.8-§4.10, §4.12, §4.14).
 
 Three cards are dealt to the ``table`` (the widow), one after each round of dealing, face up
 (``widow: face-up`` or ``table_face_up``) or face down; the rest of the deck stays in the
-``stock``, unused. A turn exchanges cards of the hand for widow cards:
-``{"type": "exchange", "give": ["7H"], "take": [0]}`` gives ``give[i]`` for the card at widow
-position ``take[i]``; the cards given lie face up, or face down with
-``widow_discards: face-down``. How many cards a turn exchanges: one up to ``exchange_max``, or
-with ``exchange: one-or-three`` one or all three.
+``stock``, unused but for renewing the table (``may_pass``, below). A turn exchanges cards of
+the hand for widow cards: ``{"type": "exchange", "give": ["7H"], "take": [0]}`` gives
+``give[i]`` for the card at widow position ``take[i]``; the cards given lie face up, or face
+down with ``widow_discards: face-down``. How many cards a turn exchanges: one up to
+``exchange_max``, or with ``exchange: one-or-three`` one or all three.
 
 The phases of a deal, each optional:
 
@@ -22,13 +22,20 @@ The phases of a deal, each optional:
 - ``exchange``: from the dealer's left each seat exchanges or knocks (``knock: plain``; with
   ``knock: take-all`` taking all three widow cards is the knock and a turn must exchange);
   after a knock each other seat has one last turn, to exchange or ``stand``; then the
-  showdown. Whoever makes 31 ends the deal at once (not with the brag ranking).
+  showdown (a knock before anyone has played goes straight to it with
+  ``knock_first_round: showdown``). Whoever makes 31 ends the deal at once (not with the
+  brag ranking), or with ``on_31: knock`` has knocked (the hand stays as it is, every other
+  seat has one last turn). With ``may_pass`` (schwimmen) a turn may ``pass`` instead, after a
+  knock too (there is no ``stand``); when every seat playing has passed in a row the table
+  cards go out of play and three from the stock are laid face up in their place, or, with
+  fewer than three left, the showdown comes.
 
 At the deal, a widow of 31 wins the pot for the dealer (``widow_31_wins``) and seats dealt 31
 win it (``dealt_31_wins``; otherwise a dealt 31 is announced at once [000] and ends the
-deal the same way, with the reason ``thirty_one``). The knocker pays ``call_fee`` into the
-pot. A deck too small for the seats (jokers with ``short36``: at most 11) is refused with
-``bad_players``.
+deal the same way, with the reason ``thirty_one``). Feuer (three aces with
+``three_aces_fire``) ends the deal at once as a blitz does, dealt or made, before or after a
+knock. The knocker pays ``call_fee`` into the pot. A deck too small for the seats (jokers
+with ``short36``: at most 11) is refused with ``bad_players``.
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ from thirtyone.game.settlement import (
     Outcome,
     hand_scores,
     pay,
+    settle_blitz,
     settle_round,
     settle_showdown,
 )
@@ -72,6 +80,26 @@ class WidowPhase(StrEnum):
 def has_31(rules: Rules, score: HandScore) -> bool:
     """Whether a hand is a 31 that ends the deal (never with the brag ranking)."""
     return rules.ranking != "brag" and score.points == 31
+
+
+def is_fire(score: HandScore) -> bool:
+    """Whether a hand is Feuer: three aces that end the deal as a blitz does (the evaluator
+    reads them as a blitz under ``three_aces_fire``)."""
+    return score.is_blitz and score.category == "three-aces"
+
+
+def passes_in_a_row(state: GameState) -> int:
+    """The passes played in a row just before this move.
+
+    Read from the end of the history, which holds at least the moves of the round being
+    played: the round's first entry (``next_round``, the dealer's choice) is never a pass.
+    """
+    count = 0
+    for entry in reversed(state.history):
+        if entry.get("type") != "pass":
+            break
+        count += 1
+    return count
 
 
 def exchange_sizes(rules: Rules) -> tuple[int, ...]:
@@ -189,6 +217,9 @@ class WidowFlow(FamilyFlow):
             events.append({"type": "widow_31", "seat": state.dealer,
                            "cards": [card.code for card in state.table]})
             return self._end(state, "widow_31", (state.dealer,), events)
+        fire = tuple(seat for seat in order if is_fire(score(state.hands[seat])))
+        if fire:
+            return settle_blitz(state, fire, events)
         dealt = tuple(seat for seat in order if has_31(rules, score(state.hands[seat])))
         if dealt:
             # A 31 is announced at once [000], before any declaration or exchange.
@@ -215,7 +246,12 @@ class WidowFlow(FamilyFlow):
             declare = [{"type": "declare"}] if _declarable(state.rules, hand) else []
             return [*declare, {"type": "pass"}]
         moves = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
-        if state.rules.knock == "plain":
+        if state.rules.may_pass:
+            # Passing keeps the hand, before a knock and in the last turn after one.
+            moves.append({"type": "pass"})
+            if state.knocker is None and self.may_knock(state):
+                moves.append({"type": "knock"})
+        elif state.rules.knock == "plain":
             moves += self.knock_or_stand(state)
         return moves
 
@@ -228,7 +264,7 @@ class WidowFlow(FamilyFlow):
             WidowPhase.JOIN: ("join", "pass"),
             WidowPhase.CHOOSE: ("exchange", "reveal"),
             WidowPhase.DECLARE: ("declare", "pass"),
-            WidowPhase.EXCHANGE: ("exchange", "knock", "stand"),
+            WidowPhase.EXCHANGE: ("exchange", "knock", "pass" if rules.may_pass else "stand"),
         }[WidowPhase(phase)]
         if kind not in allowed:
             known = ("exchange", "knock", "stand", "join", "pass", "reveal", "declare")
@@ -283,20 +319,48 @@ class WidowFlow(FamilyFlow):
             if rules.call_fee:
                 state = _pay(state, seat, rules.call_fee)
                 events.append({"type": "paid", "seat": seat, "chips": rules.call_fee})
-            return self._end_turn(state, seat, events, **self.knock(state, seat))
+            return self._end_turn(state, seat, events, **self.knock(state, seat, events))
         if kind == "stand":
             return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
+        if kind == "pass":
+            return self._pass(state, seat)
         cards = [move_card({"card": code}) for code in move["give"]]
         state, event = swap(state, seat, cards, move["take"],
                             rules.widow_discards == "face-up")
         events = [event]
-        if has_31(rules, evaluator(rules).score(state.hands[seat])):
+        score = evaluator(rules).score(state.hands[seat])
+        if is_fire(score):
+            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
+        if has_31(rules, score):
             events.append({"type": "thirty_one", "seat": seat})
-            return self._end(state.evolve(turns=state.turns + 1), "thirty_one", (seat,),
-                             events)
+            if rules.on_31 == "showdown":
+                return self._end(state.evolve(turns=state.turns + 1), "thirty_one", (seat,),
+                                 events)
+            if state.knocker is None:
+                # The 31 is a knock: the hand stays as it is for the showdown.
+                events.append({"type": "knocked", "seat": seat})
+                return self._end_turn(state, seat, events, **self.knock(state, seat, events))
+            return self._end_turn(state, seat, events)
         if rules.knock == "take-all" and len(cards) == WIDOW_SIZE and state.knocker is None:
             events.append({"type": "knocked", "seat": seat})
-            return self._end_turn(state, seat, events, **self.knock(state, seat))
+            return self._end_turn(state, seat, events, **self.knock(state, seat, events))
+        return self._end_turn(state, seat, events)
+
+    def _pass(self, state: GameState, seat: int) -> tuple[GameState, Events]:
+        """``seat`` passes; the last of a full round of passes before any knock renews the
+        table from the stock, or ends the round with a showdown when the stock is too
+        short."""
+        events: Events = [{"type": "passed", "seat": seat}]
+        players = len(self.players(state))
+        if state.knocker is not None or (passes_in_a_row(state) + 1) % players:
+            return self._end_turn(state, seat, events)
+        if len(state.stock) < WIDOW_SIZE:
+            events.append({"type": "table_not_renewed", "cards": len(state.stock)})
+            return settle_showdown(close_turn(state, next_player(state, seat)), events)
+        fresh = state.stock[:WIDOW_SIZE]
+        state = state.evolve(table=fresh, table_face_up=(True,) * WIDOW_SIZE,
+                             stock=state.stock[WIDOW_SIZE:], out=state.out + state.table)
+        events.append({"type": "table_renewed", "cards": [card.code for card in fresh]})
         return self._end_turn(state, seat, events)
 
     def _join(self, state: GameState, seat: int, joins: bool) -> tuple[GameState, Events]:
@@ -314,7 +378,10 @@ class WidowFlow(FamilyFlow):
             cards = [move_card({"card": code}) for code in move["give"]]
             state, event = swap(state, seat, cards, move["take"], True)
             events = [event]
-            if has_31(state.rules, evaluator(state.rules).score(state.hands[seat])):
+            score = evaluator(state.rules).score(state.hands[seat])
+            if is_fire(score):
+                return settle_blitz(state, (seat,), events)
+            if has_31(state.rules, score):
                 events.append({"type": "thirty_one", "seat": seat})
                 return self._end(state, "thirty_one", (seat,), events)
         return state.evolve(phase=WidowPhase.EXCHANGE,
@@ -406,9 +473,12 @@ def check_carried_deal(state: GameState) -> list[int]:
     sitting_out = [index for index, (seat, hand) in enumerate(zip(state.seats, state.hands,
                                                                   strict=True))
                    if not hand and not seat.eliminated]
-    if len(state.out) != HAND_SIZE * len(sitting_out) or (state.out and state.rules.tie != "carry"):
+    renewed = len(state.out) - HAND_SIZE * len(sitting_out)
+    if (renewed < 0 or renewed % WIDOW_SIZE or (renewed and not state.rules.may_pass)
+            or (sitting_out and state.rules.tie != "carry")):
         raise StateError("bad_table", N_("only the cards of seats sitting out a carried "
-                                         "deal are out of play"), field="out")
+                                         "deal and renewed table cards are out of play"),
+                         field="out")
     return sitting_out
 
 
@@ -448,8 +518,8 @@ def _in_rules(rules: Rules, kind: str) -> bool:
         "reveal": rules.widow == "face-down",
         "declare": rules.declarations,
         "knock": rules.knock == "plain",
-        "stand": rules.knock == "plain",
-        "pass": rules.declarations or rules.tie == "carry",
+        "stand": rules.knock == "plain" and not rules.may_pass,
+        "pass": rules.declarations or rules.tie == "carry" or rules.may_pass,
     }.get(kind, True)
 
 
