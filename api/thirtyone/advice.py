@@ -61,8 +61,8 @@ STAND_AT = 20
 """In its last turn after a knock, the playout policy keeps a hand worth this much."""
 DECLARE_AT = 28
 """The playout policy declares (schnautz) a hand worth this much."""
-KNOCKER_CHOICE = 3
-"""A seat that knocked is dealt its hidden cards as the best of this many more."""
+KNOCKER_TRIES = 40
+"""Deals tried for a knocker's hidden cards, looking for a hand worth a knock."""
 MAX_CHOICE = 4
 """The most extra cards a seat's hidden cards are chosen from (see :meth:`WorldDealer._hand`)."""
 LONG_ROUND = 4
@@ -374,6 +374,9 @@ class WorldDealer:
             self.known, self.stock = {}, None
             self.pool = self._pool(visible)
         self.seats = tuple(Seat(**standing) for standing in seen["seats"])
+        # The flows read the round's moves (a full round of passes renews the table): the
+        # worlds keep them, as the seat saw them, from the deal on.
+        self.history = tuple(seen["history"][max(round_start(seen["history"]) - 1, 0):])
 
     def _pool(self, visible: set[Card]) -> list[Card]:
         placed = set(visible)
@@ -406,7 +409,7 @@ class WorldDealer:
             knocker=seen["knocker"], final_turns=seen["final_turns"],
             pickup=None if seen["pickup"] is None else parse_card(seen["pickup"]),
             pot=seen["pot"], result=seen["result"], winners=tuple(seen["winners"]),
-            history=(),
+            history=self.history,
         )
 
     def _hand(self, index: int, hand: list[Card | None], pool: list[Card],
@@ -414,28 +417,56 @@ class WorldDealer:
         """Seat ``index``'s hand in a world: the cards seen, the cards known to be there, and
         cards of the ``pool`` for the rest, taken out of it.
 
-        A seat keeps the best of the cards it saw: each card it took unseen this round (and a
-        knock) gives it one more card to choose from, and the cards it did not keep go back
-        into the pool. Random hands would make the other seats weaker than they are.
+        A seat keeps the best of the cards it saw: each card it took unseen this round gives
+        it one more card to choose from, and the cards it did not keep go back into the pool;
+        a knocker holds what the playout policy knocks with, when such a hand can be found.
+        Random hands would make the other seats weaker than they are.
         """
         known = sorted(self.known.get(index, ()), key=lambda card: card.index)
         hidden = hand.count(None) - len(known)
         if not hidden:
             cards = iter(known)
             return tuple(card if card is not None else next(cards) for card in hand)
-        choice = self.choice.get(index, 0) + (KNOCKER_CHOICE if index == self.knocker else 0)
-        choice = min(choice, MAX_CHOICE, len(pool) - hidden)
-        drawn = [pool.pop() for _ in range(hidden + max(choice, 0))]
         fixed = [card for card in hand if card is not None] + known
-        if choice > 0 and len(fixed) + hidden == HAND_SIZE:
-            kept = max(combinations(drawn, hidden), key=lambda some: self.worth([*fixed, *some]))
-            for card in drawn:
-                if card not in kept:
-                    pool.insert(rng.randrange(len(pool) + 1), card)
+        whole = len(fixed) + hidden == HAND_SIZE
+        if index == self.knocker and whole:
+            kept = self._knocker_cards(fixed, hidden, pool, rng)
         else:
+            choice = min(self.choice.get(index, 0), MAX_CHOICE, len(pool) - hidden)
+            drawn = [pool.pop() for _ in range(hidden + max(choice, 0))]
             kept = tuple(drawn)
+            if choice > 0 and whole:
+                kept = max(combinations(drawn, hidden),
+                           key=lambda some: self.worth([*fixed, *some]))
+                for card in drawn:
+                    if card not in kept:
+                        pool.insert(rng.randrange(len(pool) + 1), card)
         cards = iter((*known, *kept))
         return tuple(card if card is not None else next(cards) for card in hand)
+
+    def _knocker_cards(self, fixed: list[Card], hidden: int, pool: list[Card],
+                       rng: random.Random) -> tuple[Card, ...]:
+        """The knocker's hidden cards, taken out of ``pool``: a hand the playout policy would
+        knock with when one turns up in :data:`KNOCKER_TRIES` tries, else the best tried."""
+        best: tuple[float, list[int]] = (-math.inf, [])
+        for _ in range(KNOCKER_TRIES):
+            places = rng.sample(range(len(pool)), hidden)
+            worth = self.worth([*fixed, *(pool[place] for place in places)])
+            if worth > best[0]:
+                best = (worth, places)
+            if worth >= KNOCK_AT:
+                break
+        kept = tuple(pool[place] for place in best[1])
+        for place in sorted(best[1], reverse=True):
+            del pool[place]
+        return kept
+
+
+def round_start(history: Sequence[Mapping[str, Any]]) -> int:
+    """Where the moves of the round being played begin in ``history``: after the last
+    ``next_round``."""
+    return max((index + 1 for index, entry in enumerate(history)
+                if entry["type"] == "next_round"), default=0)
 
 
 def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
@@ -450,8 +481,7 @@ def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
     """
     seat = seen["seat"]
     history = seen["history"]
-    start = max((index + 1 for index, entry in enumerate(history)
-                 if entry["type"] == "next_round"), default=0)
+    start = round_start(history)
     known: dict[int, set[Card]] = {}
     unseen: dict[int, int] = {}
     if rules.family not in (Family.DRAW, Family.WIDOW):
