@@ -266,6 +266,10 @@ def _judge(state: GameState, move: Move, hand: Sequence[Card], now: float, knock
         return now - 0.5
     if kind == "exchange":
         taken = [state.table[position] for position in move["take"]]
+        if not any(state.table_face_up[position] for position in move["take"]):
+            if len(move["take"]) == HAND_SIZE:
+                return _average_hand(state.rules)  # a whole hand taken unseen
+            return now - 0.75
         if not all(state.table_face_up[position] for position in move["take"]):
             return now - 0.75
         given = {parse_card(code) for code in move["give"]}
@@ -282,6 +286,8 @@ def _judge(state: GameState, move: Move, hand: Sequence[Card], now: float, knock
         return 100.0 if now >= DECLARE_AT else None
     if kind == "pass" and state.phase != "join":
         return now - 0.25
+    if kind == "reveal":
+        return now
     return None
 
 
@@ -301,6 +307,15 @@ def _scorer(rules: Rules) -> Callable[[Any], float]:
     worth = _brag_worth(judge)
     table = judge.table
     return lambda cards: worth[table[_mask(cards)].strength]
+
+
+@functools.lru_cache(maxsize=16)
+def _average_hand(rules: Rules) -> float:
+    """What a hand dealt at random is worth to the playout policy, on average."""
+    scores = evaluator(rules).table.values()
+    if rules.ranking == "brag":
+        return GOAL / 2
+    return math.fsum(score.points for score in scores) / len(scores)
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -495,9 +510,10 @@ def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
     def took(who: int, card: Card | None) -> None:
         if who == seat:
             return
-        if card is None:
-            unseen[who] = unseen.get(who, 0) + 1
-        else:
+        # A card taken from the stock was a choice among more cards; one taken face up was
+        # chosen because it went with the cards held.
+        unseen[who] = unseen.get(who, 0) + 1
+        if card is not None:
             known.setdefault(who, set()).add(card)
 
     def gave(who: int, card: Card) -> None:

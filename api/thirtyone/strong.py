@@ -25,8 +25,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from thirtyone.advice import WorldDealer, judge_moves, sample_values
-from thirtyone.bots import Move
+from thirtyone.advice import Move, WorldDealer, judge_moves, sample_values
 from thirtyone.race import solve
 from thirtyone.rules import Settlement
 
@@ -41,7 +40,7 @@ class StrongBot:
     uses_view = True
 
     def __init__(self, seed: int | str | None = None, *, budget: float = 0.05,
-                 samples: int = 32, width: int = 3, margin: float = 1.5) -> None:
+                 samples: int = 48, width: int = 3, margin: float = 1.0) -> None:
         self.budget = budget
         self.margin = margin
         self.samples = samples

@@ -168,9 +168,12 @@ def test_advice_counts_chips_in_pot_games_and_points_in_points_games():
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_strong_bot_plays_every_preset(variant):
-    players = PLAYERS.get(variant, 3)
+    preset = PRESETS[variant]
+    players = preset.players[0]
+    short = {name: 1 for name in ("lives", "rounds") if name in preset.settable}
     bots = [StrongBot(seed=1, samples=2), *(GreedyBot(seed=k) for k in range(players - 1))]
-    state = play_match(new_game(variant, players, seed=f"strong:{variant}"), bots)
+    state = play_match(new_game(variant, players, seed=f"strong:{variant}", options=short),
+                       bots)
     assert state.is_over and state.winners
 
 
