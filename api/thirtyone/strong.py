@@ -6,7 +6,8 @@ declaration, which the policy judges by fixed values) and values them on up to `
 worlds (:func:`~thirtyone.advice.sample_values`), sampling no longer than its time ``budget``
 per move. It plays the policy's own move unless another one does better world by world, by
 more than ``margin`` standard errors of the difference: a few dozen playouts are noisy, and a
-move picked on noise alone loses to the plain policy. In the race to 31, where nothing is
+move picked on noise alone loses to the plain policy. When a move gains on average but not by
+that margin, more worlds are dealt before deciding. In the race to 31, where nothing is
 hidden, it plays perfectly with the solver.
 
 >>> from thirtyone.bots import GreedyBot, play_match
@@ -34,14 +35,17 @@ ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 
 
 class StrongBot:
-    """Plays the best move of the advice on a shortlist of ``width`` moves, from up to
-    ``samples`` worlds or as many as ``budget`` seconds allow."""
+    """Plays the policy's move, or a better one of a shortlist of ``width`` moves by the
+    advice on ``samples`` worlds (``extra`` times as many more when a move gains without being
+    sure to), or as many as ``budget`` seconds allow."""
 
     uses_view = True
 
     def __init__(self, seed: int | str | None = None, *, budget: float = 0.05,
-                 samples: int = 48, width: int = 3, margin: float = 1.0) -> None:
+                 samples: int = 48, width: int = 3, margin: float = 1.0,
+                 extra: int = 2) -> None:
         self.budget = budget
+        self.extra = extra
         self.margin = margin
         self.samples = samples
         self.width = width
@@ -65,18 +69,26 @@ class StrongBot:
         base = shortlist.index(moves[ranked[0]])
         # Losing two lives as a knocker is worse than one, and another seat's loss is a gain:
         # in lives games the bot weighs the lives lost rather than its chance to lose none.
-        lives = world.rules.settlement == Settlement.LIVES
+        measure = "lives" if world.rules.settlement == Settlement.LIVES else None
         _, _, values = sample_values(seen, self.samples, seed, moves=shortlist,
-                                     deadline=deadline, measure="lives" if lives else None)
-        return shortlist[self._improve(base, values)]
+                                     deadline=deadline, measure=measure)
+        chosen, close = self._improve(base, values)
+        if close and len(values[base]) == self.samples:
+            # A move looks better but not surely: more worlds decide.
+            _, _, more = sample_values(seen, self.samples * self.extra, seed, moves=shortlist,
+                                       deadline=deadline, measure=measure, start=self.samples)
+            values = [[*first, *second] for first, second in zip(values, more, strict=True)]
+            chosen, _ = self._improve(base, values)
+        return shortlist[chosen]
 
-    def _improve(self, base: int, values: Sequence[Sequence[float]]) -> int:
+    def _improve(self, base: int, values: Sequence[Sequence[float]]) -> tuple[int, bool]:
         """The move that beats ``base`` by the widest margin, world by world, when that margin
-        is more than ``margin`` standard errors; else ``base``."""
-        chosen, best = base, 0.0
+        is more than ``margin`` standard errors, else ``base``; and whether some move gains
+        on average without being sure to."""
+        chosen, best, close = base, 0.0, False
         count = len(values[base])
         if count < 2:
-            return base
+            return base, False
         for index, worlds in enumerate(values):
             if index == base:
                 continue
@@ -85,7 +97,9 @@ class StrongBot:
             error = statistics.stdev(gains, mean) / math.sqrt(count)
             if mean > best and mean > self.margin * error:
                 chosen, best = index, mean
-        return chosen
+            elif mean > 0:
+                close = True
+        return chosen, close and chosen == base
 
 
 def _race_move(seen: Mapping[str, Any], moves: Sequence[Move]) -> Move:

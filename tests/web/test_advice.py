@@ -6,6 +6,8 @@ from thirtyone.advice import advise
 from thirtyone.game import GameState, apply_move, new_game
 from thirtyone.web.i18n import card_name
 
+from .test_tables import bearer, keys_of, make_app
+
 
 def _ask(client, game, seat, lang="en", **extra):
     body = {"token": game["token"], "seat": seat, "seat_key": game["seat_keys"][seat],
@@ -82,3 +84,25 @@ def test_a_short_time_budget_counts_fewer_samples(app, start_game):
     finally:
         app.config["THIRTYONE_ADVICE_SECONDS"] = 1.0
     assert answer["samples"] == 1
+
+
+def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
+    app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
+    client = app.test_client()
+    created = client.post("/v1/tables", json={"variant": "scat", "players": 2,
+                                              "bots": {"1": "strong"}}).json
+    table, key = created["table"], keys_of(created)[0]
+    public = client.get(f"/v1/tables/{table}").json
+    assert public["seats"][1]["bot"] == "strong"
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(key)).json
+    asked = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
+    assert asked.status_code == 200
+    assert [entry["move"] for entry in asked.json["moves"]] == mine["legal_moves"]
+    assert asked.json["samples"] == 5 and asked.json["seat"] == 0
+    again = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
+    assert again.json == asked.json
+    assert client.get(f"/v1/tables/{table}/advice").status_code == 403
+    assert client.get(f"/v1/tables/{table}/advice",
+                      headers=bearer("not a key")).status_code == 403
+    assert client.get("/v1/tables/nosuchtable/advice",
+                      headers=bearer(key)).status_code == 404

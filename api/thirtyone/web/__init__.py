@@ -26,7 +26,7 @@ from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import advice, games, hands, i18n, meta, problems, race, variants
+from thirtyone.web import advice, games, hands, i18n, meta, problems, race, tables, variants
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
@@ -112,6 +112,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "will not survive a restart or move between workers"
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
+    tables.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
@@ -119,7 +120,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_field(Points, "number", None)
     games.document(api.spec)
     advice.document(api.spec)
-    for blueprint in (variants.blp, hands.blp, games.blp, advice.blp, race.blp, meta.blp):
+    tables.document(api.spec)
+    blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
+                  race.blp, meta.blp)
+    for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     app.register_blueprint(
         FlaskBlueprint(

@@ -1,7 +1,8 @@
 """Hints: what each legal move of the seat to act is worth, from what that seat may see.
 
 The game comes as in :mod:`thirtyone.web.games` (a sealed token with the seat's key, or an
-open state with the seat); the answer lists the seat's legal moves with their value
+open state with the seat), or is a hosted table (:mod:`thirtyone.web.tables`, the seat
+holding the bearer key); the answer lists the seat's legal moves with their value
 (:func:`thirtyone.advice.advise`), its standard error, and a localized description. Sampling
 stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default), so the answer says how many
 worlds it counts.
@@ -25,12 +26,29 @@ from thirtyone.web.api import Blueprint
 from thirtyone.web.games import GameRequestSchema, Table
 from thirtyone.web.i18n import card_name, format_message
 from thirtyone.web.problems import Problem
-from thirtyone.web.validation import Schema, between, one_of
+
+# The table's own helpers: the same key check, store and state cache as its other operations.
+from thirtyone.web.store import StoreUnavailable, TableNotFound
+from thirtyone.web.tables import (
+    _game,
+    _key,
+    _load,
+    _seat_of,
+    _store_unavailable,
+    _table_not_found,
+)
+from thirtyone.web.validation import Schema, between, length, one_of
 
 blp = Blueprint(
     "advice", __name__, url_prefix="/v1/games",
     description="Hints: the value of every legal move of the seat to act.",
 )
+tables_blp = Blueprint(
+    "table-advice", __name__, url_prefix="/v1/tables",
+    description="Hints at a hosted table, for the seat holding the key.",
+)
+tables_blp.register_error_handler(TableNotFound, _table_not_found)
+tables_blp.register_error_handler(StoreUnavailable, _store_unavailable)
 
 MAX_SAMPLES = 1000
 
@@ -78,6 +96,18 @@ class AdviceRequestSchema(GameRequestSchema):
     def check_seed(self, value: Any, **kwargs: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, int | str) or len(str(value)) > 200:
             raise ma.ValidationError(N_("A seed is a number or a text of up to 200 characters."))
+
+
+class TableAdviceQuerySchema(Schema):
+    samples = ma.fields.Integer(
+        load_default=200, validate=between(1, MAX_SAMPLES),
+        metadata={"description": "Worlds to sample (fewer when the time runs out)."},
+    )
+    seed = ma.fields.String(
+        load_default="0", validate=length(maximum=200),
+        metadata={"description": "The same table version, seat, samples and seed give the "
+                  "same advice."},
+    )
 
 
 class MoveValueSchema(Schema):
@@ -151,20 +181,44 @@ class GameAdvice(MethodView):
                           errors=[{"field": "seat", "code": "seat_required",
                                    "detail": N_("Say which seat asks for advice."),
                                    "params": {}}])
-        seen = view(table.state, table.seat)
-        seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
-        try:
-            advice = advise_view(seen, body["samples"], body["seed"],
-                                 deadline=time.perf_counter() + seconds)
-        except StateError as error:
-            raise Problem.from_engine(error, status=409) from None
-        moves = [{**entry.to_dict(), "description": describe(entry.move, seen)}
-                 for entry in advice.moves]
-        return {
-            "seat": advice.seat,
-            "measure": advice.measure,
-            "measure_description": format_message(MEASURE_TEXTS[advice.measure]),
-            "samples": advice.samples,
-            "best": advice.moves.index(advice.best),
-            "moves": moves,
-        }
+        return hint(view(table.state, table.seat), body["samples"], body["seed"])
+
+
+@tables_blp.route("/<table>/advice")
+class TableAdvice(MethodView):
+    @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
+    @tables_blp.response(200, AdviceSchema)
+    @tables_blp.alt_response(403, response="FORBIDDEN",
+                             description="No key was sent, or it opens no seat here.")
+    @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
+    @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
+    @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
+                             description="The table store is not answering.")
+    @tables_blp.doc(security=[{"seatKey": []}])
+    def get(self, query: dict[str, Any], table: str) -> dict[str, Any]:
+        """A hint for the seat holding the key: every legal move with its value."""
+        record = _load(table)
+        seat = _seat_of(record, _key())
+        if seat is None:
+            raise Problem(403, "seat_key_required", N_("Send the key of your seat."),
+                          title=N_("Forbidden"))
+        return hint(view(_game(record), seat), query["samples"], query["seed"])
+
+
+def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, Any]:
+    """The answer of both operations: the advice for the seat of ``seen``, described."""
+    seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
+    try:
+        advice = advise_view(seen, samples, seed, deadline=time.perf_counter() + seconds)
+    except StateError as error:
+        raise Problem.from_engine(error, status=409) from None
+    moves = [{**entry.to_dict(), "description": describe(entry.move, seen)}
+             for entry in advice.moves]
+    return {
+        "seat": advice.seat,
+        "measure": advice.measure,
+        "measure_description": format_message(MEASURE_TEXTS[advice.measure]),
+        "samples": advice.samples,
+        "best": advice.moves.index(advice.best),
+        "moves": moves,
+    }
