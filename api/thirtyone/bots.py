@@ -1,4 +1,5 @@
-"""Computer players for every preset: a random one and a greedy one, by level in :data:`BOTS`.
+"""Computer players for every preset: a random, a greedy and a strong one
+(:mod:`thirtyone.strong`), by level in :data:`BOTS`.
 
 A bot sees only what a seat may see: it gets the seat's :func:`~thirtyone.game.view` and
 the :func:`~thirtyone.game.legal_moves`, and returns one of those moves. :func:`play_match`
@@ -22,6 +23,7 @@ from thirtyone.errors import N_, OptionError
 from thirtyone.game import GameState, apply_move, legal_moves, view
 from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import make_rules
+from thirtyone.strong import StrongBot
 
 Move = dict[str, Any]
 
@@ -157,6 +159,7 @@ def play_match(state: GameState, bots: Sequence[Bot], *, max_moves: int = 1_000_
 BOTS: dict[str, Callable[[int | str | None], Bot]] = {
     "random": RandomBot,
     "greedy": lambda seed: GreedyBot(seed=seed),
+    "strong": lambda seed: StrongBot(seed=seed),
 }
 """The bot levels a seat may be given, by name: each builds a bot from a seed."""
 

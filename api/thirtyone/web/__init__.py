@@ -25,6 +25,7 @@ from whitenoise import WhiteNoise
 
 import thirtyone
 from thirtyone.web import (
+    advice,
     contract,
     docs,
     games,
@@ -93,6 +94,8 @@ def default_config() -> dict[str, Any]:
         "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
         "TRANSLATIONS_DIR": None,
         "BATCH_LIMIT": 10_000,
+        # The most CPU time one hint may take; the answer then counts fewer samples.
+        "THIRTYONE_ADVICE_SECONDS": float(os.environ.get("THIRTYONE_ADVICE_SECONDS", "1.0")),
         # A full batch of 10,000 hands is about 250 kB of JSON.
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "API_TITLE": "Thirty-One API",
@@ -135,10 +138,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
+    advice.document(api.spec)
     tables.document(api.spec)
     # flask-smorest's own, for paginated answers, which this API has none of.
     del api.spec.components.schemas["PaginationMetadata"]
-    for blueprint in (variants.blp, hands.blp, games.blp, tables.blp, race.blp, meta.blp):
+    blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
+                  race.blp, meta.blp)
+    for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     docs.init_app(app)
     # The browser client: a plain Flask blueprint, so it stays out of the API's contract.

@@ -1,0 +1,224 @@
+"""Hints: what each legal move of the seat to act is worth, from what that seat may see.
+
+The game comes as in :mod:`thirtyone.web.games` (a sealed token with the seat's key, or an
+open state with the seat), or is a hosted table (:mod:`thirtyone.web.tables`, the seat
+holding the bearer key); the answer lists the seat's legal moves with their value
+(:func:`thirtyone.advice.advise`), its standard error, and a localized description. Sampling
+stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default), so the answer says how many
+worlds it counts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from apispec import APISpec
+from flask import current_app
+from flask.views import MethodView
+
+from thirtyone.advice import MEASURES, advise_view
+from thirtyone.errors import N_, StateError
+from thirtyone.game import view
+from thirtyone.web.api import Blueprint
+from thirtyone.web.games import GameRequestSchema, Table
+from thirtyone.web.i18n import card_name, format_message
+from thirtyone.web.problems import Problem
+
+# The table's own helpers: the same key check, store and state cache as its other operations.
+from thirtyone.web.store import StoreUnavailable, TableNotFound
+from thirtyone.web.tables import (
+    _game,
+    _key,
+    _load,
+    _seat_of,
+    _store_unavailable,
+    _table_not_found,
+)
+from thirtyone.web.validation import Schema, between, length, one_of
+
+blp = Blueprint(
+    "advice", __name__, url_prefix="/v1/games",
+    description="Hints: the value of every legal move of the seat to act.",
+)
+tables_blp = Blueprint(
+    "table-advice", __name__, url_prefix="/v1/tables",
+    description="Hints at a hosted table, for the seat holding the key.",
+)
+tables_blp.register_error_handler(TableNotFound, _table_not_found)
+tables_blp.register_error_handler(StoreUnavailable, _store_unavailable)
+
+MAX_SAMPLES = 1000
+
+MEASURE_TEXTS: dict[str, str] = {
+    "survival": N_("the chance of losing no life this round"),
+    "chips": N_("the chips won or lost by the end of the deal"),
+    "points": N_("the points scored this round"),
+    "win": N_("the chance of winning"),
+}
+
+MOVE_TEXTS: dict[str, str] = {
+    "draw stock": N_("Draw from the stock"),
+    "draw discard": N_("Take from the discard pile: {card}"),
+    "discard": N_("Discard: {card}"),
+    "knock": N_("Knock"),
+    "stand": N_("Stand: keep your hand"),
+    "exchange": N_("Exchange with the table: give {given}; take {taken}"),
+    "face-down": N_("the face-down card in place {place}"),
+    "declare": N_("Declare your hand"),
+    "pass": N_("Pass"),
+    "join": N_("Join the deal"),
+    "reveal": N_("Turn the table cards face up"),
+    "keep": N_("Keep hand {hand}"),
+    "swap_hand": N_("Swap your hand for table hand {hand}"),
+    "renew up": N_("Renew table hand {hand} face up"),
+    "renew down": N_("Renew table hand {hand} face down"),
+    "take": N_("Take: {card}"),
+}
+"""The description of each kind of move, by type (and source or side)."""
+
+
+class AdviceRequestSchema(GameRequestSchema):
+    samples = ma.fields.Integer(
+        load_default=200, validate=between(1, MAX_SAMPLES),
+        metadata={"description": "Worlds to sample (fewer when the time runs out)."},
+    )
+    seed = ma.fields.Raw(
+        load_default=0,
+        metadata={"description": "A number or a text of up to 200 characters: the same game, "
+                  "seat, samples and seed give the same advice.",
+                  "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 200}]},
+    )
+
+    @ma.validates("seed")
+    def check_seed(self, value: Any, **kwargs: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | str) or len(str(value)) > 200:
+            raise ma.ValidationError(N_("A seed is a number or a text of up to 200 characters."))
+
+
+class TableAdviceQuerySchema(Schema):
+    samples = ma.fields.Integer(
+        load_default=200, validate=between(1, MAX_SAMPLES),
+        metadata={"description": "Worlds to sample (fewer when the time runs out)."},
+    )
+    seed = ma.fields.String(
+        load_default="0", validate=length(maximum=200),
+        metadata={"description": "The same table version, seat, samples and seed give the "
+                  "same advice."},
+    )
+
+
+class MoveValueSchema(Schema):
+    move = ma.fields.Dict(required=True, metadata={"description": "The legal move."})
+    description = ma.fields.String(required=True, metadata={"description": "Localized."})
+    value = ma.fields.Float(
+        required=True, metadata={"description": "The mean over the worlds, in `measure`."}
+    )
+    stderr = ma.fields.Float(required=True, metadata={"description": "Its standard error."})
+
+
+class AdviceSchema(Schema):
+    seat = ma.fields.Integer(required=True)
+    measure = ma.fields.String(
+        required=True, validate=one_of(sorted(set(MEASURES.values()))),
+        metadata={"description": "What the values count: `survival` (lives games, the chance "
+                  "of losing no life this round), `chips` (pot games, chips won by the end "
+                  "of the deal), `points` (points games), `win` (the race)."},
+    )
+    measure_description = ma.fields.String(required=True, metadata={"description": "Localized."})
+    samples = ma.fields.Integer(required=True, metadata={"description": "Worlds sampled."})
+    best = ma.fields.Integer(
+        required=True, metadata={"description": "The index in `moves` of the best move."}
+    )
+    moves = ma.fields.List(ma.fields.Nested(MoveValueSchema), required=True)
+
+
+def document(spec: APISpec) -> None:
+    """A game comes as a token or a state, as for the other game operations."""
+    exactly_one = {"oneOf": [{"required": ["token"]}, {"required": ["state"]}]}
+    spec.components.schema("AdviceRequest", exactly_one, schema=AdviceRequestSchema)
+
+
+def describe(move: Mapping[str, Any], seen: Mapping[str, Any]) -> str:
+    """A move in words of the request's language, with the cards the seat sees named."""
+    kind = move["type"]
+    if kind == "draw":
+        if move["source"] == "stock":
+            return format_message(MOVE_TEXTS["draw stock"])
+        return format_message(MOVE_TEXTS["draw discard"], {"card": card_name(seen["discard"][-1])})
+    if kind in ("discard", "take"):
+        return format_message(MOVE_TEXTS[kind], {"card": card_name(move["card"])})
+    if kind == "exchange":
+        table = seen["table"]
+        taken = [card_name(table[place]) if table[place] is not None
+                 else format_message(MOVE_TEXTS["face-down"], {"place": place + 1})
+                 for place in move["take"]]
+        return format_message(MOVE_TEXTS["exchange"], {
+            "given": ", ".join(card_name(code) for code in move["give"]),
+            "taken": ", ".join(taken),
+        })
+    if kind in ("keep", "swap_hand"):
+        return format_message(MOVE_TEXTS[kind], {"hand": move["hand"] + 1})
+    if kind == "renew":
+        side = "renew up" if move["face_up"] else "renew down"
+        return format_message(MOVE_TEXTS[side], {"hand": move["hand"] + 1})
+    return format_message(MOVE_TEXTS[kind])
+
+
+@blp.route("/advice")
+class GameAdvice(MethodView):
+    @blp.arguments(AdviceRequestSchema())
+    @blp.response(200, AdviceSchema)
+    @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
+    @blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A hint: every legal move of the seat to act with its value, from its view only."""
+        table = Table(body, needs_seat=True)
+        if table.seat is None:
+            raise Problem(422, "seat_required", N_("Say which seat asks for advice."),
+                          errors=[{"field": "seat", "code": "seat_required",
+                                   "detail": N_("Say which seat asks for advice."),
+                                   "params": {}}])
+        return hint(view(table.state, table.seat), body["samples"], body["seed"])
+
+
+@tables_blp.route("/<table>/advice")
+class TableAdvice(MethodView):
+    @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
+    @tables_blp.response(200, AdviceSchema)
+    @tables_blp.alt_response(403, response="FORBIDDEN",
+                             description="No key was sent, or it opens no seat here.")
+    @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
+    @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
+    @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
+                             description="The table store is not answering.")
+    @tables_blp.doc(security=[{"seatKey": []}])
+    def get(self, query: dict[str, Any], table: str) -> dict[str, Any]:
+        """A hint for the seat holding the key: every legal move with its value."""
+        record = _load(table)
+        seat = _seat_of(record, _key())
+        if seat is None:
+            raise Problem(403, "seat_key_required", N_("Send the key of your seat."),
+                          title=N_("Forbidden"))
+        return hint(view(_game(record), seat), query["samples"], query["seed"])
+
+
+def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, Any]:
+    """The answer of both operations: the advice for the seat of ``seen``, described."""
+    seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
+    try:
+        advice = advise_view(seen, samples, seed, deadline=time.perf_counter() + seconds)
+    except StateError as error:
+        raise Problem.from_engine(error, status=409) from None
+    moves = [{**entry.to_dict(), "description": describe(entry.move, seen)}
+             for entry in advice.moves]
+    return {
+        "seat": advice.seat,
+        "measure": advice.measure,
+        "measure_description": format_message(MEASURE_TEXTS[advice.measure]),
+        "samples": advice.samples,
+        "best": advice.moves.index(advice.best),
+        "moves": moves,
+    }

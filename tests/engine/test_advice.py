@@ -1,0 +1,183 @@
+"""Advice: values from the seat's view only, worlds consistent with what it saw, seeded."""
+
+import random
+
+import pytest
+
+from thirtyone.advice import WorldDealer, advise, advise_view
+from thirtyone.bots import GreedyBot, play_match
+from thirtyone.errors import StateError
+from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
+from thirtyone.rules import PRESETS, make_rules
+from thirtyone.strong import StrongBot
+
+PLAYERS = {"race": 2, "scat": 2}
+
+
+def _playing(variant, seed, moves):
+    """A state ``moves`` random moves into a match, with a seat to act."""
+    state = new_game(variant, PLAYERS.get(variant, 3), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state, _ = apply_move(state, rng.choice(legal_moves(state)))
+    return state if state.turn is not None else None
+
+
+def _states(variants, count):
+    for variant in variants:
+        for seed in range(count):
+            state = _playing(variant, f"{variant}:{seed}", seed * 5 % 23)
+            if state is not None:
+                yield state
+
+
+def _hidden_shuffled(state, seat, seed):
+    """``state`` with every card ``seat`` cannot see dealt again at random (and a new seed)."""
+    data = state.to_dict()
+    seen = view(state, seat)
+    places = [("stock", i) for i in range(len(data["stock"]))]
+    places += [("out", i) for i in range(len(data["out"]))]
+    places += [("table", i) for i, code in enumerate(seen["table"]) if code is None]
+    places += [(("hands", j), i) for j, hand in enumerate(seen["hands"])
+               for i, code in enumerate(hand) if code is None]
+
+    def get(place):
+        where, i = place
+        return data["hands"][where[1]][i] if isinstance(where, tuple) else data[where][i]
+
+    def put(place, code):
+        where, i = place
+        if isinstance(where, tuple):
+            data["hands"][where[1]][i] = code
+        else:
+            data[where][i] = code
+
+    cards = [get(place) for place in places]
+    random.Random(seed).shuffle(cards)
+    for place, code in zip(places, cards, strict=True):
+        put(place, code)
+    data["seed"] = f"other:{seed}"
+    return GameState.from_dict(data)
+
+
+@pytest.mark.parametrize("variant", ["scat", "schnautz", "bank", "switch", "no-trips"])
+def test_advice_reads_no_hidden_card(variant):
+    compared = 0
+    for state in _states([variant], 4):
+        seat = state.turn
+        other = _hidden_shuffled(state, seat, 7)
+        assert view(other, seat) == view(state, seat)
+        assert other.to_dict() != state.to_dict()
+        assert advise(other, seat, samples=4, seed=3) == advise(state, seat, samples=4, seed=3)
+        compared += 1
+    assert compared >= 2
+
+
+def test_advice_is_seeded():
+    state = _playing("scat", "seeded", 6)
+    first = advise(state, state.turn, samples=30, seed="a")
+    assert advise(state, state.turn, samples=30, seed="a") == first
+    assert first.samples == 30
+    assert [entry.move for entry in first.moves] == legal_moves(state)
+    assert all(entry.stderr >= 0 for entry in first.moves)
+    others = [advise(state, state.turn, samples=30, seed=seed) for seed in range(4)]
+    assert any(advice != first for advice in others)
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_worlds_hold_every_card_once_and_keep_what_the_seat_saw(variant):
+    for state in _states([variant], 6):
+        seat = state.turn
+        seen = view(state, seat)
+        deal = WorldDealer(seen)
+        for index in range(2):
+            world = deal(random.Random(index))
+            # from_dict checks that every card of the deck is in exactly one place.
+            GameState.from_dict({**world.to_dict(), "history": []})
+            assert view(world, seat) | {"history": seen["history"]} == seen | {
+                "seed": None}
+            assert legal_moves(world) == legal_moves(state)
+
+
+def test_a_card_taken_from_the_discard_pile_stays_in_that_hand():
+    state = new_game("scat", 3, seed=11, dealer=0)
+    state, _ = apply_move(state, {"type": "draw", "source": "stock"})
+    given = state.hands[1][0]
+    state, _ = apply_move(state, {"type": "discard", "card": given.code})
+    state, _ = apply_move(state, {"type": "draw", "source": "discard"})
+    kept = next(card for card in state.hands[2] if card is not given)
+    state, _ = apply_move(state, {"type": "discard", "card": kept.code})
+    deal = WorldDealer(view(state, 0))
+    for index in range(20):
+        world = deal(random.Random(index))
+        assert given in world.hands[2]
+        assert world.discard == state.discard
+
+
+def test_a_widow_card_taken_stays_in_that_hand():
+    state = new_game("schnautz", 3, seed=5, dealer=0)
+    while state.phase == "declare":
+        state, _ = apply_move(state, {"type": "pass"})
+    mover = state.turn
+    given = state.hands[mover][0]
+    state, _ = apply_move(state, {"type": "exchange", "give": [given.code], "take": [0]})
+    follower = state.turn
+    taken = state.hands[follower][0]
+    state, _ = apply_move(state, {"type": "exchange", "give": [taken.code], "take": [0]})
+    # The follower gave back the card it held; the mover's gift went to the follower.
+    seat = next(s for s in range(3) if s not in (mover, follower))
+    deal = WorldDealer(view(state, seat))
+    for index in range(20):
+        assert given in deal(random.Random(index)).hands[follower]
+
+
+def test_advice_values_follow_the_hand():
+    data = new_game("scat", 2, seed=2, dealer=0).to_dict()
+    strong, weak = ["QH", "JH", "10H"], ["2C", "5D", "9S"]
+    used = set(strong + weak + ["3C"])
+    deck = [card.code for card in make_rules("scat").deck_cards if card.code not in used]
+    data.update(hands=[weak, strong], discard=["3C"], stock=deck)
+    state = GameState.from_dict(data)
+    advice = {entry.move["type"] + entry.move.get("source", ""): entry.value
+              for entry in advise(state, 1, samples=60, seed=1).moves}
+    assert advice["knock"] > 0.9
+    data.update(hands=[strong, weak])
+    weak_state = GameState.from_dict(data)
+    advice = {entry.move["type"] + entry.move.get("source", ""): entry.value
+              for entry in advise(weak_state, 1, samples=60, seed=1).moves}
+    assert advice["knock"] < advice["drawstock"]
+
+
+def test_advice_needs_the_seat_to_act():
+    state = new_game("scat", 3, seed=1, dealer=0)
+    with pytest.raises(StateError) as refused:
+        advise(state, 2)
+    assert refused.value.code == "not_your_turn"
+    with pytest.raises(StateError):
+        advise_view(view(state, 1), samples=0)
+
+
+def test_advice_counts_chips_in_pot_games_and_points_in_points_games():
+    state = new_game("schnautz", 3, seed=1, dealer=0)
+    assert advise(state, state.turn, samples=4).measure == "chips"
+    state = new_game("no-elimination", 3, seed=1, dealer=0)
+    assert advise(state, 1, samples=4).measure == "points"
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_strong_bot_plays_every_preset(variant):
+    preset = PRESETS[variant]
+    players = preset.players[0]
+    short = {name: 1 for name in ("lives", "rounds") if name in preset.settable}
+    bots = [StrongBot(seed=1, samples=2), *(GreedyBot(seed=k) for k in range(players - 1))]
+    state = play_match(new_game(variant, players, seed=f"strong:{variant}", options=short),
+                       bots)
+    assert state.is_over and state.winners
+
+
+def test_strong_bot_plays_the_race_perfectly():
+    state = new_game("race", 2, seed=1, dealer=1)
+    move = StrongBot(seed=1).choose(view(state, 0), legal_moves(state))
+    assert move["card"][:-1] in {"A", "2", "5"}

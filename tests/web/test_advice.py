@@ -1,0 +1,108 @@
+"""Hints over HTTP: the seat to act gets its moves valued and described in its language."""
+
+from __future__ import annotations
+
+from thirtyone.advice import advise
+from thirtyone.game import GameState, apply_move, new_game
+from thirtyone.web.i18n import card_name
+
+from .test_tables import bearer, keys_of, make_app
+
+
+def _ask(client, game, seat, lang="en", **extra):
+    body = {"token": game["token"], "seat": seat, "seat_key": game["seat_keys"][seat],
+            "samples": 20, "seed": 4, **extra}
+    return client.post(f"/v1/games/advice?lang={lang}", json=body)
+
+
+def test_the_seat_to_act_gets_every_legal_move_valued(client, start_game):
+    game = start_game()
+    seat = game["to_move"]
+    answer = _ask(client, game, seat).json
+    state = new_game("scat", 3, seed="web tests", dealer=0)
+    expected = advise(state, seat, samples=20, seed=4)
+    assert answer["measure"] == "survival" and answer["samples"] == 20
+    assert [entry["move"] for entry in answer["moves"]] == [
+        entry.move for entry in expected.moves]
+    assert [entry["value"] for entry in answer["moves"]] == [
+        entry.value for entry in expected.moves]
+    assert answer["best"] == list(expected.moves).index(expected.best)
+    assert [entry["description"] for entry in answer["moves"]] == [
+        "Draw from the stock",
+        f"Take from the discard pile: {card_name(state.discard[-1].code)}",
+        "Knock",
+    ]
+
+
+def test_descriptions_in_russian_and_italian(client, start_game):
+    game = start_game()
+    seat = game["to_move"]
+    russian = _ask(client, game, seat, lang="ru").json
+    assert russian["moves"][2]["description"] == "Постучать"
+    assert russian["measure_description"].startswith("вероятность")
+    italian = _ask(client, game, seat, lang="it").json
+    assert italian["moves"][0]["description"] == "Pesca dal tallone"
+    assert italian["moves"][1]["description"].startswith("Prendi dagli scarti: ")
+
+
+def test_exchanges_name_the_table_cards(client):
+    state = new_game("schnautz", 3, seed=2, dealer=0)
+    while state.phase == "declare":
+        state, _ = apply_move(state, {"type": "pass"})
+    body = {"state": state.to_dict(), "seat": state.turn, "samples": 3}
+    answer = client.post("/v1/games/advice", json=body).json
+    exchange = next(entry for entry in answer["moves"] if entry["move"]["type"] == "exchange")
+    given = card_name(exchange["move"]["give"][0])
+    taken = card_name(state.table[exchange["move"]["take"][0]].code)
+    assert exchange["description"] == (
+        f"Exchange with the table: give {given}; take {taken}")
+    assert answer["measure"] == "chips"
+
+
+def test_refusals(client, start_game):
+    game = start_game()
+    seat = game["to_move"]
+    other = (seat + 1) % 3
+    assert _ask(client, game, other).status_code == 409
+    assert _ask(client, game, other).json["code"] == "not_your_turn"
+    wrong = _ask(client, game, seat, seat_key=game["seat_keys"][other])
+    assert wrong.status_code == 403
+    assert _ask(client, game, seat, samples=0).status_code == 422
+    assert _ask(client, game, seat, seed=True).status_code == 422
+    state = GameState.from_dict(new_game("scat", 2, seed=1).to_dict())
+    spectator = client.post("/v1/games/advice", json={"state": state.to_dict()})
+    assert spectator.status_code == 422
+    assert spectator.json["code"] == "seat_required"
+
+
+def test_a_short_time_budget_counts_fewer_samples(app, start_game):
+    game = start_game()
+    seat = game["to_move"]
+    app.config["THIRTYONE_ADVICE_SECONDS"] = 0.0
+    try:
+        answer = _ask(app.test_client(), game, seat, samples=500).json
+    finally:
+        app.config["THIRTYONE_ADVICE_SECONDS"] = 1.0
+    assert answer["samples"] == 1
+
+
+def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
+    app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
+    client = app.test_client()
+    created = client.post("/v1/tables", json={"variant": "scat", "players": 2,
+                                              "bots": {"1": "strong"}}).json
+    table, key = created["table"], keys_of(created)[0]
+    public = client.get(f"/v1/tables/{table}").json
+    assert public["seats"][1]["bot"] == "strong"
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(key)).json
+    asked = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
+    assert asked.status_code == 200
+    assert [entry["move"] for entry in asked.json["moves"]] == mine["legal_moves"]
+    assert asked.json["samples"] == 5 and asked.json["seat"] == 0
+    again = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
+    assert again.json == asked.json
+    assert client.get(f"/v1/tables/{table}/advice").status_code == 403
+    assert client.get(f"/v1/tables/{table}/advice",
+                      headers=bearer("not a key")).status_code == 403
+    assert client.get("/v1/tables/nosuchtable/advice",
+                      headers=bearer(key)).status_code == 404
