@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from thirtyone.cards import Card, parse_card
+from thirtyone.cards import DECKS, Card, parse_card
 from thirtyone.errors import N_, StateError
 from thirtyone.game import GameState, Phase, Seat, apply_move, legal_moves, view
 from thirtyone.game.racing import GOAL
@@ -307,29 +307,32 @@ def _scorer(rules: Rules) -> Callable[[Any], float]:
         score = judge.score
         return lambda cards: score(cards).points
     worth = _brag_worth(judge)
-    table = judge.table
-    return lambda cards: worth[table[_mask(cards)].strength]
+    score = judge.score
+    return lambda cards: worth[score(cards).strength]
 
 
 @functools.lru_cache(maxsize=16)
 def _average_hand(rules: Rules) -> float:
-    """What a hand dealt at random is worth to the playout policy, on average."""
-    scores = evaluator(rules).table.values()
+    """What a hand dealt at random is worth to the playout policy, on average: estimated
+    from a fixed sample of hands, as scoring tables are filled only as hands are asked for
+    and a whole table would cost a request a third of a second."""
     if rules.ranking == "brag":
         return GOAL / 2
-    return math.fsum(score.points for score in scores) / len(scores)
+    score = evaluator(rules).score
+    cards = list(DECKS[rules.deck].cards)
+    sample = random.Random("average hand")
+    return math.fsum(score(sample.sample(cards, HAND_SIZE)).points
+                     for _ in range(_AVERAGE_SAMPLE)) / _AVERAGE_SAMPLE
 
 
-def _mask(cards: Sequence[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= card.mask
-    return mask
+_AVERAGE_SAMPLE = 2_000
 
 
 @functools.lru_cache(maxsize=4)
 def _brag_worth(judge: Evaluator) -> dict[int, float]:
-    strengths = sorted(score.strength for score in judge.table.values())
+    # Every hand of the deck is scored (once per rule set: the result is cached).
+    strengths = sorted(judge.score(trio).strength
+                       for trio in combinations(judge.deck.cards, HAND_SIZE))
     count = len(strengths)
     return {strength: GOAL * bisect.bisect_left(strengths, strength) / count
             for strength in set(strengths)}

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from site_i18n import engine_gettext
 from thirtyone.cards import RANK_NAMES, parse_card
 from thirtyone.faces import card_svg
-from thirtyone.web.i18n import CARD_NAMES
+from thirtyone.words import CARD_NAMES
 
 RANK_LETTERS = {
     "ru": {"A": "Т", "K": "К", "Q": "Д", "J": "В", "X": "ДЖОКЕР"},

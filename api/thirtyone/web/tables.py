@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import marshmallow as ma
@@ -408,9 +408,24 @@ def _load(table: str) -> TableRecord:
     return _store().load(table)
 
 
-def _play_bots(state: GameState, seats: tuple[SeatRecord, ...]) -> tuple[GameState, list[Any]]:
+def _play(state: GameState, move: Mapping[str, Any],
+          moves: list[dict[str, Any]]) -> tuple[GameState, list[Any]]:
+    """Apply ``move`` and append it to ``moves`` as the engine recorded it (canonical, with its
+    seat), so that a version replays exactly; a state's own history is bounded and starts
+    afresh each deal, so it cannot be the log."""
+    after, events = apply_move(state, move)
+    if move.get("type") == "next_round":
+        moves.append({"type": "next_round"})
+    else:
+        moves.append(dict(after.history[-1]))
+    return after, events
+
+
+def _play_bots(state: GameState, seats: tuple[SeatRecord, ...],
+               moves: list[dict[str, Any]]) -> tuple[GameState, list[Any]]:
     """The bots move until a human is to move or the match is over; between rounds they deal
-    on only at a table of bots alone. Each bot sees only its seat's view."""
+    on only at a table of bots alone. Each bot sees only its seat's view; each move played is
+    appended to ``moves``."""
     humans = any(stored.bot is None for stored in seats)
     events: list[Any] = []
     for _ in range(MAX_BOT_MOVES):
@@ -427,19 +442,21 @@ def _play_bots(state: GameState, seats: tuple[SeatRecord, ...]) -> tuple[GameSta
                 break
             # Seeded from the table's secret seed and the move's place in the match: the same
             # table replays the same bots, and nobody can foresee them before the seed is out.
-            bot = make_bot(level, f"{state.seed}/bot/{seat}/{len(state.history)}")
+            place = f"{state.round}/{state.turns}/{len(state.history)}"
+            bot = make_bot(level, f"{state.seed}/bot/{seat}/{place}")
             seen = view(state, seat) if bot.uses_view else None
             move = bot.choose(seen, legal_moves(state))
-        state, played = apply_move(state, move)
+        state, played = _play(state, move, moves)
         events += played
     return state, events
 
 
-def _commit(record: TableRecord, version: int, before: GameState, after: GameState,
+def _commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after: GameState,
             events: list[Any]) -> int:
-    """Commit ``after`` as the next version of a table at ``version``; the new version."""
+    """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``;
+    the new version."""
     data = after.to_dict()
-    entry = Entry(version + 1, data["history"][len(before.history):], events)
+    entry = Entry(version + 1, moves, events)
     _store().commit(record.table, version, data, entry)
     _states().put(record.table, entry.version, after)
     return entry.version
@@ -482,8 +499,9 @@ class Tables(MethodView):
         )
         _store().create(record, start)
         # A bot to move first plays at once: version 1, before anyone has seen the table.
-        played, events = _play_bots(state, seats)
-        version = _commit(record, 0, state, played, events) if played is not state else 0
+        moves: list[dict[str, Any]] = []
+        played, events = _play_bots(state, seats, moves)
+        version = _commit(record, 0, moves, played, events) if moves else 0
         answer = _answer(record, version, played, None, events)
         answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
                            for seat, stored in enumerate(seats)]
@@ -531,12 +549,13 @@ class TableMoves(MethodView):
         if body["version"] != record.version:
             raise _stale_problem(record.version)
         state = _game(record)
+        moves: list[dict[str, Any]] = []
         try:
-            moved, events = apply_move(state, {**body["move"], "seat": seat})
+            moved, events = _play(state, {**body["move"], "seat": seat}, moves)
         except MoveError as error:
             raise Problem.from_engine(error, status=409) from None
-        moved, bot_events = _play_bots(moved, record.seats)
-        version = _commit(record, record.version, state, moved, events + bot_events)
+        moved, bot_events = _play_bots(moved, record.seats, moves)
+        version = _commit(record, record.version, moves, moved, events + bot_events)
         return jsonify(_answer(record, version, moved, seat, events + bot_events))
 
 
