@@ -191,7 +191,7 @@ def test_a_table_of_bots_alone_is_watched(server, new_player):
 
 def test_a_start_link_the_api_refuses_says_why_and_offers_the_lobby(server, new_player):
     player = new_player(seed=9)
-    player.page.goto(f"{server}/play?variant=scat&players=9&lang=it")
+    player.page.goto(f"{server}/play?variant=scat&players=10&lang=it")
     player.page.wait_for_selector("form.lobby")
     # The API's own problem detail, in the page's language.
     assert "giocatori" in player.page.locator("[role=alert]").first.inner_text()

@@ -6,8 +6,8 @@ serves):
 - :class:`SecurityHeaders` adds ``X-Content-Type-Options``, ``X-Frame-Options``,
   ``Referrer-Policy`` and a ``Content-Security-Policy`` chosen by path from :data:`POLICIES`,
   the one place where the policies are written. A page's inline scripts and styles are allowed
-  by their hashes only: those of the rules site are read from its files at start, those of
-  ``/docs`` (Swagger UI's start-up script) from the page as it is sent.
+  by their hashes only, those of the rules site read from its files at start (``/docs`` and
+  ``/play`` have none: their scripts are files).
 - :class:`BodyLimit` holds a chunked body (one without ``Content-Length``) to the same limit
   as any other: werkzeug would read the first ``MAX_CONTENT_LENGTH`` bytes of it and drop the
   rest, so an oversized chunked body was cut short and accepted instead of refused with a 413.
@@ -40,9 +40,9 @@ POLICIES: tuple[tuple[str, dict[str, str]], ...] = (
     ("/v1/", {"default-src": "'none'"}),
     ("/openapi.json", {"default-src": "'none'"}),
     ("/healthz", {"default-src": "'none'"}),
-    # Swagger UI: its own files, its start-up script by hash, the styles it sets on elements
+    # Swagger UI: its own files (its start-up script is one), the styles it sets on elements
     # as it draws, its icons as data: URLs, and the contract fetched from this origin.
-    ("/docs", {"default-src": "'none'", "script-src": "'self' {inline_scripts}",
+    ("/docs", {"default-src": "'none'", "script-src": "'self'",
                "style-src": "'self' 'unsafe-inline'", "img-src": "'self' data:",
                "connect-src": "'self'"}),
     # The browser client: ES modules and CSS from files, inline SVG cards, fetch and
@@ -98,7 +98,7 @@ def site_hashes(site_dir: str | Path | None) -> dict[str, str]:
 
 def policy_for(path: str, fields: dict[str, str] | None = None) -> str:
     """The policy of the answer at ``path``, with ``fields`` (hash lists) filled in."""
-    values = {"inline_scripts": "", "site_scripts": "", "site_styles": "", **(fields or {})}
+    values = {"site_scripts": "", "site_styles": "", **(fields or {})}
     directives = next(policy for prefix, policy in POLICIES if path.startswith(prefix))
     return "; ".join(
         f"{name} {' '.join(value.format(**values).split())}"
@@ -112,13 +112,11 @@ class SecurityHeaders:
     def __init__(self, app: WSGIApp, site_dir: str | Path | None = None) -> None:
         self.app = app
         self.fields = site_hashes(site_dir)
-        # Each path's policy, once made; /docs is made from its page (see _docs).
+        # Each path's policy, once made.
         self.policies: dict[str, str] = {}
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO") or "/"
-        if path == "/docs":
-            return self._docs(environ, start_response)
         policy = self.policies.get(path)
         if policy is None:
             policy = policy_for(path, self.fields)
@@ -129,27 +127,6 @@ class SecurityHeaders:
             return start_response(status, _with(headers, policy), *args)
 
         return self.app(environ, secured)
-
-    def _docs(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
-        """Swagger UI's page: its start-up script holds the app's settings, so its hash is
-        read from the page itself."""
-        answer: dict[str, Any] = {}
-
-        def keep(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
-            answer.update(status=status, headers=headers)
-            return lambda data: None  # pragma: no cover - Flask never calls write()
-
-        chunks = self.app(environ, keep)
-        try:
-            body = b"".join(chunks)
-        finally:
-            close = getattr(chunks, "close", None)
-            if close is not None:
-                close()
-        scripts = " ".join(sorted(inline_hashes(body, "script")))
-        policy = policy_for("/docs", {**self.fields, "inline_scripts": scripts})
-        start_response(answer["status"], _with(answer["headers"], policy))
-        return [body]
 
 
 def _with(headers: list[tuple[str, str]], policy: str) -> list[tuple[str, str]]:
