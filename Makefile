@@ -41,7 +41,8 @@ serve: translations
 	@$(MAKE) --no-print-directory site || echo "The rules site did not build: serving the API alone."
 	@test -s .secret_key || { $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(32))" > .secret_key; \
 		echo "Generated a server secret in .secret_key (THIRTYONE_SECRET_KEY); keep it to keep games valid across restarts."; }
-	THIRTYONE_SECRET_KEY="$$(cat .secret_key)" $(BIN)/thirtyone serve --host 127.0.0.1 --port 8000 --workers 2
+	THIRTYONE_SECRET_KEY="$$(cat .secret_key)" THIRTYONE_STORE="$${THIRTYONE_STORE:-sqlite:///.data/tables.sqlite3}" \
+		$(BIN)/thirtyone serve --host 127.0.0.1 --port 8000 --workers 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check api tests benchmarks
@@ -67,6 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/hands.py
 	$(BIN)/python benchmarks/games.py
 	bash benchmarks/http.sh
+	$(BIN)/python benchmarks/tables.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build

@@ -44,13 +44,15 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
 
-    from thirtyone.web import create_app
+    from thirtyone.web import create_app, serving
 
     if not os.environ.get("THIRTYONE_SECRET_KEY"):
         # Set before the workers fork, so that they all seal with the same secret.
         os.environ["THIRTYONE_SECRET_KEY"] = secrets.token_urlsafe(32)
         print("THIRTYONE_SECRET_KEY is not set: using a random secret; games will not "
               "survive a restart.", file=sys.stderr)
+    # Tables outlive a restart and are shared by the workers unless another store is named.
+    os.environ.setdefault("THIRTYONE_STORE", serving.DEFAULT_STORE)
     site = args.site or (Path("build/site") if Path("build/site/index.html").is_file() else None)
     if site is not None:
         os.environ["THIRTYONE_SITE_DIR"] = str(Path(site).resolve())
@@ -59,7 +61,10 @@ def _serve(args: argparse.Namespace) -> None:
         def load_config(self) -> None:
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
-            self.cfg.set("worker_class", "gthread" if args.threads > 1 else "sync")
+            for name, value in serving.SETTINGS.items():
+                self.cfg.set(name, value)
+            if args.threads > 1:
+                self.cfg.set("worker_class", "gthread")
             self.cfg.set("threads", args.threads)
             self.cfg.set("accesslog", "-" if args.access_log else None)
 

@@ -1,4 +1,4 @@
-"""Computer players for every preset: a random one and a greedy one.
+"""Computer players for every preset: a random one and a greedy one, by level in :data:`BOTS`.
 
 A bot sees only what a seat may see: it gets the seat's :func:`~thirtyone.game.view` and
 the :func:`~thirtyone.game.legal_moves`, and returns one of those moves. :func:`play_match`
@@ -18,6 +18,7 @@ from itertools import combinations
 from typing import Any, Protocol
 
 from thirtyone.cards import Card, parse_card
+from thirtyone.errors import N_, OptionError
 from thirtyone.game import GameState, apply_move, legal_moves, view
 from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import make_rules
@@ -144,3 +145,24 @@ def play_match(state: GameState, bots: Sequence[Bot], *, max_moves: int = 1_000_
         seen = view(state, seat) if bot.uses_view else None
         state, _ = apply_move(state, bot.choose(seen, moves))
     return state
+
+
+BOTS: dict[str, Callable[[int | str | None], Bot]] = {
+    "random": RandomBot,
+    "greedy": lambda seed: GreedyBot(seed=seed),
+}
+"""The bot levels a seat may be given, by name: each builds a bot from a seed."""
+
+
+def make_bot(level: str, seed: int | str | None = None) -> Bot:
+    """The bot of ``level`` (a key of :data:`BOTS`), drawing its choices from ``seed``.
+
+    >>> make_bot("greedy", 7).uses_view, make_bot("random", 7).uses_view
+    (True, False)
+    """
+    try:
+        factory = BOTS[level]
+    except KeyError:
+        raise OptionError("bad_bot", N_("there is no bot level {level!r}"), field="bot",
+                          level=level) from None
+    return factory(seed)

@@ -12,7 +12,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 import thirtyone.web
-from thirtyone.web import api, games, hands, meta, race, variants
+from thirtyone.web import api, games, hands, meta, race, tables, variants
 from thirtyone.web.i18n import LANGUAGES
 from thirtyone.web.validation import Message
 
@@ -94,7 +94,7 @@ def test_translations_use_the_placeholders_of_their_message(language):
 
 
 def _schemas():
-    for module in (api, games, hands, meta, race, variants):
+    for module in (api, games, hands, meta, race, tables, variants):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, ma.Schema) and (
                 value.__module__ == module.__name__

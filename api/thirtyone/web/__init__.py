@@ -24,7 +24,18 @@ from flask_cors import CORS
 from whitenoise import WhiteNoise
 
 import thirtyone
-from thirtyone.web import contract, docs, games, hands, i18n, meta, problems, race, variants
+from thirtyone.web import (
+    contract,
+    docs,
+    games,
+    hands,
+    i18n,
+    meta,
+    problems,
+    race,
+    tables,
+    variants,
+)
 from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
@@ -113,6 +124,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "will not survive a restart or move between workers"
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
+    tables.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
@@ -121,9 +133,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
+    tables.document(api.spec)
     # flask-smorest's own, for paginated answers, which this API has none of.
     del api.spec.components.schemas["PaginationMetadata"]
-    for blueprint in (variants.blp, hands.blp, games.blp, race.blp, meta.blp):
+    for blueprint in (variants.blp, hands.blp, games.blp, tables.blp, race.blp, meta.blp):
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     docs.init_app(app)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
