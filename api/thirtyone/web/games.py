@@ -198,10 +198,27 @@ class ValidationResultSchema(Schema):
     field = ma.fields.String(required=True, allow_none=True)
 
 
+_BOUNDS = ("minimum", "maximum", "minItems", "maxItems")
+
+
 def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
     """Document a move as the engine's typed ``Move`` (thirtyone.web.contract), not as the
-    loose shape that MoveSchema checks before the engine does."""
+    loose shape that MoveSchema checks before the engine does, with the bounds MoveSchema
+    checks on each field (a take's ``value``, a Switch ``hand``...)."""
     plugin.converter.refs[make_schema_key(MoveSchema())] = "Move"
+    fields = MoveSchema().fields
+    schemas = spec.components.schemas
+    for target in schemas["Move"]["discriminator"]["mapping"].values():
+        properties = schemas[target.rsplit("/", 1)[1]]["properties"]
+        for name, documented in properties.items():
+            if name not in fields or name in ("type", "seat"):
+                continue
+            checked = plugin.converter.field2property(fields[name])
+            documented.update({key: checked[key] for key in _BOUNDS if key in checked})
+            inner = checked.get("items", {})
+            if "type" in documented.get("items", {}):
+                documented["items"].update(
+                    {key: inner[key] for key in _BOUNDS if key in inner})
 
 
 def _sealer() -> Sealer:

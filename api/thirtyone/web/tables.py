@@ -35,6 +35,7 @@ from thirtyone.bots import BOTS, make_bot
 from thirtyone.errors import N_, MoveError
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 from thirtyone.web.api import Blueprint
+from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema, localize_events
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
@@ -246,7 +247,7 @@ class ResumeHeadersSchema(Schema):
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     bot = ma.fields.String(required=True, allow_none=True,
-                           metadata={"enum": list(BOT_LEVELS)})
+                           metadata={"enum": [*BOT_LEVELS, None]})
 
 
 class NewSeatSchema(SeatSchema):
@@ -276,7 +277,8 @@ class TableSchema(ma.Schema):
     )
     view = ma.fields.Dict(
         required=True,
-        metadata={"description": "The match as this seat sees it; hidden cards are null."},
+        metadata={"description": "The match as this seat sees it; hidden cards are null.",
+                  COMPONENT: "View"},
     )
     to_move = ma.fields.Integer(
         required=True, allow_none=True,
@@ -285,14 +287,14 @@ class TableSchema(ma.Schema):
     )
     is_over = ma.fields.Boolean(required=True)
     legal_moves = ma.fields.List(
-        ma.fields.Dict(), required=True,
+        ma.fields.Dict(metadata={COMPONENT: "Move"}), required=True,
         metadata={"description": "The moves this seat may make now."},
     )
 
 
 class TableUpdateSchema(TableSchema):
     events = ma.fields.List(
-        ma.fields.Dict(), required=True,
+        ma.fields.Dict(metadata={COMPONENT: "Event"}), required=True,
         metadata={"description": "What happened since the version asked about (bots' moves "
                   "included), in order, each with a localized `message`."},
     )
@@ -478,7 +480,9 @@ def _replay(table: str, state: GameState, entry: Entry) -> GameState:
 
 @blp.route("")
 class Tables(MethodView):
-    @blp.arguments(NewTableSchema())
+    @blp.doc(operationId="openTable")
+    @blp.arguments(NewTableSchema(),
+                   example={"variant": "scat", "players": 2, "bots": {"1": "greedy"}})
     @blp.response(201, NewTableResultSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
@@ -510,6 +514,7 @@ class Tables(MethodView):
 
 @blp.route("/<table>")
 class Table(MethodView):
+    @blp.doc(operationId="getTable")
     @blp.response(200, TableSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
@@ -525,6 +530,7 @@ class Table(MethodView):
 
 @blp.route("/<table>/moves")
 class TableMoves(MethodView):
+    @blp.doc(operationId="playTableMove")
     @blp.arguments(TableMoveRequestSchema())
     @blp.response(200, TableUpdateSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="No key, or it opens no seat.")
@@ -561,6 +567,7 @@ class TableMoves(MethodView):
 
 @blp.route("/<table>/events")
 class TableEvents(MethodView):
+    @blp.doc(operationId="tableEvents")
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.arguments(ResumeHeadersSchema(), location="headers")
     @blp.response(200, TableUpdateSchema)
