@@ -58,6 +58,7 @@ TEXTS: dict[str, str] = {
     "seat_you": N_("You"),
     "seat_bot": N_("Computer"),
     "seat_friend": N_("A friend (by invitation)"),
+    "options": N_("Options"),
     "start": N_("Start"),
     "starting": N_("Dealing…"),
     # The table.
