@@ -173,7 +173,7 @@ class SQLiteStore(TableStore):
                 (table, entry.version, entry.to_json().decode()),
             )
             connection.execute("COMMIT")
-        self.hub.notify(table)
+        self.hub.notify(table, entry)
 
     def entries(self, table: str, after: int) -> list[Entry]:
         with self._connection() as connection:
