@@ -144,9 +144,14 @@ def test_the_lobby_starts_a_table_with_a_friends_seat(server, new_player):
     player.page.fill("#players", "3")
     player.page.locator("#players").dispatch_event("change")
     player.page.select_option("[data-seat-choice='2']", "friend")
+    # The options come from the variants list, labelled in Italian; two rounds only.
+    player.page.locator("details.options summary").click()
+    player.page.fill("[data-option='rounds']", "2")
     player.page.get_by_role("button", name="Inizia").click()
     player.settled()
     assert player.page.locator("[data-invite]").count() == 1
+    table = player.page.request.get(f"{server}/v1/tables/{player.table_id}").json()
+    assert table["view"]["rules"]["options"] == {"rounds": 2}
     assert "Giocatore 2" in player.page.locator(".invites").inner_text()
     assert player.errors == []
 

@@ -50,6 +50,7 @@ TEXTS: dict[str, str] = {
     "heading": N_("Thirty-One"),
     "language": N_("Language"),
     "loading": N_("Loading…"),
+    "noscript": N_("The cards are dealt by JavaScript: please turn it on for this page."),
     # The lobby.
     "new_table": N_("Start a table"),
     "variant": N_("Game"),
@@ -58,6 +59,7 @@ TEXTS: dict[str, str] = {
     "seat_you": N_("You"),
     "seat_bot": N_("Computer"),
     "seat_friend": N_("A friend (by invitation)"),
+    "options": N_("Options"),
     "start": N_("Start"),
     "starting": N_("Dealing…"),
     # The table.

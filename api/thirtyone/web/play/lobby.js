@@ -53,7 +53,37 @@ export async function startFromQuery(query) {
   return start(variant, players, botSeats, options);
 }
 
-/** The lobby: choose a game, the number of players, and who plays each seat. */
+// The options the lobby offers: numbers and yes-or-no, each labelled by the API's localized
+// description (a choice's values are ids, which the API does not translate).
+const OFFERED = new Set(["int", "int-or-none", "bool"]);
+
+/** A field for one option, showing its default; `read()` gives its value when changed. */
+function optionField(spec) {
+  const id = `option-${spec.name}`;
+  if (spec.type === "bool") {
+    const box = h("input", { id, type: "checkbox", checked: spec.default });
+    return {
+      name: spec.name,
+      element: h("p", { class: "option" }, box, " ", h("label", { for: id }, spec.description)),
+      read: () => (box.checked === spec.default ? undefined : box.checked),
+    };
+  }
+  const input = h("input", {
+    id, type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum,
+    value: spec.default, "data-option": spec.name,
+  });
+  return {
+    name: spec.name,
+    element: h("p", { class: "option" }, h("label", { for: id }, spec.description), " ", input),
+    read: () => {
+      if (input.value === "") return spec.default === null ? undefined : null;
+      const value = Number(input.value);
+      return value === spec.default ? undefined : value;
+    },
+  };
+}
+
+/** The lobby: choose a game, the number of players, who plays each seat, and options. */
 export async function showLobby(onStarted) {
   const { variants: list } = await variants();
   const select = h("select", { id: "variant", name: "variant" },
@@ -61,6 +91,8 @@ export async function showLobby(onStarted) {
   const count = h("input", { id: "players", name: "players", type: "number", inputmode: "numeric" });
   const summary = h("p", { class: "summary" });
   const seats = h("ul", { class: "seat-choices" });
+  const options = h("div", { class: "option-fields" });
+  let fields = [];
   const error = h("p", { class: "error", role: "alert" });
   const button = h("button", { type: "submit", class: "primary" }, t("start"));
 
@@ -87,6 +119,8 @@ export async function showLobby(onStarted) {
       variant.players.max);
     count.value = players;
     layOutSeats();
+    fields = variant.options.filter((spec) => OFFERED.has(spec.type)).map(optionField);
+    options.replaceChildren(...fields.map((field) => field.element));
   }
   select.addEventListener("change", choose);
   count.addEventListener("change", () => {
@@ -103,6 +137,7 @@ export async function showLobby(onStarted) {
     summary,
     h("p", {}, h("label", { for: "players" }, t("players")), " ", count),
     h("fieldset", {}, h("legend", {}, t("seats")), seats),
+    h("details", { class: "options" }, h("summary", {}, t("options")), options),
     button, error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -113,7 +148,12 @@ export async function showLobby(onStarted) {
       .filter((choice) => choice.value === "bot")
       .map((choice) => Number(choice.dataset.seatChoice));
     try {
-      onStarted(await start(select.value, Number(count.value), botSeats, {}));
+      const changed = {};
+      for (const field of fields) {
+        const value = field.read();
+        if (value !== undefined) changed[field.name] = value;
+      }
+      onStarted(await start(select.value, Number(count.value), botSeats, changed));
     } catch (failure) {
       error.textContent = failure.message;
       button.disabled = false;
