@@ -64,8 +64,24 @@ class StockRecycled(TypedDict):
     cards: int
 
 
+class StockReshuffled(TypedDict):
+    """``cards``: how many cards the new, shuffled stock holds."""
+
+    type: Literal["stock_reshuffled"]
+    cards: int
+
+
 class StockExhausted(TypedDict):
     type: Literal["stock_exhausted"]
+
+
+class StockShowdown(TypedDict):
+    type: Literal["stock_showdown"]
+
+
+class FirstTurnKnock(TypedDict):
+    type: Literal["first_turn_knock"]
+    seat: int
 
 
 class TurnLimit(TypedDict):
@@ -75,6 +91,14 @@ class TurnLimit(TypedDict):
 
 class Blitz(TypedDict):
     type: Literal["blitz"]
+    seat: int
+    cards: list[CardCode]
+
+
+class Fire(TypedDict):
+    """Three aces as Feuer (``three_aces_fire``): shown at once, as a blitz."""
+
+    type: Literal["fire"]
     seat: int
     cards: list[CardCode]
 
@@ -203,6 +227,20 @@ class SatOut(TypedDict):
     seat: int
 
 
+class TableRenewed(TypedDict):
+    """``cards``: the three new table cards, face up."""
+
+    type: Literal["table_renewed"]
+    cards: list[CardCode]
+
+
+class TableNotRenewed(TypedDict):
+    """``cards``: how many cards the stock held, too few to renew the table."""
+
+    type: Literal["table_not_renewed"]
+    cards: int
+
+
 class WidowRevealed(TypedDict):
     type: Literal["widow_revealed"]
     seat: int
@@ -268,11 +306,12 @@ class Stuck(TypedDict):
     total: int
 
 
-Event = (Dealt | TurnedUp | Drew | Discarded | Knocked | Stood | StockRecycled | StockExhausted
-         | TurnLimit | Blitz | Showdown | Shown | LivesLost | FreeRide | Paid | Eliminated
-         | PointsScored | PotWon | RoundOver | MatchWon | Ante | WidowDealt | Exchanged
-         | ThirtyOne | Widow31 | Declared | Passed | Joined | SatOut | WidowRevealed
-         | PotCarried | PotLeft | HandKept | HandSwapped | Renewed | LaidOut | Took | Stuck)
+Event = (Dealt | TurnedUp | Drew | Discarded | Knocked | Stood | StockRecycled | StockReshuffled
+         | StockExhausted | StockShowdown | FirstTurnKnock | TurnLimit | Blitz | Fire | Showdown
+         | Shown | LivesLost | FreeRide | Paid | Eliminated | PointsScored | PotWon | RoundOver
+         | MatchWon | Ante | WidowDealt | Exchanged | ThirtyOne | Widow31 | Declared | Passed
+         | Joined | SatOut | TableRenewed | TableNotRenewed | WidowRevealed | PotCarried
+         | PotLeft | HandKept | HandSwapped | Renewed | LaidOut | Took | Stuck)
 """Any event: a dict whose ``type`` says which."""
 
 EVENTS: dict[str, type] = {
