@@ -194,8 +194,11 @@ def render_options(preset: Preset, lang: str) -> str:
 
 
 def _source_links(source_ids: Iterable[str]) -> str:
+    # A source's title stays in its own language, and says so (for readers and the site's
+    # one-language-per-page check alike).
     return ", ".join(
-        f"[{SOURCES[source].title}](../sources/{SOURCE_PAGES[source]}.md) [{source}]"
+        f"[{SOURCES[source].title}](../sources/{SOURCE_PAGES[source]}.md)"
+        f'{{ lang="{SOURCES[source].language}" translate="no" }} [{source}]'
         for source in source_ids
     )
 
