@@ -838,7 +838,10 @@ def score_hand(
 _CODE_SEQUENCES = frozenset({list, tuple, str})
 
 
-@functools.lru_cache(maxsize=4096)
+# Room for every hand of a deck in its canonical codes (22,100 to 24,804) and then some: a
+# client scoring many different hands would otherwise keep missing and pay for the cache too.
+# Some 250 bytes an entry, 8 MB at most.
+@functools.lru_cache(maxsize=32_768)
 def _score_codes(codes: str | tuple[str | Card, ...], variant: str | Rules) -> HandScore:
     return _evaluator_for(variant, None).read(codes)
 

@@ -1,11 +1,11 @@
-"""JSON with orjson, for request bodies, answers and sealed tokens.
+r"""JSON with orjson, for request bodies, answers and sealed tokens.
 
 orjson writes JSON several times faster than :mod:`json`, which shows on every answer and every
 sealed token. It refuses integers beyond 64 bits (a seed may be one), so those few documents
 fall back to :mod:`json`.
 
 Reading goes through orjson too, for its strictness more than its speed: it refuses a lone
-surrogate (``"\\ud800"``, which no answer could write back as UTF-8), NaN and Infinity, and
+surrogate (``"\ud800"``, which no answer could write back as UTF-8), NaN and Infinity, and
 nesting deeper than 1,024 levels, all with a :class:`ValueError`, where :mod:`json` accepts
 the first two and overflows the stack on the third. orjson reads integers beyond 64 bits as
 floats, which would change a seed: a body holding a run of 19 digits or more is read again with
@@ -13,7 +13,7 @@ floats, which would change a seed: a body holding a run of 19 digits or more is 
 
 >>> loads(b'{"seed": 123456789012345678901234567890}')
 {'seed': 123456789012345678901234567890}
->>> loads(b'{"seed": "\\ud800"}')
+>>> loads(rb'{"seed": "\ud800"}')
 Traceback (most recent call last):
 ...
 orjson.JSONDecodeError: no low surrogate in string: line 1 column 11 (char 10)
