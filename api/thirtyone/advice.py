@@ -143,16 +143,14 @@ def advise_view(seen: Mapping[str, Any], samples: int = 200, seed: int | str = 0
 
 def sample_values(seen: Mapping[str, Any], samples: int, seed: int | str, *,
                   moves: Sequence[Move] | None = None, deadline: float | None = None,
-                  measure: str | None = None,
-                  start: int = 0) -> tuple[str, list[Move], list[list[float]]]:
+                  measure: str | None = None) -> tuple[str, list[Move], list[list[float]]]:
     """The measure, the moves (the legal ones unless ``moves`` are given), and for each move
     its value in each world dealt: the same worlds in the same order for every move, so two
     moves can be compared world by world. Arguments as for :func:`advise_view`; ``measure``
     may ask for ``lives`` in a lives game: the lives the other seats lost on average, minus
-    the seat's own (a knocker losing two lives, or an opponent, counts as such); ``start``
-    is the number of the first world, so that more worlds can be added to those counted."""
+    the seat's own (a knocker losing two lives, or an opponent, counts as such)."""
     deal = WorldDealer(seen)
-    first = deal(random.Random(f"advice:{seed}:world:{start}"))
+    first = deal(random.Random(f"advice:{seed}:world:0"))
     candidates = list(moves) if moves is not None else legal_moves(first)
     measure = measure or measure_of(first.rules)
     worth = _worth(measure, seen["seat"], first)
@@ -163,9 +161,9 @@ def sample_values(seen: Mapping[str, Any], samples: int, seed: int | str, *,
         if dealt:
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            world = deal(random.Random(f"advice:{seed}:world:{start + dealt}"))
+            world = deal(random.Random(f"advice:{seed}:world:{dealt}"))
         for index, move in enumerate(candidates):
-            policy = random.Random(f"advice:{seed}:play:{start + dealt}")
+            policy = random.Random(f"advice:{seed}:play:{dealt}")
             after, _ = apply_move(world, move)
             totals[index].append(worth(play_out(after, policy)))
         dealt += 1
