@@ -481,7 +481,7 @@ def round_start(history: Sequence[Mapping[str, Any]]) -> int:
     """Where the moves of the round being played begin in ``history``: after the last
     ``next_round``."""
     return max((index + 1 for index, entry in enumerate(history)
-                if entry["type"] == "next_round"), default=0)
+                if entry.get("type") == "next_round"), default=0)
 
 
 def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
@@ -520,7 +520,7 @@ def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
         known.get(who, set()).discard(card)
 
     for entry in history[start:]:
-        who, kind = entry.get("seat"), entry["type"]
+        who, kind = entry.get("seat"), entry.get("type")
         if kind == "draw" and entry["source"] == "discard" and pile:
             took(who, pile.pop())
         elif kind == "draw":
@@ -542,6 +542,21 @@ def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
                 table[position] = card
                 if card is not None:
                     gave(who, card)
+    if rules.family == Family.DRAW and not _replayed(pile, stock, unseen_stock, seen):
+        # The moves kept do not reach back to the deal (a history cut short): what they say
+        # about the discard pile cannot be placed, so the worlds do without it.
+        return {}, None, {}
     if stock is not None and None in stock:
         stock = None
     return known, None if stock is None else [card for card in stock if card is not None], unseen
+
+
+def _replayed(pile: Sequence[Card | None], stock: Sequence[Card | None] | None,
+              unseen_stock: int, seen: Mapping[str, Any]) -> bool:
+    """Whether a replay of the round's moves ends with the discard pile and the stock the seat
+    sees now."""
+    discard = [parse_card(code) for code in seen["discard"]]
+    stock_left = unseen_stock if stock is None else len(stock)
+    return (len(pile) == len(discard) and stock_left == seen["stock"]
+            and all(card is None or card is shown for card, shown in zip(pile, discard,
+                                                                       strict=True)))
