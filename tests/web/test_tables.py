@@ -103,7 +103,7 @@ def test_a_table_opens_with_keys_for_humans_only(client):
     ({"bots": {"2": "greedy"}}, "bots.2", "bad_seat"),
     ({"bots": {"x": "greedy"}}, "bots.x", "bad_seat"),
     ({"bots": {"0": "genius"}}, "bots.0.value", "not_a_choice"),
-    ({"players": 9}, "players", "bad_players"),
+    ({"players": 10}, "players", "bad_players"),
 ])
 def test_a_bad_table_is_refused(client, body, field, code):
     response = client.post("/v1/tables?lang=ru",
