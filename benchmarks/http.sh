@@ -47,7 +47,9 @@ def ping():
     return jsonify({"status": "ok", "service": "baseline", "version": 1})
 EOF
 
-# The same server settings for both: gunicorn's sync worker, as `thirtyone serve` runs it.
+# The same server settings for both: gunicorn's sync worker, as `thirtyone serve` ran it before
+# hosted tables moved it to gevent (kept, so that these figures compare with earlier runs;
+# benchmarks/tables.py measures the gevent worker).
 gunicorn_run() {  # port, app, extra args...
     local port="$1" app="$2"
     shift 2

@@ -335,3 +335,23 @@ def test_a_table_expires_after_its_ttl_without_a_move(store_url):
     assert client.get(f"/v1/tables/{table}").status_code == 200
     time.sleep(1.6)
     assert client.get(f"/v1/tables/{table}").json["code"] == "table_not_found"
+
+
+def test_a_sqlite_writer_waits_for_a_lock_held_elsewhere(tmp_path):
+    """Another process's write transaction delays a move; it does not fail it."""
+    import sqlite3
+
+    path = tmp_path / "tables.sqlite3"
+    client = make_app(f"sqlite:///{path}").test_client()
+    created = open_table(client)
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.3, holder.rollback).start()
+    start = time.monotonic()
+    moved = client.post(f"/v1/tables/{created['table']}/moves",
+                        headers=bearer(keys_of(created)[created["to_move"]]),
+                        json={"move": {"type": "draw", "source": "stock"},
+                              "version": created["version"]})
+    assert moved.status_code == 200, moved.json
+    assert time.monotonic() - start >= 0.25
+    holder.close()

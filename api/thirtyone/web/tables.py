@@ -620,6 +620,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
         cursor = record.version if after is None else after
         if after is None:
             yield _sse(_answer(record, cursor, state, seat, []))
+        quiet = False
         with store.listen(record.table) as woken:
             while True:
                 for entry in pending:
@@ -631,11 +632,14 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     return
                 woken.clear()
                 try:
-                    pending = store.entries(record.table, cursor)
+                    # After a quiet spell the log is read, whatever the notices said.
+                    pending = store.entries_after(record.table, cursor, from_log=quiet)
                 except StoreUnavailable:
                     # The client reconnects with Last-Event-ID when the store is back.
                     return
+                quiet = False
                 if not pending and not woken.wait(min(keepalive, remaining)):
+                    quiet = True
                     yield b": keep-alive\n\n"
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")

@@ -123,13 +123,15 @@ class Hub:
 
     A stream registers an event with :meth:`listen`; a backend's watcher calls :meth:`notify`
     when it learns that a table has a new version (or :meth:`notify_all` when it may have
-    missed some). The stream then reads the log from its own cursor, so a wake-up carries no
-    data and a spurious one costs one read.
+    missed some). A notice may carry the new version's entry, which the table's streams then
+    take from :meth:`latest` rather than each read it from the store (when it is the one
+    after their cursor); otherwise they read the log from their cursor.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiting: dict[str, set[threading.Event]] = {}
+        self._latest: dict[str, Entry] = {}
 
     @contextmanager
     def listen(self, table: str) -> Iterator[threading.Event]:
@@ -145,21 +147,37 @@ class Hub:
                     waiting.discard(woken)
                     if not waiting:
                         del self._waiting[table]
+                        self._latest.pop(table, None)
 
     def tables(self) -> list[str]:
         """The tables that local streams wait on."""
         with self._lock:
             return list(self._waiting)
 
-    def notify(self, table: str) -> None:
+    def notify(self, table: str, entry: Entry | None = None) -> None:
         with self._lock:
             waiting = list(self._waiting.get(table, ()))
+            if entry is None:
+                # A new version whose entry this process has not seen: streams read the log.
+                self._latest.pop(table, None)
+            elif waiting:
+                latest = self._latest.get(table)
+                if latest is None or latest.version < entry.version:
+                    self._latest[table] = entry
         for woken in waiting:
             woken.set()
 
     def notify_all(self) -> None:
+        """Wake every stream to read its log: notices may have been missed."""
+        with self._lock:
+            self._latest.clear()
         for table in self.tables():
             self.notify(table)
+
+    def latest(self, table: str) -> Entry | None:
+        """The newest entry a notice brought for ``table``, if any."""
+        with self._lock:
+            return self._latest.get(table)
 
 
 class TableStore(ABC):
@@ -201,6 +219,17 @@ class TableStore(ABC):
     def _watch(self) -> None:
         """Run forever in a background thread: :meth:`Hub.notify` each table with local
         listeners when another process commits a version of it."""
+
+    def entries_after(self, table: str, cursor: int, *, from_log: bool = False) -> list[Entry]:
+        """What a woken stream at ``cursor`` has missed: the entry a notice brought when it
+        is the next one, nothing when it is the stream's own, else the log's entries
+        (always the log's with ``from_log``)."""
+        latest = None if from_log else self.hub.latest(table)
+        if latest is not None and latest.version == cursor + 1:
+            return [latest]
+        if latest is not None and latest.version == cursor:
+            return []
+        return self.entries(table, cursor)
 
     @contextmanager
     def listen(self, table: str) -> Iterator[threading.Event]:

@@ -3,13 +3,14 @@
 Each table is a hash (``version``, ``state``, ``meta``, ``start``) and a Redis Stream, its
 log, whose entry ids are ``<version>-0``: a stream reads the versions after its cursor with
 one ``XRANGE``. A commit is a Lua script, atomic in Redis: it checks the version, writes the
-state, appends the entry, renews both keys' time to live and publishes the new version on the
+state, appends the entry, renews both keys' time to live and publishes the entry on the
 table's channel.
 
-Each process runs one listener (a pattern subscription to every table's channel) that wakes
-the local streams of a table; the streams then read what they missed themselves. One
-connection per open stream would exhaust the pool at a few hundred streams. The pool blocks
-for up to 5 s when all its connections are busy, so a burst waits rather than fails.
+Each process runs one listener (a pattern subscription to every table's channel) that hands
+the entry to the local streams of that table; a stream that missed more reads the log from its
+cursor. One connection per open stream would exhaust the pool at a few hundred streams. The
+pool blocks for up to 5 s when all its connections are busy, so a burst waits rather than
+fails.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
 redis.call('XADD', KEYS[2], ARGV[2] .. '-0', 'entry', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
-redis.call('PUBLISH', ARGV[6], ARGV[2])
+redis.call('PUBLISH', ARGV[6], ARGV[4])
 return 1
 """
 
@@ -138,7 +139,8 @@ class RedisStore(TableStore):
                 while True:
                     message = pubsub.get_message(timeout=1.0)
                     if message is not None and message["type"] == "pmessage":
-                        self.hub.notify(message["channel"][channel_start:].decode())
+                        self.hub.notify(message["channel"][channel_start:].decode(),
+                                        Entry.from_json(message["data"]))
             except (*_ERRORS, OSError):
                 time.sleep(0.5)
             finally:

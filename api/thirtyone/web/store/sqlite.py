@@ -1,8 +1,9 @@
 """Tables in a SQLite file: the default store, for the workers of one machine.
 
-WAL lets readers go on while a move is written, and ``busy_timeout`` makes a writer wait its
-turn instead of failing. A commit is one ``BEGIN IMMEDIATE`` transaction: the state is
-updated only where the version still matches, and the log entry is inserted with it.
+WAL lets readers go on while a move is written; a writer that finds the database locked
+waits its turn in short sleeps (see :meth:`SQLiteStore._run`) instead of failing. A commit is
+one ``BEGIN IMMEDIATE`` transaction: the state is updated only where the version still
+matches, and the log entry is inserted with it.
 Connections are pooled rather than kept per thread: under gevent every request is a greenlet,
 and a thousand open streams must not hold a thousand connections.
 
@@ -31,10 +32,9 @@ import json
 import queue
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
@@ -66,9 +66,19 @@ CREATE TABLE IF NOT EXISTS entries (
 """
 
 POLL_SECONDS = 0.05
+BUSY_SECONDS = 5.0
 PURGE_SECONDS = 60.0
 # SQLite's default limit on the parameters of one statement is 32,766; stay well below.
 _CHUNK = 500
+
+
+T = TypeVar("T")
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    """Whether ``error`` says that another connection holds the database's lock."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class SQLiteStore(TableStore):
@@ -78,52 +88,74 @@ class SQLiteStore(TableStore):
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._purged = 0.0
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        with self._connection() as connection:
+
+        def prepare(connection: sqlite3.Connection) -> None:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.executescript(_SCHEMA)
 
+        self._run(prepare)
+
     def _connect(self) -> sqlite3.Connection:
-        # isolation_level=None: transactions are begun and ended explicitly, below.
-        connection = sqlite3.connect(self.path, timeout=5.0, isolation_level=None,
+        # isolation_level=None: transactions are begun and ended explicitly, below. timeout=0:
+        # a locked database is waited for in _run, not in SQLite's busy handler.
+        connection = sqlite3.connect(self.path, timeout=0, isolation_level=None,
                                      check_same_thread=False)
         connection.execute("PRAGMA synchronous=NORMAL")
         return connection
 
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        try:
-            connection = self._idle.get_nowait()
-        except queue.Empty:
+    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` on a pooled connection, rolled back if it fails half-way.
+
+        A database locked by another writer is waited for here, in short sleeps that let the
+        other greenlets of a gevent worker run (SQLite's own busy handler sleeps inside C, and
+        would stall every stream and request of the worker), for up to 5 s.
+        """
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.001
+        while True:
             try:
-                connection = self._connect()
+                connection = self._idle.get_nowait()
+            except queue.Empty:
+                try:
+                    connection = self._connect()
+                except sqlite3.Error as error:
+                    raise StoreUnavailable(str(error)) from error
+            try:
+                result = work(connection)
             except sqlite3.Error as error:
-                raise StoreUnavailable(str(error)) from error
-        broken = False
-        try:
-            yield connection
-        except sqlite3.Error as error:
-            broken = True
-            raise StoreUnavailable(str(error)) from error
-        finally:
-            if broken:
+                if _busy(error) and time.monotonic() < deadline:
+                    self._release(connection)
+                    time.sleep(pause)
+                    pause = min(2 * pause, 0.05)
+                    continue
                 connection.close()
-            else:
-                if connection.in_transaction:
-                    connection.rollback()
-                self._idle.put(connection)
+                raise StoreUnavailable(str(error)) from error
+            except BaseException:
+                self._release(connection)
+                raise
+            self._release(connection)
+            return result
+
+    def _release(self, connection: sqlite3.Connection) -> None:
+        if connection.in_transaction:
+            connection.rollback()
+        self._idle.put(connection)
 
     def create(self, record: TableRecord, start: dict[str, Any]) -> None:
         now = time.time()
-        with self._connection() as connection:
+
+        def insert(connection: sqlite3.Connection) -> None:
             if now - self._purged > PURGE_SECONDS:
-                self._purged = now
                 self._purge(connection, now)
+                self._purged = now
             connection.execute(
                 "INSERT INTO tables (id, version, state, meta, start, expires) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (record.table, record.version, record.state_json,
                  record.meta_json().decode(), dumps(start).decode(), now + self.ttl),
             )
+
+        self._run(insert)
 
     def _purge(self, connection: sqlite3.Connection, now: float) -> None:
         connection.execute("BEGIN IMMEDIATE")
@@ -133,32 +165,32 @@ class SQLiteStore(TableStore):
         connection.execute("COMMIT")
 
     def load(self, table: str) -> TableRecord:
-        with self._connection() as connection:
-            row = connection.execute(
-                "SELECT version, state, meta FROM tables WHERE id = ? AND expires > ?",
-                (table, time.time()),
-            ).fetchone()
+        row = self._run(lambda connection: connection.execute(
+            "SELECT version, state, meta FROM tables WHERE id = ? AND expires > ?",
+            (table, time.time()),
+        ).fetchone())
         if row is None:
             raise TableNotFound(table)
         return TableRecord.from_stored(table, row[0], row[1], row[2])
 
     def start(self, table: str) -> dict[str, Any]:
-        with self._connection() as connection:
-            row = connection.execute(
-                "SELECT start FROM tables WHERE id = ? AND expires > ?", (table, time.time())
-            ).fetchone()
+        row = self._run(lambda connection: connection.execute(
+            "SELECT start FROM tables WHERE id = ? AND expires > ?", (table, time.time())
+        ).fetchone())
         if row is None:
             raise TableNotFound(table)
-        return json.loads(row[0])
+        return json.loads(row[0])  # type: ignore[no-any-return]
 
     def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
-        now = time.time()
-        with self._connection() as connection:
+        state_json, entry_json = dumps(state).decode(), entry.to_json().decode()
+
+        def update(connection: sqlite3.Connection) -> None:
+            now = time.time()
             connection.execute("BEGIN IMMEDIATE")
             updated = connection.execute(
                 "UPDATE tables SET version = ?, state = ?, expires = ? "
                 "WHERE id = ? AND version = ? AND expires > ?",
-                (entry.version, dumps(state).decode(), now + self.ttl, table, version, now),
+                (entry.version, state_json, now + self.ttl, table, version, now),
             ).rowcount
             if updated != 1:
                 row = connection.execute(
@@ -170,29 +202,32 @@ class SQLiteStore(TableStore):
                 raise StaleVersion(row[0])
             connection.execute(
                 "INSERT INTO entries (table_id, version, data) VALUES (?, ?, ?)",
-                (table, entry.version, entry.to_json().decode()),
+                (table, entry.version, entry_json),
             )
             connection.execute("COMMIT")
-        self.hub.notify(table)
+
+        self._run(update)
+        self.hub.notify(table, entry)
 
     def entries(self, table: str, after: int) -> list[Entry]:
-        with self._connection() as connection:
-            rows = connection.execute(
-                "SELECT data FROM entries WHERE table_id = ? AND version > ? ORDER BY version",
-                (table, after),
-            ).fetchall()
+        rows = self._run(lambda connection: connection.execute(
+            "SELECT data FROM entries WHERE table_id = ? AND version > ? ORDER BY version",
+            (table, after),
+        ).fetchall())
         return [Entry.from_json(row[0]) for row in rows]
 
     def _versions(self, tables: list[str]) -> dict[str, int]:
-        versions: dict[str, int] = {}
-        with self._connection() as connection:
-            for start in range(0, len(tables), _CHUNK):
-                chunk = tables[start:start + _CHUNK]
+        def read(connection: sqlite3.Connection) -> dict[str, int]:
+            versions: dict[str, int] = {}
+            for first in range(0, len(tables), _CHUNK):
+                chunk = tables[first:first + _CHUNK]
                 marks = ",".join("?" * len(chunk))
                 versions.update(connection.execute(
                     f"SELECT id, version FROM tables WHERE id IN ({marks})", chunk
                 ).fetchall())
-        return versions
+            return versions
+
+        return self._run(read)
 
     def _watch(self) -> None:
         known: dict[str, int] = {}
