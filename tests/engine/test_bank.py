@@ -137,3 +137,16 @@ def test_a_blitz_shows_only_the_blitz_not_the_other_hands():
     assert [hand is not None for hand in state.result["hands"]] == [False, True, False]
     seen = view(state, None)
     assert seen["hands"][0] == HIDDEN and seen["hands"][2] == HIDDEN
+
+
+def test_an_exchange_that_makes_31_after_a_knock_is_a_blitz_only_when_the_option_says_so():
+    for after, reason in ((False, "showdown"), (True, "blitz")):
+        state = arrange("bank", 3, ["2C 3D 4H", "AH KH 2S", "5S 6H 7D"], "10H 9S 4S",
+                        table_face_up=[False] * 3, phase="draw", turn=0, discard=True,
+                        options={"blitz_after_knock": after})
+        state, events = play(state, {"type": "knock"},
+                             {"type": "exchange", "give": ["2S"], "take": [0]})
+        if not after:
+            assert "blitz" not in types(events)
+            state, events = play(state, {"type": "stand"})
+        assert state.result["reason"] == reason

@@ -4,7 +4,7 @@ each test states the rule it plays."""
 import pytest
 
 from thirtyone.cards import parse_card
-from thirtyone.errors import MoveError
+from thirtyone.errors import MoveError, OptionError
 from thirtyone.game import GameState, apply_move, dealing, legal_moves, new_game, validate_move
 from thirtyone.hands import evaluator
 from thirtyone.rules import make_rules
@@ -467,3 +467,155 @@ def test_lives_is_an_option_and_lost_lives_cost_chips_only_with_lives_to_pot():
                          "knock", "stand", "stand")
     assert lives(state) == [3, 3, 2] and state.pot == 0 and "paid" not in types(events)
     assert all(seat.chips == 0 for seat in state.seats)
+
+
+# House rules (RULES.md §3, §4.1, new)
+
+
+@pytest.mark.parametrize("ties", ["penalty", "safe"])
+def test_knocker_ties_a_tie_with_the_knocker(ties):
+    # Seat 1 knocks with 17 and ties seat 2 for lowest; seat 0 has 21.
+    hands = [["AS", "KS", "2D"], ["9C", "8C", "2H"], ["9D", "8D", "3C"]]
+    state, _ = play(position(hands, options={"knocker_ties": ties}), "knock", "stand", "stand")
+    if ties == "penalty":
+        # The knocker alone pays knocker_penalty (2); the other tied seat pays nothing.
+        assert lives(state) == [3, 1, 3]
+    else:
+        # The knocker wins ties: only the other seat tied for lowest loses.
+        assert lives(state) == [3, 3, 2]
+    assert state.result["knocker"] == 1
+
+
+@pytest.mark.parametrize(("ties", "penalty", "expected"),
+                         [("safe", 2, [3, 1, 3]), ("safe", 1, [3, 2, 3])])
+def test_knocker_ties_safe_a_knocker_strictly_lowest_still_pays(ties, penalty, expected):
+    hands = [["AS", "KS", "2D"], ["9C", "7C", "2H"], ["9D", "8D", "3C"]]
+    options = {"knocker_ties": ties, "knocker_penalty": penalty}
+    state, _ = play(position(hands, options=options), "knock", "stand", "stand")
+    assert lives(state) == expected
+
+
+def test_knocker_ties_safe_with_no_knocker_rule_spares_only_the_knocker():
+    hands = [["9S", "8S", "2D"], ["9C", "8C", "2H"], ["9D", "8D", "3C"]]
+    options = {"knocker_ties": "safe", "knocker_penalty": 1}
+    state, _ = play(position(hands, options=options), "knock", "stand", "stand")
+    assert lives(state) == [2, 3, 2]
+
+
+@pytest.mark.parametrize("value", ["allowed", "forbidden", "showdown"])
+def test_knock_first_round_a_knock_on_the_very_first_turn(value):
+    hands = [["AS", "KS", "2D"], ["9C", "8C", "2H"], ["9D", "7D", "3C"]]
+    state = position(hands, options={"knock_first_round": value}, turns=0)
+    if value == "forbidden":
+        refused(state, {"type": "knock"}, "no_knock_first_round")
+        return
+    state, events = play(state, "knock")
+    if value == "allowed":
+        # The others each have one last turn.
+        assert events == [{"type": "knocked", "seat": 1}]
+        assert (state.phase, state.final_turns, state.to_move) == ("draw", 2, 2)
+        state, _ = play(state, "stand", "stand")
+    else:
+        # Nobody has played yet: straight to the showdown, no last turns.
+        assert types(events)[:3] == ["knocked", "first_turn_knock", "showdown"]
+        assert events[1] == {"type": "first_turn_knock", "seat": 1}
+    assert state.result["reason"] == "showdown" and state.result["knocker"] == 1
+    # The knocker's 17 is above seat 2's 16: seat 2 loses a life either way.
+    assert lives(state) == [3, 3, 2]
+
+
+def test_knock_first_round_showdown_only_before_anyone_has_played():
+    hands = [["AS", "KS", "2D"], ["9C", "8C", "2H"], ["9D", "7D", "3C"]]
+    state = position(hands, options={"knock_first_round": "showdown"}, turns=0)
+    state, _ = play(state, "stock", state.hands[1][0].code)
+    state, events = play(state, "knock")
+    assert events == [{"type": "knocked", "seat": 2}] and state.final_turns == 2
+
+
+def _stock_of_one(variant="scat", options=None):
+    """Two seats, one card left in the stock, the rest of the deck in the discard pile."""
+    deck = make_rules(variant, options).deck_cards
+    hands = [["AS", "KS", "2D"], ["QC", "JC", "2H"]]
+    used = {"AS", "KS", "2D", "QC", "JC", "2H", "5H"}
+    data = position(hands, variant=variant, options=options).to_dict()
+    data["discard"] = [card.code for card in deck if card.code not in used]
+    data["stock"] = ["5H"]
+    return GameState.from_dict(data)
+
+
+def test_stock_exhausted_showdown_ends_the_round_with_a_showdown_without_a_knocker():
+    state, events = play(_stock_of_one(options={"stock_exhausted": "showdown"}), "stock", "5H")
+    assert types(events)[:4] == ["drew", "discarded", "stock_showdown", "showdown"]
+    assert state.result["reason"] == "showdown" and state.result["knocker"] is None
+    # 21 against 20: seat 1 loses one life (no knocker, so no penalty).
+    assert lives(state) == [3, 2]
+
+
+def test_stock_exhausted_showdown_after_a_knock_the_last_turns_are_played():
+    state = _stock_of_one(options={"stock_exhausted": "showdown"})
+    data = state.to_dict()
+    data.update(knocker=0, final_turns=1)
+    state, events = play(GameState.from_dict(data), "stock", "5H")
+    assert "stock_showdown" not in types(events) and state.result["knocker"] == 0
+
+
+def test_stock_exhausted_reshuffle_shuffles_the_discard_pile_by_the_seed():
+    options = {"stock_exhausted": "reshuffle"}
+    state = _stock_of_one(options=options)
+    rest = [card.code for card in state.discard]
+    state, _ = play(state, "stock", "5H")  # the stock is now empty
+    assert state.phase == "draw" and not state.stock
+    assert {"type": "draw", "source": "stock"} in legal_moves(state)
+    before = state
+    state, events = play(state, "stock")
+    pile = [*rest, "5H"]
+    assert events[0] == {"type": "stock_reshuffled", "cards": len(pile) - 1}
+    new_stock = [state.hands[0][-1].code] + [card.code for card in state.stock]
+    assert sorted(new_stock) == sorted(pile[:-1]) and new_stock != pile[:-1]
+    assert [card.code for card in state.discard] == ["5H"]
+    # The same state and move shuffle the same way: the seed decides.
+    again, _ = play(before, "stock")
+    assert again == state
+    recycled, _ = play(GameState.from_dict({**before.to_dict(), "rules": {
+        "variant": "scat", "options": {"stock_exhausted": "recycle"}}}), "stock")
+    assert [card.code for card in recycled.stock] == pile[1:-1]
+
+
+@pytest.mark.parametrize("after", [False, True])
+def test_blitz_after_knock_both_ways(after):
+    # Seat 1 knocked; seat 0 makes 31 in its last turn.
+    hands = [["AS", "KS", "2D"], ["QC", "JC", "2H"], ["9D", "8D", "3C"]]
+    state = position(hands, discard=["QS"], turn=0, knocker=1, final_turns=1,
+                     options={"blitz_after_knock": after})
+    state, events = play(state, "discard", "2D")
+    if after:
+        assert "blitz" in types(events) and state.result["reason"] == "blitz"
+        # Everyone else loses a life, the knocker included.
+        assert lives(state) == [3, 2, 2]
+    else:
+        # Only the best hand at the showdown: the lowest (seat 2, 17) loses.
+        assert "blitz" not in types(events) and state.result["reason"] == "showdown"
+        assert lives(state) == [3, 3, 2]
+        assert state.result["hands"][0]["score"]["category"] == "blitz"
+
+
+def test_a_blitz_before_any_knock_is_shown_whatever_blitz_after_knock():
+    hands = [["AS", "KS", "2D"], ["QC", "JC", "2H"]]
+    state, events = play(position(hands, discard=["QS"], turn=0), "discard", "2D")
+    assert "blitz" in types(events) and state.result["reason"] == "blitz"
+
+
+def test_feuer_in_the_draw_family_is_a_blitz():
+    options = {"three_aces": 33, "three_aces_fire": True}
+    hands = [["AS", "AD", "2C"], ["QC", "JC", "2H"], ["9D", "8D", "3C"]]
+    state, events = play(position(hands, discard=["AH"], turn=0, options=options),
+                         "discard", "2C")
+    assert events[2] == {"type": "fire", "seat": 0, "cards": ["AS", "AD", "AH"]}
+    assert state.result["reason"] == "blitz" and lives(state) == [3, 2, 2]
+
+
+def test_scat_seats_up_to_nine():
+    state = new_game("scat", 9, seed="nine")
+    assert sum(len(hand) for hand in state.hands) == 27
+    with pytest.raises(OptionError):
+        new_game("scat", 10, seed="ten")

@@ -30,9 +30,14 @@ def _match_setup(variant, rng):
     if "lives" in settable:
         options["lives"] = rng.choice((1, 1, 1, 2, 3))
     if "stock_exhausted" in settable and rng.random() < 0.3:
-        options["stock_exhausted"] = rng.choice(("void", "recycle"))
+        options["stock_exhausted"] = rng.choice(("void", "showdown", "recycle", "reshuffle"))
     if "knock_first_round" in settable and rng.random() < 0.2:
-        options["knock_first_round"] = False
+        options["knock_first_round"] = rng.choice(("forbidden", "showdown"))
+    if "blitz_after_knock" in settable and rng.random() < 0.2:
+        options["blitz_after_knock"] = True
+    if "knocker_ties" in settable and not PRESETS[variant].rules.honour_tie_break \
+            and rng.random() < 0.2:
+        options["knocker_ties"] = "safe"
     if "may_discard_pickup" in settable and rng.random() < 0.2:
         options["may_discard_pickup"] = True
     if "rounds" in settable and rng.random() < 0.1:

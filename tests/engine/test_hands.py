@@ -61,6 +61,11 @@ CASES = [
     ("trentuno", None, "JC 9C 9D", 30, "three-of-a-kind", None, {"JC": "9H"}),
     ("trentuno", None, "JC JD JH", 30, "three-of-a-kind", None, {}),
     ("trentuno", None, "JC QC KC", 30, "suit", "C", {}),
+    # trentuno's three_of_a_kind and tie_break may be set: trips worth 30½, as some play it
+    ("trentuno", {"three_of_a_kind": "30.5"}, "JC 9H 9D", 30.5, "three-of-a-kind", None,
+     {"JC": "9C"}),
+    ("trentuno", {"three_of_a_kind": "30.5", "tie_break": "none"}, "7H 7D 7C", 30.5,
+     "three-of-a-kind", None, {}),
     ("trentuno", None, "JC 9H 8D", 10, "high-card", "C", {}),
     ("trentuno", None, "AC KC JC", 31, "blitz", "C", {}),
     # jokers: a joker is any card not in the hand; three aces are 31
@@ -201,6 +206,7 @@ TIED = [
     ("jokers", None, "AS KS QS", "AS KS X1"),  # same points, same suit
     ("jokers", None, "AH AD AC", "AS AH X1"),
     ("stop-the-bus", None, "AS KS QS", "AH KH QH"),
+    ("trentuno", {"tie_break": "none"}, "AS KS QS", "AH KH JH"),
     ("stop-the-bus", None, "KS KD 3H", "KC KH 3D"),
 ]
 

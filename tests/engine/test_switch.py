@@ -105,3 +105,20 @@ def test_a_swap_that_makes_31_is_a_blitz():
                     "AS KS 5S 10H 7D 8D", table_face_up=DOWN + UP, phase="exchange", turn=1)
     state, events = play(state, {"type": "exchange", "give": ["2S"], "take": [3]})
     assert "blitz" in types(events) and state.result["lives_lost"] == [1, 0, 1]
+
+
+@pytest.mark.parametrize("after", [False, True])
+def test_a_swap_that_makes_31_after_a_knock_follows_blitz_after_knock(after):
+    state = arrange("switch", 3, ["2C 3D 4H", "AH KH 2S", "10D JD 2H"],
+                    "AS KS 5S 10H 7D 8D", table_face_up=DOWN + UP, phase="exchange", turn=0,
+                    options={"blitz_after_knock": after})
+    state, events = play(state, {"type": "knock"},
+                         {"type": "exchange", "give": ["2S"], "take": [3]})
+    if after:
+        assert "blitz" in types(events) and state.result["lives_lost"] == [1, 0, 1]
+    else:
+        # Seat 2 still has its last turn; then seat 1's 31 is the best hand at the showdown.
+        assert "blitz" not in types(events) and state.to_move == 2
+        state, events = play(state, {"type": "stand"})
+        assert state.result["reason"] == "showdown"
+        assert state.result["lives_lost"] == [2, 0, 0]

@@ -258,6 +258,21 @@ def test_stop_the_bus_exchanges_one_or_all_three_and_ranks_as_brag():
     assert state.result["lives_lost"] == [1, 0, 0]
 
 
+@pytest.mark.parametrize(("hands", "order", "lost"), [
+    # Three threes, three aces (the knocker), three kings.
+    ("3C 3D 3H|AH AD AS|KC KD KH", "traditional", [0, 0, 1]),
+    ("3C 3D 3H|AH AD AS|KC KD KH", "ace-high", [1, 0, 0]),
+    # A-2-3, A-K-Q (the knocker), 4-3-2.
+    ("AC 2D 3S|AH KD QS|4C 3H 2C", "traditional", [0, 0, 1]),
+    ("AC 2D 3S|AH KD QS|4C 3H 2C", "ace-high", [1, 0, 0]),
+])
+def test_stop_the_bus_brag_order_decides_the_showdown(hands, order, lost):
+    state = arrange("stop-the-bus", 3, hands.split("|"), "8D 9C JH", phase="exchange", turn=1,
+                    turns=3, options={"brag_order": order})
+    state, _ = play(state, KNOCK, STAND, STAND)
+    assert state.result["reason"] == "showdown" and state.result["lives_lost"] == lost
+
+
 @pytest.mark.parametrize("variant, phase, turn", [
     ("schnautz", "join", 1), ("jokers", "declare", 1), ("no-trips", "choose", 1),
     ("stop-the-bus", "choose", 0), ("trentuno", "keep", 0),

@@ -47,7 +47,9 @@ def _setup(variant, rng):
         options["deck"] = "short36"
         high = 11
     if "knock_first_round" in preset.settable and rng.random() < 0.2:
-        options["knock_first_round"] = False
+        options["knock_first_round"] = rng.choice(("forbidden", "showdown"))
+    if "on_31" in preset.settable and rng.random() < 0.2:
+        options["on_31"] = "knock"
     options = {key: value for key, value in options.items() if value is not None}
     return rng.randint(low, high), options
 
@@ -111,7 +113,7 @@ def _candidates(state):
     return moves
 
 
-@pytest.mark.parametrize("variant", WIDOW_PRESETS)
+@pytest.mark.parametrize("variant", [*WIDOW_PRESETS, "schwimmen"])
 def test_exactly_the_legal_moves_are_accepted(variant):
     rng = random.Random(f"widow-legal:{variant}")
     for match in range(6):

@@ -13,7 +13,8 @@ Card places, all tuples of :class:`~thirtyone.cards.Card`:
   race to 31 it is the row of cards taken, in order;
 - ``table``: cards on the table (a widow, table hands, the race's layout), with
   ``table_face_up`` telling, position by position, whether each card lies face up;
-- ``out``: cards put out of play face down for the rest of the round.
+- ``out``: cards put out of play for the rest of the round (the cards of a seat sitting out a
+  carried deal, the table cards Schwimmen renews), hidden in every view.
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ The phases of a deal, each optional:
   showdown (a knock before anyone has played goes straight to it with
   ``knock_first_round: showdown``). Whoever makes 31 ends the deal at once (not with the
   brag ranking), or with ``on_31: knock`` has knocked (the hand stays as it is, every other
-  seat has one last turn). With ``may_pass`` (schwimmen) a turn may ``pass`` instead, after a
+  seat has one last turn; a 31 the dealer takes with the face-down table counts as dealt and
+  ends the deal). With ``may_pass`` (schwimmen) a turn may ``pass`` instead, after a
   knock too (there is no ``stand``); when every seat playing has passed in a row the table
   cards go out of play and three from the stock are laid face up in their place, or, with
   fewer than three left, the showdown comes.
