@@ -143,16 +143,14 @@ def advise_view(seen: Mapping[str, Any], samples: int = 200, seed: int | str = 0
 
 def sample_values(seen: Mapping[str, Any], samples: int, seed: int | str, *,
                   moves: Sequence[Move] | None = None, deadline: float | None = None,
-                  measure: str | None = None,
-                  start: int = 0) -> tuple[str, list[Move], list[list[float]]]:
+                  measure: str | None = None) -> tuple[str, list[Move], list[list[float]]]:
     """The measure, the moves (the legal ones unless ``moves`` are given), and for each move
     its value in each world dealt: the same worlds in the same order for every move, so two
     moves can be compared world by world. Arguments as for :func:`advise_view`; ``measure``
     may ask for ``lives`` in a lives game: the lives the other seats lost on average, minus
-    the seat's own (a knocker losing two lives, or an opponent, counts as such); ``start``
-    is the number of the first world, so that more worlds can be added to those counted."""
+    the seat's own (a knocker losing two lives, or an opponent, counts as such)."""
     deal = WorldDealer(seen)
-    first = deal(random.Random(f"advice:{seed}:world:{start}"))
+    first = deal(random.Random(f"advice:{seed}:world:0"))
     candidates = list(moves) if moves is not None else legal_moves(first)
     measure = measure or measure_of(first.rules)
     worth = _worth(measure, seen["seat"], first)
@@ -163,9 +161,9 @@ def sample_values(seen: Mapping[str, Any], samples: int, seed: int | str, *,
         if dealt:
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            world = deal(random.Random(f"advice:{seed}:world:{start + dealt}"))
+            world = deal(random.Random(f"advice:{seed}:world:{dealt}"))
         for index, move in enumerate(candidates):
-            policy = random.Random(f"advice:{seed}:play:{start + dealt}")
+            policy = random.Random(f"advice:{seed}:play:{dealt}")
             after, _ = apply_move(world, move)
             totals[index].append(worth(play_out(after, policy)))
         dealt += 1
@@ -486,7 +484,7 @@ def round_start(history: Sequence[Mapping[str, Any]]) -> int:
     """Where the moves of the round being played begin in ``history``: after the last
     ``next_round``."""
     return max((index + 1 for index, entry in enumerate(history)
-                if entry["type"] == "next_round"), default=0)
+                if entry.get("type") == "next_round"), default=0)
 
 
 def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
@@ -525,7 +523,7 @@ def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
         known.get(who, set()).discard(card)
 
     for entry in history[start:]:
-        who, kind = entry.get("seat"), entry["type"]
+        who, kind = entry.get("seat"), entry.get("type")
         if kind == "draw" and entry["source"] == "discard" and pile:
             took(who, pile.pop())
         elif kind == "draw":
@@ -547,6 +545,21 @@ def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
                 table[position] = card
                 if card is not None:
                     gave(who, card)
+    if rules.family == Family.DRAW and not _replayed(pile, stock, unseen_stock, seen):
+        # The moves kept do not reach back to the deal (a history cut short): what they say
+        # about the discard pile cannot be placed, so the worlds do without it.
+        return {}, None, {}
     if stock is not None and None in stock:
         stock = None
     return known, None if stock is None else [card for card in stock if card is not None], unseen
+
+
+def _replayed(pile: Sequence[Card | None], stock: Sequence[Card | None] | None,
+              unseen_stock: int, seen: Mapping[str, Any]) -> bool:
+    """Whether a replay of the round's moves ends with the discard pile and the stock the seat
+    sees now."""
+    discard = [parse_card(code) for code in seen["discard"]]
+    stock_left = unseen_stock if stock is None else len(stock)
+    return (len(pile) == len(discard) and stock_left == seen["stock"]
+            and all(card is None or card is shown for card, shown in zip(pile, discard,
+                                                                       strict=True)))

@@ -6,8 +6,7 @@ declaration, which the policy judges by fixed values) and values them on up to `
 worlds (:func:`~thirtyone.advice.sample_values`), sampling no longer than its time ``budget``
 per move. It plays the policy's own move unless another one does better world by world, by
 more than ``margin`` standard errors of the difference: a few dozen playouts are noisy, and a
-move picked on noise alone loses to the plain policy. When a move gains on average but not by
-that margin, more worlds are dealt before deciding. In the race to 31, where nothing is
+move picked on noise alone loses to the plain policy. In the race to 31, where nothing is
 hidden, it plays perfectly with the solver.
 
 >>> from thirtyone.bots import GreedyBot, play_match
@@ -36,16 +35,13 @@ ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 
 class StrongBot:
     """Plays the policy's move, or a better one of a shortlist of ``width`` moves by the
-    advice on ``samples`` worlds (``extra`` times as many more when a move gains without being
-    sure to), or as many as ``budget`` seconds allow."""
+    advice on ``samples`` worlds, or as many as ``budget`` seconds allow."""
 
     uses_view = True
 
     def __init__(self, seed: int | str | None = None, *, budget: float = 0.05,
-                 samples: int = 48, width: int = 3, margin: float = 1.0,
-                 extra: int = 2) -> None:
+                 samples: int = 48, width: int = 3, margin: float = 1.0) -> None:
         self.budget = budget
-        self.extra = extra
         self.margin = margin
         self.samples = samples
         self.width = width
@@ -72,23 +68,15 @@ class StrongBot:
         measure = "lives" if world.rules.settlement == Settlement.LIVES else None
         _, _, values = sample_values(seen, self.samples, seed, moves=shortlist,
                                      deadline=deadline, measure=measure)
-        chosen, close = self._improve(base, values)
-        if close and len(values[base]) == self.samples:
-            # A move looks better but not surely: more worlds decide.
-            _, _, more = sample_values(seen, self.samples * self.extra, seed, moves=shortlist,
-                                       deadline=deadline, measure=measure, start=self.samples)
-            values = [[*first, *second] for first, second in zip(values, more, strict=True)]
-            chosen, _ = self._improve(base, values)
-        return shortlist[chosen]
+        return shortlist[self._improve(base, values)]
 
-    def _improve(self, base: int, values: Sequence[Sequence[float]]) -> tuple[int, bool]:
+    def _improve(self, base: int, values: Sequence[Sequence[float]]) -> int:
         """The move that beats ``base`` by the widest margin, world by world, when that margin
-        is more than ``margin`` standard errors, else ``base``; and whether some move gains
-        on average without being sure to."""
-        chosen, best, close = base, 0.0, False
+        is more than ``margin`` standard errors; else ``base``."""
+        chosen, best = base, 0.0
         count = len(values[base])
         if count < 2:
-            return base, False
+            return base
         for index, worlds in enumerate(values):
             if index == base:
                 continue
@@ -97,9 +85,7 @@ class StrongBot:
             error = statistics.stdev(gains, mean) / math.sqrt(count)
             if mean > best and mean > self.margin * error:
                 chosen, best = index, mean
-            elif mean > 0:
-                close = True
-        return chosen, close and chosen == base
+        return chosen
 
 
 def _race_move(seen: Mapping[str, Any], moves: Sequence[Move]) -> Move:

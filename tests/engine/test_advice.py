@@ -181,3 +181,17 @@ def test_strong_bot_plays_the_race_perfectly():
     state = new_game("race", 2, seed=1, dealer=1)
     move = StrongBot(seed=1).choose(view(state, 0), legal_moves(state))
     assert move["card"][:-1] in {"A", "2", "5"}
+
+
+def test_a_history_cut_short_gives_no_false_knowledge():
+    state = new_game("scat", 3, seed=11, dealer=0)
+    rng = random.Random(3)
+    while len(state.history) < 12:
+        state, _ = apply_move(state, rng.choice(
+            [move for move in legal_moves(state) if move["type"] != "knock"]))
+    seen = view(state, state.turn)
+    whole = WorldDealer(seen)
+    cut = WorldDealer({**seen, "history": seen["history"][4:]})
+    assert whole.known and not cut.known
+    for index in range(5):
+        GameState.from_dict({**cut(random.Random(index)).to_dict(), "history": []})

@@ -72,7 +72,7 @@ def test_refusals(client, start_game):
     state = GameState.from_dict(new_game("scat", 2, seed=1).to_dict())
     spectator = client.post("/v1/games/advice", json={"state": state.to_dict()})
     assert spectator.status_code == 422
-    assert spectator.json["code"] == "seat_required"
+    assert spectator.json["errors"][0]["field"] == "seat"
 
 
 def test_a_short_time_budget_counts_fewer_samples(app, start_game):

@@ -25,7 +25,9 @@ from thirtyone.race import solve
 from thirtyone.rules import PRESETS, find_preset, make_rules
 from thirtyone.web import create_app
 
-app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "schemathesis", "SITE_DIR": None})
+# A hint samples for a fraction of its usual second: a hundred of them stay quick.
+app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "schemathesis", "SITE_DIR": None,
+                  "THIRTYONE_ADVICE_SECONDS": 0.02})
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app).exclude(
     path="/v1/tables/{table}/events"
 )
@@ -119,6 +121,7 @@ REPAIRS = {
     "/v1/games/view": _repair_game,
     "/v1/games/validate": _repair_game,
     "/v1/games/moves": _repair_game,
+    "/v1/games/advice": _repair_game,
     "/v1/race/solve": _repair_race,
 }
 

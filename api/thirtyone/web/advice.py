@@ -81,6 +81,10 @@ MOVE_TEXTS: dict[str, str] = {
 
 
 class AdviceRequestSchema(GameRequestSchema):
+    seat = ma.fields.Integer(
+        required=True, validate=between(0, 14),
+        metadata={"description": "The seat asking: it must be the one to act."},
+    )
     samples = ma.fields.Integer(
         load_default=200, validate=between(1, MAX_SAMPLES),
         metadata={"description": "Worlds to sample (fewer when the time runs out)."},
@@ -176,11 +180,6 @@ class GameAdvice(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """A hint: every legal move of the seat to act with its value, from its view only."""
         table = Table(body, needs_seat=True)
-        if table.seat is None:
-            raise Problem(422, "seat_required", N_("Say which seat asks for advice."),
-                          errors=[{"field": "seat", "code": "seat_required",
-                                   "detail": N_("Say which seat asks for advice."),
-                                   "params": {}}])
         return hint(view(table.state, table.seat), body["samples"], body["seed"])
 
 
