@@ -138,7 +138,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
-    advice.document(api.spec)
     tables.document(api.spec)
     # flask-smorest's own, for paginated answers, which this API has none of.
     del api.spec.components.schemas["PaginationMetadata"]

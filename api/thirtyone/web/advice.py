@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
-from apispec import APISpec
 from flask import current_app
 from flask.views import MethodView
 
@@ -23,7 +22,8 @@ from thirtyone.advice import MEASURES, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
 from thirtyone.web.api import Blueprint
-from thirtyone.web.games import GameRequestSchema, Table
+from thirtyone.web.contract import COMPONENT
+from thirtyone.web.games import EXAMPLE_STATE, GameRequestSchema, Table
 from thirtyone.web.i18n import card_name, format_message
 from thirtyone.web.problems import Problem
 
@@ -115,7 +115,9 @@ class TableAdviceQuerySchema(Schema):
 
 
 class MoveValueSchema(Schema):
-    move = ma.fields.Dict(required=True, metadata={"description": "The legal move."})
+    move = ma.fields.Dict(
+        required=True, metadata={COMPONENT: "Move", "description": "The legal move."}
+    )
     description = ma.fields.String(required=True, metadata={"description": "Localized."})
     value = ma.fields.Float(
         required=True, metadata={"description": "The mean over the worlds, in `measure`."}
@@ -137,12 +139,6 @@ class AdviceSchema(Schema):
         required=True, metadata={"description": "The index in `moves` of the best move."}
     )
     moves = ma.fields.List(ma.fields.Nested(MoveValueSchema), required=True)
-
-
-def document(spec: APISpec) -> None:
-    """A game comes as a token or a state, as for the other game operations."""
-    exactly_one = {"oneOf": [{"required": ["token"]}, {"required": ["state"]}]}
-    spec.components.schema("AdviceRequest", exactly_one, schema=AdviceRequestSchema)
 
 
 def describe(move: Mapping[str, Any], seen: Mapping[str, Any]) -> str:
@@ -173,10 +169,12 @@ def describe(move: Mapping[str, Any], seen: Mapping[str, Any]) -> str:
 
 @blp.route("/advice")
 class GameAdvice(MethodView):
-    @blp.arguments(AdviceRequestSchema())
+    @blp.arguments(AdviceRequestSchema(),
+                   example={"state": EXAMPLE_STATE, "seat": 1, "samples": 50})
     @blp.response(200, AdviceSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     @blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
+    @blp.doc(operationId="adviseGame")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """A hint: every legal move of the seat to act with its value, from its view only."""
         table = Table(body, needs_seat=True)
@@ -193,7 +191,7 @@ class TableAdvice(MethodView):
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                              description="The table store is not answering.")
-    @tables_blp.doc(security=[{"seatKey": []}])
+    @tables_blp.doc(operationId="adviseTable", security=[{"seatKey": []}])
     def get(self, query: dict[str, Any], table: str) -> dict[str, Any]:
         """A hint for the seat holding the key: every legal move with its value."""
         record = _load(table)
