@@ -27,15 +27,15 @@ from thirtyone.web.games import EXAMPLE_STATE, GameRequestSchema, Table
 from thirtyone.web.i18n import card_name, format_message
 from thirtyone.web.problems import Problem
 
-# The table's own helpers: the same key check, store and state cache as its other operations.
+# The table's helpers: the same key check, store and state cache as its other operations.
 from thirtyone.web.store import StoreUnavailable, TableNotFound
 from thirtyone.web.tables import (
-    _game,
-    _key,
-    _load,
-    _seat_of,
-    _store_unavailable,
-    _table_not_found,
+    bearer_key,
+    load_table,
+    seat_of,
+    store_unavailable,
+    table_not_found,
+    table_state,
 )
 from thirtyone.web.validation import Schema, between, length, one_of
 
@@ -47,8 +47,8 @@ tables_blp = Blueprint(
     "table-advice", __name__, url_prefix="/v1/tables",
     description="Hints at a hosted table, for the seat holding the key.",
 )
-tables_blp.register_error_handler(TableNotFound, _table_not_found)
-tables_blp.register_error_handler(StoreUnavailable, _store_unavailable)
+tables_blp.register_error_handler(TableNotFound, table_not_found)
+tables_blp.register_error_handler(StoreUnavailable, store_unavailable)
 
 MAX_SAMPLES = 1000
 
@@ -194,12 +194,12 @@ class TableAdvice(MethodView):
     @tables_blp.doc(operationId="adviseTable", security=[{"seatKey": []}])
     def get(self, query: dict[str, Any], table: str) -> dict[str, Any]:
         """A hint for the seat holding the key: every legal move with its value."""
-        record = _load(table)
-        seat = _seat_of(record, _key())
+        record = load_table(table)
+        seat = seat_of(record, bearer_key())
         if seat is None:
             raise Problem(403, "seat_key_required", N_("Send the key of your seat."),
                           title=N_("Forbidden"))
-        return hint(view(_game(record), seat), query["samples"], query["seed"])
+        return hint(view(table_state(record), seat), query["samples"], query["seed"])
 
 
 def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def _store() -> TableStore:
 
 
 @blp.errorhandler(TableNotFound)
-def _table_not_found(error: TableNotFound) -> Response:
+def table_not_found(error: TableNotFound) -> Response:
     return Problem(
         404, "table_not_found", N_("There is no table {table}, or it has expired."),
         table=str(error)[:64],
@@ -126,7 +126,7 @@ def _table_not_found(error: TableNotFound) -> Response:
 
 
 @blp.errorhandler(StoreUnavailable)
-def _store_unavailable(error: StoreUnavailable) -> Response:
+def store_unavailable(error: StoreUnavailable) -> Response:
     _log.error("the table store did not answer: %s", error)
     return Problem(
         503, "store_unavailable",
@@ -330,7 +330,7 @@ def _answer(record: TableRecord, version: int, state: GameState, seat: int | Non
     return answer
 
 
-def _key() -> str | None:
+def bearer_key() -> str | None:
     """The seat key of the request: the bearer credential, else ``?key=`` (streams only)."""
     header = request.headers.get("Authorization")
     if header is None:
@@ -345,7 +345,7 @@ def _key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def _seat_of(record: TableRecord, key: str | None) -> int | None:
+def seat_of(record: TableRecord, key: str | None) -> int | None:
     if key is None:
         return None
     digest = _key_hash(key)
@@ -395,7 +395,7 @@ def _states() -> StateCache:
     return current_app.extensions["thirtyone.table_states"]
 
 
-def _game(record: TableRecord) -> GameState:
+def table_state(record: TableRecord) -> GameState:
     """The table's state at the record's version."""
     state = _states().get(record.table, record.version)
     if state is None:
@@ -404,7 +404,7 @@ def _game(record: TableRecord) -> GameState:
     return state
 
 
-def _load(table: str) -> TableRecord:
+def load_table(table: str) -> TableRecord:
     if not _TABLE_ID.match(table):
         raise TableNotFound(table)
     return _store().load(table)
@@ -523,9 +523,9 @@ class Table(MethodView):
     @blp.doc(security=[{"seatKey": []}, {}])
     def get(self, table: str) -> Response:
         """The table as a seat (with its key) or a spectator (without) sees it."""
-        record = _load(table)
-        seat = _seat_of(record, _key())
-        return jsonify(_answer(record, record.version, _game(record), seat))
+        record = load_table(table)
+        seat = seat_of(record, bearer_key())
+        return jsonify(_answer(record, record.version, table_state(record), seat))
 
 
 @blp.route("/<table>/moves")
@@ -543,18 +543,18 @@ class TableMoves(MethodView):
     def post(self, body: dict[str, Any], table: str) -> Response:
         """Move for your seat; the bots answer at once. The next version, what happened and
         what your seat now sees."""
-        record = _load(table)
-        key = _key()
+        record = load_table(table)
+        key = bearer_key()
         if key is None:
             raise Problem(
                 403, "seat_key_required",
                 N_("Show your seat's key to move: Authorization: Bearer followed by the key."),
                 title=N_("Forbidden"),
             )
-        seat = _seat_of(record, key)
+        seat = seat_of(record, key)
         if body["version"] != record.version:
             raise _stale_problem(record.version)
-        state = _game(record)
+        state = table_state(record)
         moves: list[dict[str, Any]] = []
         try:
             moved, events = _play(state, {**body["move"], "seat": seat}, moves)
@@ -590,9 +590,9 @@ class TableEvents(MethodView):
     }})
     def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
         """Every new version of the table as this seat sees it, pushed (SSE) or long-polled."""
-        record = _load(table)
-        key = _key()
-        seat = _seat_of(record, key if key is not None else query["key"])
+        record = load_table(table)
+        key = bearer_key()
+        seat = seat_of(record, key if key is not None else query["key"])
         after = query["after"] if query["after"] is not None else headers["last_event_id"]
         if after is not None and after > record.version:
             raise _stale_problem(record.version)
@@ -615,7 +615,7 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
                 woken.wait(remaining)
     events = [event for entry in store.entries(record.table, after)
               if entry.version <= record.version for event in entry.events]
-    state = _game(record)
+    state = table_state(record)
     return jsonify(_answer(record, record.version, state, seat, events))
 
 
@@ -626,7 +626,7 @@ def _sse(answer: dict[str, Any]) -> bytes:
 def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
     store = _store()
     if after is None or after == record.version:
-        state = _game(record)
+        state = table_state(record)
         pending: list[Entry] = []
     else:
         log = store.entries(record.table, 0)
