@@ -47,7 +47,8 @@ class Server:
              "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
              "--graceful-timeout", "1", "--access-logfile", str(self.log),
              "thirtyone.web:create_app()"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, stdout=subprocess.DEVNULL,
+            stderr=(folder / f"errors-{self.port}.log").open("wb"),
             # Its own process group: killing the instance kills its workers too.
             start_new_session=True,
         )
@@ -58,10 +59,11 @@ class Server:
             try:
                 if self.request("GET", "/healthz")[0] == 200:
                     break
-            except OSError:
+            except OSError as error:
                 if time.monotonic() > deadline or self.process.poll() is not None:
                     self.stop()
-                    raise
+                    errors = self.log.with_name(f"errors-{self.port}.log").read_text()
+                    raise AssertionError(f"the server did not start:\n{errors[-3000:]}") from error
                 time.sleep(0.1)
 
     def request(self, method: str, path: str, body: Any = None, key: str | None = None,

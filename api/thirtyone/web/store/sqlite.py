@@ -119,6 +119,12 @@ class SQLiteStore(TableStore):
                 try:
                     connection = self._connect()
                 except sqlite3.Error as error:
+                    # Opening reads the schema, which another process may hold locked for a
+                    # moment (two servers starting on one new file, say).
+                    if _busy(error) and time.monotonic() < deadline:
+                        time.sleep(pause)
+                        pause = min(2 * pause, 0.05)
+                        continue
                     raise StoreUnavailable(str(error)) from error
             try:
                 result = work(connection)
