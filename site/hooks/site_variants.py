@@ -54,8 +54,17 @@ def flow(preset: Preset, _: Gettext) -> str:
     text = names[preset.family]
     if preset.family is Family.DRAW and rules.widow != "none":
         text = _("draw, or exchange with a face-down widow, then discard")
+    if preset.family is Family.WIDOW and rules.exchange == "one-or-three":
+        text = _("swap one card or all three with the table")
+    if rules.may_pass:
+        text = _("{flow}, or pass; after a full round of passes the table cards go out of play "
+                 "and three new ones are laid from the stock").format(flow=text)
     if rules.declarations:
         text = _("{flow}, after a round of declarations").format(flow=text)
+    if rules.knock == "plain" and rules.knock_first_round == "forbidden":
+        # Knocking at once is the usual rule, said only where it does not hold; what an early
+        # knock does under ``showdown`` is among the round's ends.
+        text += "; " + _("nobody may knock until every player has had a turn")
     return text
 
 
@@ -81,9 +90,15 @@ def lives(preset: Preset, _: Gettext) -> str:
     text = _("{lives} lives each").format(lives=rules.lives)
     if rules.free_ride:
         text += ", " + _("then a free ride until the next loss")
-    if rules.knocker_penalty > 1:
-        text += "; " + _("a knocker who is lowest loses {lives}").format(
-            lives=rules.knocker_penalty)
+    if rules.knocker_ties == "safe":
+        text += "; " + _("the knocker wins ties: when tied for lowest, only the others tied "
+                         "lose")
+        if rules.knocker_penalty > 1:
+            text += "; " + _("a knocker alone lowest loses {lives}").format(
+                lives=rules.knocker_penalty)
+    elif rules.knocker_penalty > 1:
+        text += "; " + _("a knocker lowest or tied for lowest loses {lives}, and the others "
+                         "tied lose nothing").format(lives=rules.knocker_penalty)
     return text
 
 
@@ -98,21 +113,40 @@ def round_ends(preset: Preset, _: Gettext) -> list[str]:
                   "showdown")]
     else:
         ends = [_("a knock: every other player has one more turn, then the showdown")]
+        if rules.knock_first_round == "showdown":
+            ends.append(_("a knock before anyone has played: the showdown at once, with no "
+                          "last turns"))
     if rules.declarations:
         ends.append(_("a declaration: everyone shows at once"))
     if has_blitz(preset):
-        ends.append(_("a blitz, shown at once"))
+        ends.append(_("a blitz, shown at once, even in the last turns after a knock")
+                    if rules.blitz_after_knock
+                    else _("a blitz, shown at once; once someone has knocked it is only the "
+                           "best hand at the showdown"))
     elif preset.family is Family.WIDOW and rules.ranking != "brag":
-        ends.append(_("a 31, shown at once"))
+        ends.append(_("a 31 made by exchanging counts as a knock: every other player has one "
+                      "more turn") if rules.on_31 == "knock" else _("a 31, shown at once"))
+    if rules.three_aces_fire:
+        ends.append(_("Feuer (three aces), shown at once: every other player loses a life")
+                    if preset.settlement is Settlement.LIVES
+                    else _("Feuer (three aces), shown at once: every other player pays the "
+                           "blitz fee"))
+    if rules.may_pass:
+        ends.append(_("a full round of passes with fewer than three cards left in the stock: "
+                      "the showdown"))
     if rules.widow_31_wins:
         ends.append(_("a widow of 31 at the deal: the dealer takes the pot"))
     if rules.dealt_31_wins:
         ends.append(_("a 31 dealt to a player: it takes the pot"))
     if preset.family is Family.DRAW:
-        if rules.stock_exhausted == "void":
-            ends.append(_("the stock runs out before a knock: nobody loses"))
-        else:
-            ends.append(_("never the stock: the discard pile becomes the stock again"))
+        stock = {
+            "void": _("the stock runs out before a knock: nobody loses"),
+            "showdown": _("the stock runs out before a knock: the showdown at once, with no "
+                          "knocker"),
+            "recycle": _("never the stock: the discard pile becomes the stock again"),
+            "reshuffle": _("never the stock: the discard pile is shuffled into a new stock"),
+        }
+        ends.append(stock[rules.stock_exhausted])
     return ends
 
 
@@ -123,8 +157,14 @@ def special_hands(preset: Preset, lang: str) -> list[str]:
     if preset.family is Family.RACE:
         return []
     if rules.ranking == "brag":
+        order = {
+            "traditional": _("three threes are the top three of a kind, and ace-two-three the "
+                             "top run"),
+            "ace-high": _("the ace is high throughout: three aces top, ace-two-three the lowest "
+                          "run"),
+        }
         return [_("hands rank as in brag: three of a kind, running flush, run, flush, pair, "
-                  "high card")]
+                  "high card"), order[rules.brag_order]]
     hands = []
     if has_blitz(preset):
         hands.append(_("blitz: ace, king and ten of one suit") if rules.blitz == "ace-king-ten"
@@ -138,7 +178,10 @@ def special_hands(preset: Preset, lang: str) -> list[str]:
         if rules.trips_equal:
             hands.append(_("all three of a kind are equal"))
     if rules.three_aces is not None:
-        hands.append(_("three aces: {points}").format(points=rules.three_aces))
+        hands.append(
+            _("three aces are Feuer: {points}, and they end the round at once").format(
+                points=rules.three_aces) if rules.three_aces_fire
+            else _("three aces: {points}").format(points=rules.three_aces))
     wild = {
         "jokers": _("jokers are wild"),
         "jack-of-clubs-trips": _("the jack of clubs is wild for three of a kind"),

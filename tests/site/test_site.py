@@ -24,7 +24,7 @@ import pytest
 import yaml
 from babel.messages.pofile import read_po
 
-from thirtyone.rules import PRESETS
+from thirtyone.rules import OPTIONS, PRESETS, make_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
@@ -501,6 +501,60 @@ def test_comparison_has_every_preset(built: Built, lang: str) -> None:
         special = cells[6].text()
         assert (blitz in special) == (variants.has_blitz(preset) and
                                       preset.rules.blitz == "any-31"), preset.id
+
+
+def _words_of(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_schwimmen_row_tells_feuer_and_passing(built: Built, lang: str) -> None:
+    article = main_content(parse_html(built.page(lang, "presets/comparison.md")))
+    row = next(node for node in article.iter() if node.tag == "tr" and any(
+        link.attrs.get("href") == "../schwimmen/" for link in node.iter() if link.tag == "a"))
+    cells = [_words_of(cell.text()) for cell in row.elements()]
+    texts = _catalog_texts(lang)
+    feuer = texts["Feuer (three aces), shown at once: every other player loses a life"]
+    assert _words_of(feuer) in cells[4]
+    assert _words_of(texts["three aces are Feuer: {points}, and they end the round at once"]
+                     .format(points=33)) in cells[6]
+    passing = texts["{flow}, or pass; after a full round of passes the table cards go out of "
+                    "play and three new ones are laid from the stock"]
+    assert _words_of(passing.split("{flow}")[1]) in cells[3]
+    short = texts["a full round of passes with fewer than three cards left in the stock: the "
+                  "showdown"]
+    assert _words_of(short) in cells[4]
+
+
+class _HouseRules:
+    """A preset played with other options: what the site's descriptions read of it."""
+
+    def __init__(self, preset_id: str, options: dict[str, Any]) -> None:
+        self.preset = PRESETS[preset_id]
+        self.rules = make_rules(preset_id, options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.preset, name)
+
+
+@pytest.mark.parametrize(("preset_id", "option"), [
+    ("schwimmen", "three_aces_fire"), ("schwimmen", "on_31"),
+    ("schwimmen", "knock_first_round"), ("scat", "knock_first_round"),
+    ("scat", "knocker_ties"), ("schwimmen", "knocker_ties"), ("scat", "blitz_after_knock"),
+    ("scat", "stock_exhausted"), ("stop-the-bus", "brag_order"),
+])
+def test_every_value_of_a_rules_option_reads_differently(preset_id: str, option: str) -> None:
+    variants, _walkthrough = _hooks()
+    _ = variants.site_gettext("en")
+    choices = OPTIONS[option].choices or (False, True)
+    texts = set()
+    for value in choices:
+        preset = _HouseRules(preset_id, {option: value})
+        texts.add(" | ".join([
+            variants.flow(preset, _), *variants.round_ends(preset, _),
+            variants.settlement(preset, _), *variants.special_hands(preset, "en"),
+        ]))
+    assert len(texts) == len(choices), (preset_id, option)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
