@@ -4,7 +4,9 @@ The page is static apart from its data: the HTML shell carries, as a JSON data b
 interface texts, card names and hand categories in the request's language (the same catalogs
 as the API), so the scripts never hold a user-facing string of their own. Card faces come from
 ``/play/cards/<code>.svg``, drawn by :func:`thirtyone.faces.card_svg` with the language's rank
-letters. Everything the page shows of a game, and every move it offers, comes from the API.
+letters. Everything the page shows of a game, every move it offers, and the hint a seat asks for
+(its own advice, ``/v1/tables/<table>/advice``) come from the API; the computer players' levels
+the lobby offers are the engine's (:data:`thirtyone.bots.BOTS`).
 
 The page obeys the strict policy the security layer sends with ``/play`` (``script-src 'self';
 style-src 'self'``): no inline script or style, no event handler attributes, no ``style``
