@@ -4,7 +4,9 @@ The page is static apart from its data: the HTML shell carries, as a JSON data b
 interface texts, card names and hand categories in the request's language (the same catalogs
 as the API), so the scripts never hold a user-facing string of their own. Card faces come from
 ``/play/cards/<code>.svg``, drawn by :func:`thirtyone.faces.card_svg` with the language's rank
-letters. Everything the page shows of a game, and every move it offers, comes from the API.
+letters. Everything the page shows of a game, every move it offers, and the hint a seat asks for
+(its own advice, ``/v1/tables/<table>/advice``) come from the API; the computer players' levels
+the lobby offers are the engine's (:data:`thirtyone.bots.BOTS`).
 
 The page obeys the strict policy the security layer sends with ``/play`` (``script-src 'self';
 style-src 'self'``): no inline script or style, no event handler attributes, no ``style``
@@ -28,6 +30,7 @@ from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
 from werkzeug.exceptions import NotFound
 
+from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_, CardError
 from thirtyone.faces import card_svg
@@ -62,6 +65,7 @@ TEXTS: dict[str, str] = {
     "options": N_("Options"),
     "start": N_("Start"),
     "starting": N_("Dealing…"),
+    "level": N_("Computer players' level"),
     # The table.
     "seat": N_("Seat {seat}"),
     "you": N_("you"),
@@ -139,6 +143,12 @@ TEXTS: dict[str, str] = {
     "gone": N_("This table no longer exists (it expired, or the link is wrong)."),
     "failed": N_("The move was not made: {detail}"),
     "new_game": N_("New game"),
+    # Hints: the seat's own advice, from the API.
+    "hint": N_("Hint"),
+    "hint_asking": N_("Thinking…"),
+    "hint_best": N_("Hint: {move}"),
+    "hint_value": N_("Worth {value} ± {stderr} ({measure}), over {samples} sampled deals."),
+    "hint_failed": N_("No hint: {detail}"),
 }
 
 
@@ -159,6 +169,22 @@ def rank_letters() -> dict[str, str]:
     }
 
 
+DEFAULT_LEVEL = "greedy"
+"""The computer players' level unless the lobby or a start link (``&level=``) chooses another."""
+
+LEVEL_NAMES: dict[str, str] = {
+    "random": N_("Beginner (random moves)"),
+    "greedy": N_("Casual (best hand now)"),
+    "strong": N_("Strong (thinks ahead)"),
+}
+"""The name of each of the engine's bot levels (:data:`thirtyone.bots.BOTS`) in the lobby."""
+
+
+def levels() -> dict[str, str]:
+    """Every bot level the engine has, in its order, by its name in the request's language."""
+    return {level: gettext(LEVEL_NAMES[level]) for level in BOTS}
+
+
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "it": "Italiano"}
 """Each language by its own name, as a language switcher shows it."""
 
@@ -173,6 +199,8 @@ def page() -> str:
         "texts": texts(),
         "cards": {card.code: card_name(card) for card in ALL_CARDS},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
+        "levels": levels(),
+        "default_level": DEFAULT_LEVEL,
     }
     return render_template("play.html", data=data, language=language, title=data["texts"]["title"])
 

@@ -39,6 +39,7 @@ export const scoreHand = (rules, hand) =>
   call("POST", "/v1/hands/score", { body: { ...rules, hand } });
 export const createTable = (request) => call("POST", "/v1/tables", { body: request });
 export const getTable = (table, key) => call("GET", tablePath(table), { key });
+export const getAdvice = (table, key) => call("GET", `${tablePath(table)}/advice`, { key });
 export const playMove = (table, key, move, version) =>
   call("POST", `${tablePath(table)}/moves`, { key, body: { move, version } });
 

@@ -6,6 +6,9 @@ const DATA = JSON.parse(document.getElementById("play-data").textContent);
 
 export const LANGUAGE = DATA.language;
 export const LANGUAGES = DATA.languages;
+/** The computer players' levels, by id, each with its localized name; and the default one. */
+export const LEVELS = DATA.levels;
+export const DEFAULT_LEVEL = DATA.default_level;
 
 /** The interface text `key`, its `{placeholders}` filled from `params`. */
 export function t(key, params = {}) {

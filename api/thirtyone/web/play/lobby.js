@@ -1,21 +1,21 @@
 // Starting a table: the lobby's form, or a link such as
-// /play?variant=scat&players=3&bots=1,2 that starts one at once. Any other query parameter
-// naming one of the variant's options is passed on as that option (?lives=1&rounds=2).
+// /play?variant=scat&players=3&bots=1,2&level=strong that starts one at once (the computer
+// players' level is one of the engine's, the default one without `level`). Any other query
+// parameter naming one of the variant's options is passed on as that option (?lives=1&rounds=2).
 import { createTable, variants } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { DEFAULT_LEVEL, LEVELS, t } from "./i18n.js";
 import { remember } from "./storage.js";
 
-const BOT = "greedy";
-const RESERVED = new Set(["variant", "players", "bots", "lang"]);
+const RESERVED = new Set(["variant", "players", "bots", "level", "lang"]);
 
 /**
  * Make the table and remember the other seats' invitations; the seat of this browser is the
  * first human seat (none at a table of bots alone, which this browser watches). Returns
  * `{table, key}`.
  */
-async function start(variant, players, botSeats, options) {
-  const bots = Object.fromEntries(botSeats.map((seat) => [String(seat), BOT]));
+async function start(variant, players, botSeats, level, options) {
+  const bots = Object.fromEntries(botSeats.map((seat) => [String(seat), level]));
   const answer = await createTable({ variant, players, options, bots });
   const humans = answer.seats.filter((seat) => seat.key);
   const [mine, ...others] = humans;
@@ -50,7 +50,8 @@ export async function startFromQuery(query) {
       options[spec.name] = optionValue(spec, query.get(spec.name));
     }
   }
-  return start(variant, players, botSeats, options);
+  // An unknown level goes to the API as it is, which refuses it and says why.
+  return start(variant, players, botSeats, query.get("level") ?? DEFAULT_LEVEL, options);
 }
 
 // The options the lobby offers: numbers and yes-or-no, each labelled by the API's localized
@@ -91,6 +92,9 @@ export async function showLobby(onStarted) {
   const count = h("input", { id: "players", name: "players", type: "number", inputmode: "numeric" });
   const summary = h("p", { class: "summary" });
   const seats = h("ul", { class: "seat-choices" });
+  const level = h("select", { id: "level", name: "level" },
+    Object.entries(LEVELS).map(([id, name]) => h("option", { value: id }, name)));
+  level.value = DEFAULT_LEVEL;
   const options = h("div", { class: "option-fields" });
   let fields = [];
   const error = h("p", { class: "error", role: "alert" });
@@ -136,7 +140,8 @@ export async function showLobby(onStarted) {
     h("p", {}, h("label", { for: "variant" }, t("variant")), " ", select),
     summary,
     h("p", {}, h("label", { for: "players" }, t("players")), " ", count),
-    h("fieldset", {}, h("legend", {}, t("seats")), seats),
+    h("fieldset", {}, h("legend", {}, t("seats")), seats,
+      h("p", {}, h("label", { for: "level" }, t("level")), " ", level)),
     h("details", { class: "options" }, h("summary", {}, t("options")), options),
     button, error);
   form.addEventListener("submit", async (event) => {
@@ -153,7 +158,7 @@ export async function showLobby(onStarted) {
         const value = field.read();
         if (value !== undefined) changed[field.name] = value;
       }
-      onStarted(await start(select.value, Number(count.value), botSeats, changed));
+      onStarted(await start(select.value, Number(count.value), botSeats, level.value, changed));
     } catch (failure) {
       error.textContent = failure.message;
       button.disabled = false;

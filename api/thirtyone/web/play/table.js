@@ -1,7 +1,7 @@
 // One table as one seat sees it: the seats, the cards on the table, this seat's hand, the
 // moves the API says are legal now (and only those), the round's result, the invitations and
 // the events as they happen. The API decides every rule; this module only shows its answers.
-import { ApiError, getTable, openStream, playMove, scoreHand, variants } from "./api.js";
+import { ApiError, getAdvice, getTable, openStream, playMove, scoreHand, variants } from "./api.js";
 import { h } from "./dom.js";
 import { cardName, categoryName, LANGUAGE, t } from "./i18n.js";
 import { seatLink } from "./links.js";
@@ -34,6 +34,10 @@ const TITLE = document.title;
 
 const sameSet = (list, set) => list.length === set.size && list.every((item) => set.has(item));
 
+/** A move's JSON with its fields in one order, to know the same move from two answers. */
+const moveKey = (move) => JSON.stringify(Object.keys(move).sort()
+  .map((name) => [name, move[name]]));
+
 export class TableView {
   constructor(table, key) {
     this.table = table;
@@ -56,6 +60,9 @@ export class TableView {
     this.refreshing = null;
     // What the API says of this seat's hand, by the hand's cards.
     this.scores = new Map();
+    // The hint asked for at this version: `{version}` while on its way, then its `advice`
+    // (the API's answer) or its `error`.
+    this.hint = null;
     // The control the keyboard was on, kept while redrawing takes the focus away.
     this.focus = null;
     this.element = h("section", { class: "table", id: "table", "aria-busy": "true" },
@@ -120,6 +127,7 @@ export class TableView {
       this.give.clear();
       this.take.clear();
       this.error = "";
+      this.hint = null;
     }
     this.answer = { ...this.answer, ...answer };
     this.render();
@@ -196,9 +204,11 @@ export class TableView {
   }
 
   clicked(event) {
-    const control = event.target.closest("[data-move], [data-select], [data-copy]");
+    const control = event.target.closest("[data-move], [data-select], [data-copy], [data-hint]");
     if (!control || control.disabled) return;
-    if (control.dataset.move) {
+    if (control.hasAttribute("data-hint")) {
+      this.askHint();
+    } else if (control.dataset.move) {
       this.play(JSON.parse(control.dataset.move));
     } else if (control.dataset.copy) {
       this.copy(control);
@@ -216,6 +226,31 @@ export class TableView {
       else chosen.add(item);
       this.render();
     }
+  }
+
+  /** The seat's own advice for this version, from the API (which sees only this seat's
+  view). An exchange advised is chosen on the table, so its Exchange control appears. */
+  async askHint() {
+    const { version } = this.answer;
+    // One question at a time; the button keeps the focus meanwhile.
+    if (this.hint?.version === version && !this.hint.advice && !this.hint.error) return;
+    this.hint = { version };
+    this.render();
+    let hint;
+    try {
+      hint = { version, advice: await getAdvice(this.table, this.key) };
+    } catch (error) {
+      hint = { version, error: error.message };
+    }
+    // The table may have moved on while the hint was on its way: that hint is of no use.
+    if (this.answer.version !== version) return;
+    this.hint = hint;
+    const best = hint.advice?.moves[hint.advice.best].move;
+    if (best?.type === "exchange") {
+      this.give = new Set(best.give);
+      this.take = new Set(best.take);
+    }
+    this.render();
   }
 
   async copy(button) {
@@ -266,6 +301,7 @@ export class TableView {
       h("section", { class: "log" }, h("h2", {}, t("log")), h("ol", { class: "events" })),
     ].filter(Boolean));
     this.renderLog();
+    this.markHint();
     if (this.busy) {
       for (const control of table.querySelectorAll("button[data-move], button[data-select]")) {
         control.disabled = true;
@@ -276,6 +312,46 @@ export class TableView {
       .find((element) => element.dataset.focus === this.focus && !element.disabled)
       ?? table.querySelector("[data-move]:not(:disabled)");
     again?.focus({ preventScroll: true });
+  }
+
+  /** The control of the advised move stands out, and says why to assistive tools. */
+  markHint() {
+    const advice = this.hint?.advice;
+    if (!advice) return;
+    const best = moveKey(advice.moves[advice.best].move);
+    for (const control of this.element.querySelectorAll("[data-move]")) {
+      if (moveKey(JSON.parse(control.dataset.move)) !== best) continue;
+      control.classList.add("advised");
+      control.dataset.advised = "true";
+      control.setAttribute("aria-describedby", "advice");
+    }
+  }
+
+  /** The Hint button on this seat's turn, and the hint once it came. */
+  advice(moves) {
+    const { answer } = this;
+    if (!this.key || answer.is_over || answer.to_move !== answer.seat || !moves.length) {
+      return null;
+    }
+    const asking = this.hint !== null && !this.hint.advice && !this.hint.error;
+    const button = h("button", {
+      type: "button", class: "move secondary", "data-hint": "", "data-focus": "hint",
+      "aria-busy": String(asking), "aria-controls": "advice",
+    }, asking ? t("hint_asking") : t("hint"));
+    let text = null;
+    if (this.hint?.error) {
+      text = t("hint_failed", { detail: this.hint.error });
+    } else if (this.hint?.advice) {
+      const advice = this.hint.advice;
+      const best = advice.moves[advice.best];
+      const number = new Intl.NumberFormat(LANGUAGE, { maximumFractionDigits: 2 });
+      text = [h("strong", { class: "advice-move" }, t("hint_best", { move: best.description })),
+        " ", h("span", { class: "advice-value" }, t("hint_value", {
+          value: number.format(best.value), stderr: number.format(best.stderr),
+          measure: advice.measure_description, samples: advice.samples,
+        }))];
+    }
+    return [button, h("p", { class: "advice", id: "advice", role: "status" }, text)];
   }
 
   renderLog() {
@@ -504,7 +580,7 @@ export class TableView {
           ? h("button", { type: "button", class: "link", "data-select": "clear:" }, t("clear"))
           : null)
       : null;
-    return h("div", { class: "actions" }, hint, buttons);
+    return h("div", { class: "actions" }, hint, buttons, this.advice(moves));
   }
 
   /** The settled round: why it ended, the hands shown with their points, what each lost. */
