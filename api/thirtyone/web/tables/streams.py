@@ -1,0 +1,129 @@
+"""A table's versions pushed as they are committed: Server-Sent Events, or a long poll."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, jsonify, stream_with_context
+from flask.views import MethodView
+
+from thirtyone.game import GameState
+from thirtyone.web.jsonio import dumps
+from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
+from thirtyone.web.tables.answers import table_answer
+from thirtyone.web.tables.blueprint import blp
+from thirtyone.web.tables.ledger import load_table, replay, store, table_state
+from thirtyone.web.tables.problems import stale_version
+from thirtyone.web.tables.schemas import EventsQuerySchema, ResumeHeadersSchema, TableUpdateSchema
+from thirtyone.web.tables.seats import bearer_key, seat_of
+
+
+@blp.route("/<table>/events")
+class TableEvents(MethodView):
+    @blp.doc(operationId="tableEvents")
+    @blp.arguments(EventsQuerySchema(), location="query")
+    @blp.arguments(ResumeHeadersSchema(), location="headers")
+    @blp.response(200, TableUpdateSchema)
+    @blp.alt_response(204, description="The match is over and every version was sent: "
+                      "a browser's EventSource stops reconnecting.")
+    @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
+    @blp.alt_response(409, response="CONFLICT", description="`after` is past the table.")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
+                      description="The table store is not answering.")
+    @blp.doc(security=[{"seatKey": []}, {}], responses={"200": {
+        "description": "Without `wait`: a stream of Server-Sent Events, one per version, "
+        "`id: <version>` and `data:` the table as this seat sees it with the events of that "
+        "version (as in the JSON answer); `: keep-alive` comments every 15 s. With `wait`: "
+        "the JSON answer, with every event after `after`.",
+        "content": {
+            "application/json": {"schema": "TableUpdateSchema"},
+            "text/event-stream": {"schema": {"type": "string"}},
+        },
+    }})
+    def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
+        """Every new version of the table as this seat sees it, pushed (SSE) or long-polled."""
+        record = load_table(table)
+        key = bearer_key()
+        seat = seat_of(record, key if key is not None else query["key"])
+        after = query["after"] if query["after"] is not None else headers["last_event_id"]
+        if after is not None and after > record.version:
+            raise stale_version(record.version)
+        if query["wait"] is not None:
+            return _long_poll(record, seat, record.version if after is None else after,
+                              query["wait"])
+        return _event_stream(record, seat, after)
+
+
+def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
+    tables = store()
+    if record.version <= after and wait > 0:
+        deadline = time.monotonic() + wait
+        with tables.listen(record.table) as woken:
+            while (remaining := deadline - time.monotonic()) > 0:
+                woken.clear()
+                record = tables.load(record.table)
+                if record.version > after:
+                    break
+                woken.wait(remaining)
+    events = [event for entry in tables.entries(record.table, after)
+              if entry.version <= record.version for event in entry.events]
+    state = table_state(record)
+    return jsonify(table_answer(record, record.version, state, seat, events))
+
+
+def _sse(answer: dict[str, Any]) -> bytes:
+    return b"id: %d\ndata: %s\n\n" % (answer["version"], dumps(answer))
+
+
+def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
+    tables = store()
+    if after is None or after == record.version:
+        state = table_state(record)
+        pending: list[Entry] = []
+    else:
+        log = tables.entries(record.table, 0)
+        state = GameState.from_dict(tables.start(record.table))
+        for entry in log[:after]:
+            state = replay(record.table, state, entry)
+        pending = log[after:]
+    if state.is_over and after is not None and not pending:
+        # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
+        return Response(status=204)
+    keepalive = float(current_app.config["TABLE_KEEPALIVE_SECONDS"])
+    deadline = time.monotonic() + float(current_app.config["TABLE_STREAM_SECONDS"])
+
+    def stream() -> Iterator[bytes]:
+        nonlocal state, pending
+        yield b"retry: 1000\n\n"
+        cursor = record.version if after is None else after
+        if after is None:
+            yield _sse(table_answer(record, cursor, state, seat, []))
+        quiet = False
+        with tables.listen(record.table) as woken:
+            while True:
+                for entry in pending:
+                    state = replay(record.table, state, entry)
+                    cursor = entry.version
+                    yield _sse(table_answer(record, cursor, state, seat, entry.events))
+                remaining = deadline - time.monotonic()
+                if state.is_over or remaining <= 0:
+                    return
+                woken.clear()
+                try:
+                    # After a quiet spell the log is read, whatever the notices said.
+                    pending = tables.entries_after(record.table, cursor, from_log=quiet)
+                except StoreUnavailable:
+                    # The client reconnects with Last-Event-ID when the store is back.
+                    return
+                quiet = False
+                if not pending and not woken.wait(min(keepalive, remaining)):
+                    quiet = True
+                    yield b": keep-alive\n\n"
+
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
