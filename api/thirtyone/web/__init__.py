@@ -32,6 +32,7 @@ from thirtyone.web import (
     hands,
     i18n,
     meta,
+    metrics,
     play,
     problems,
     race,
@@ -130,6 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
+    metrics.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
