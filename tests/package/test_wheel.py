@@ -14,7 +14,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import ROOT, free_port, wait_for_port
 
 pytestmark = pytest.mark.slow

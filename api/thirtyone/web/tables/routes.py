@@ -6,7 +6,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
@@ -34,10 +34,12 @@ class Tables(MethodView):
     @blp.doc(operationId="openTable")
     @blp.arguments(NewTableSchema(),
                    example={"variant": "scat", "players": 2, "bots": {"1": "greedy"}})
-    @blp.response(201, NewTableResultSchema)
+    @blp.response(201, NewTableResultSchema, headers={"Location": {
+        "description": "The new table's address (`GET` it to read the table).",
+        "schema": {"type": "string", "format": "uri-reference"}}})
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
-    def post(self, body: dict[str, Any]) -> tuple[Response, int]:
+    def post(self, body: dict[str, Any]) -> tuple[Response, int, dict[str, str]]:
         """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
         state = new_game(body["variant"], body["players"], options=body["options"] or None)
         bots = {int(seat): level for seat, level in body["bots"].items()}
@@ -60,7 +62,7 @@ class Tables(MethodView):
         answer = table_answer(record, version, played, None, events)
         answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
                            for seat, stored in enumerate(seats)]
-        return jsonify(answer), 201
+        return jsonify(answer), 201, {"Location": url_for("tables.Table", table=record.table)}
 
 
 @blp.route("/<table>")
