@@ -6,7 +6,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
@@ -50,11 +50,13 @@ class Tables(MethodView):
     @blp.doc(operationId="openTable")
     @blp.arguments(NewTableSchema(),
                    example={"variant": "scat", "players": 2, "bots": {"1": "greedy"}})
-    @blp.response(201, NewTableResultSchema)
+    @blp.response(201, NewTableResultSchema, headers={"Location": {
+        "description": "The new table's address (`GET` it to read the table).",
+        "schema": {"type": "string", "format": "uri-reference"}}})
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
-    def post(self, body: dict[str, Any]) -> tuple[Response, int]:
+    def post(self, body: dict[str, Any]) -> tuple[Response, int, dict[str, str]]:
         """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
         key = idempotency.request_key()
         record = idempotency.opened(key, body) if key is not None else None
@@ -88,7 +90,7 @@ class Tables(MethodView):
             if done is not None or record.version > 0:
                 version = done.version if done is not None else 0
                 played, events = idempotency.original(record, version)
-                return _opened(record, version, played, events, keys), 201
+                return _opened(record, version, played, events, keys), 201, _location(record)
         # A bot to move first plays at once: version 1, before anyone has seen the table.
         moves: list[dict[str, Any]] = []
         with metrics.bot_cpu():
@@ -96,7 +98,11 @@ class Tables(MethodView):
         request = None if key is None else (
             key, RequestRecord(1, idempotency.body_digest(body), None))
         version = commit(record, 0, moves, played, events, request) if moves else 0
-        return _opened(record, version, played, events, keys), 201
+        return _opened(record, version, played, events, keys), 201, _location(record)
+
+
+def _location(record: TableRecord) -> dict[str, str]:
+    return {"Location": url_for("tables.Table", table=record.table)}
 
 
 def _opened(record: TableRecord, version: int, state: GameState, events: list[Any],
@@ -111,6 +117,8 @@ def _opened(record: TableRecord, version: int, state: GameState, events: list[An
 class Table(MethodView):
     @blp.doc(operationId="getTable")
     @blp.response(200, TableSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -128,7 +136,8 @@ class TableMoves(MethodView):
     @blp.doc(operationId="playTableMove")
     @blp.arguments(TableMoveRequestSchema())
     @blp.response(200, TableUpdateSchema)
-    @blp.alt_response(403, response="FORBIDDEN", description="No key, or it opens no seat.")
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was shown.")
+    @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT",
                       description="`stale_version`, or the move is not legal now.")
