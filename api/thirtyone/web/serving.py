@@ -67,12 +67,25 @@ def post_worker_init(worker: Any) -> None:
         from thirtyone.web import draining
 
         # Out of the signal handler: waking the streams takes locks the interrupted code
-        # may hold (a thread, or a greenlet under gevent).
-        threading.Thread(target=draining.begin, daemon=True).start()
+        # may hold. Under gevent a greenlet (a thread's start would block in the handler).
+        if _gevent_patched():
+            import gevent
+
+            gevent.spawn(draining.begin)
+        else:
+            threading.Thread(target=draining.begin, daemon=True).start()
         if callable(stop):
             stop(signum, frame)
 
     signal.signal(signal.SIGTERM, drain)
+
+
+def _gevent_patched() -> bool:
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("threading"))
 
 
 def child_exit(server: Any, worker: Any) -> None:

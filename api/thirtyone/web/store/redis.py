@@ -168,6 +168,7 @@ class RedisStore(TableStore):
             self._client = redis.Redis(connection_pool=pool)
         self._scripts: dict[int, tuple[Any, Any]] = {}
         self._scripts_lock = threading.Lock()
+        self._closed = threading.Event()
 
     def _node(self, table: str) -> Any:
         """The client that talks to the primary holding ``table``: a commit and its ``WAIT``
@@ -316,11 +317,11 @@ class RedisStore(TableStore):
         return node.name, self._cluster.get_redis_connection(node)
 
     def _watch(self) -> None:
-        while True:
+        while not self._closed.is_set():
             subscriptions: dict[str, Any] = {}
             tables: dict[str, str] = {}
             try:
-                while True:
+                while not self._closed.is_set():
                     self.hub.changed.clear()
                     wanted = set(self.hub.tables())
                     for table in [table for table in tables if table not in wanted]:
@@ -371,4 +372,5 @@ class RedisStore(TableStore):
             self.hub.notify(_table_of(message["channel"]))
 
     def close(self) -> None:
+        self._closed.set()
         self._client.close()

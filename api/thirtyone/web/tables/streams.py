@@ -160,7 +160,10 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                 for entry in pending:
                     if entry.prev != digest or entry.reset:
                         # Not the timeline this stream followed: resync from the store.
-                        record = load_table(record.table, seen=(cursor, digest))
+                        try:
+                            record = load_table(record.table, seen=(cursor, digest))
+                        except StoreUnavailable:
+                            return  # the client reconnects with Last-Event-ID
                         state, cursor, digest = table_state(record), record.version, record.digest
                         yield _sse(table_answer(record, cursor, state, seat, []), "table_reset")
                         break
@@ -182,7 +185,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                         # failover): is the store still on this stream's timeline?
                         generation = tables.hub.generation
                         head = tables.load(record.table)
-                        if head.version < cursor or head.digest != digest:
+                        if head.version < cursor or (head.version == cursor
+                                                     and head.digest != digest):
                             # It lost this stream's versions: resync, as for a reset entry.
                             pending = [Entry(cursor, [], [], reset=True)]
                 except StoreUnavailable:
