@@ -17,7 +17,7 @@ Each process subscribes (``SSUBSCRIBE``, sharded pub/sub) to the channels of the
 own streams wait on, and to nothing else: what a worker receives grows with what it streams,
 not with the fleet. In a cluster it holds one subscription connection per primary that owns
 such a channel. One connection per open stream would exhaust the pool at a few hundred
-streams. The pool blocks for up to 5 s when all its connections are busy, so a burst waits
+streams. The pool blocks for up to 2 s when all its connections are busy, so a burst waits
 rather than fails.
 """
 
@@ -35,6 +35,8 @@ import redis
 import redis.cluster
 import redis.exceptions
 import redis.sentinel
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
@@ -140,7 +142,11 @@ def _nodes(netloc: str) -> list[tuple[str, int]]:
     return nodes
 
 
-_CLIENT = {"socket_timeout": 5, "socket_connect_timeout": 2}
+# A Redis command takes well under a millisecond: one that has not answered in 2 s is a
+# frozen or lost Redis, and the request answers 503 rather than hold its worker. One retry, at
+# once, on a fresh connection: a pooled connection may be dead after a restart or failover.
+_CLIENT: dict[str, Any] = {"socket_timeout": 2, "socket_connect_timeout": 2,
+                           "retry": Retry(NoBackoff(), 1)}
 
 
 class RedisStore(TableStore):
@@ -163,7 +169,7 @@ class RedisStore(TableStore):
             self._client = sentinel.master_for(service, db=int(db or 0), max_connections=64,
                                                **_CLIENT)
         else:
-            pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=5,
+            pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
                                                          **_CLIENT)
             self._client = redis.Redis(connection_pool=pool)
         self._scripts: dict[int, tuple[Any, Any]] = {}
