@@ -156,8 +156,11 @@ class RedisNode:
         self.port = port
         self.folder = processes.folder / f"redis-{port}"
         self.folder.mkdir(exist_ok=True)
+        # A copy: Redis rewrites its file when Sentinel reconfigures it.
+        copy = self.folder / config
+        shutil.copy(DEPLOY / "redis" / config, copy)
         self.process = processes.start(
-            [binary("redis-server", "redis-server"), str(DEPLOY / "redis" / config),
+            [binary("redis-server", "redis-server"), str(copy),
              "--port", str(port), "--bind", "127.0.0.1", "--dir", str(self.folder), *extra],
             f"redis-{port}")
         wait_for(lambda: redis_ping(port), 15, f"redis on {port}")
