@@ -262,17 +262,23 @@ def test_a_long_poll_answers_json_with_every_event_after_the_cursor(client):
     created = open_table(client, bots={"1": "greedy"})
     table, keys = created["table"], keys_of(created)
     moves = [play_one(client, table, keys) for _ in range(2)]
-    polled = client.get(f"/v1/tables/{table}/events?after={created['version']}&wait=5",
+    polled = client.get(f"/v1/tables/{table}/updates?after={created['version']}&wait=5",
                         headers=bearer(keys[0]))
     assert polled.status_code == 200 and polled.mimetype == "application/json"
     assert polled.json["version"] == moves[-1]["version"]
     assert polled.json["events"] == [event for move in moves for event in move["events"]]
     start = time.monotonic()
-    idle = client.get(f"/v1/tables/{table}/events?after={moves[-1]['version']}&wait=1")
+    idle = client.get(f"/v1/tables/{table}/updates?after={moves[-1]['version']}&wait=1")
     assert time.monotonic() - start >= 0.9
     assert idle.json["events"] == [] and idle.json["version"] == moves[-1]["version"]
-    ahead = client.get(f"/v1/tables/{table}/events?after=999&wait=1")
+    ahead = client.get(f"/v1/tables/{table}/updates?after=999&wait=1")
     assert (ahead.status_code, ahead.json["code"]) == (409, "stale_version")
+    current = client.get(f"/v1/tables/{table}/updates?wait=0")
+    assert current.json["version"] == moves[-1]["version"] and current.json["events"] == []
+    # The long poll once lived on the stream's address: such a request is sent on, query kept.
+    moved = client.get(f"/v1/tables/{table}/events?after=1&wait=5&lang=ru")
+    assert moved.status_code == 307
+    assert moved.headers["Location"] == f"/v1/tables/{table}/updates?after=1&wait=5&lang=ru"
     bad = client.get(f"/v1/tables/{table}/events", headers={"Last-Event-ID": "x"})
     assert bad.status_code == 422
 
