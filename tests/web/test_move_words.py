@@ -104,3 +104,22 @@ def test_a_switch_hand_is_named_alike_by_the_move_and_by_its_event(language):
         message = event_message(CATALOGS[language], events[0])
         assert re.findall(r"\d+", said) == [str(hand + 1)]
         assert str(hand + 1) in re.findall(r"\d+", message)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_hosted_table_gives_its_seat_the_words_of_the_engine(client, language):
+    created = client.post("/v1/tables", json={"variant": "switch", "players": 2}).json
+    keys = {seat["seat"]: seat["key"] for seat in created["seats"]}
+    for _ in range(6):
+        public = client.get(f"/v1/tables/{created['table']}").json
+        seat = 0 if public["to_move"] is None else public["to_move"]
+        mine = client.get(f"/v1/tables/{created['table']}?lang={language}",
+                          headers={"Authorization": f"Bearer {keys[seat]}"}).json
+        said = [move.pop("description") for move in mine["legal_moves"]]
+        assert said == [describe_move(CATALOGS[language], move, mine["view"])
+                        for move in mine["legal_moves"]]
+        played = client.post(f"/v1/tables/{created['table']}/moves",
+                             headers={"Authorization": f"Bearer {keys[seat]}"},
+                             json={"move": {**mine["legal_moves"][-1], "description": said[-1]},
+                                   "version": mine["version"]})
+        assert played.status_code == 200, played.json
