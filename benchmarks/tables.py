@@ -305,7 +305,14 @@ def start_cluster(folder):
     import redis
 
     deadline = time.monotonic() + 30
-    while any(redis.Redis(port=port).cluster("info")["cluster_state"] != "ok" for port in ports):
+    def forming():
+        infos = [redis.Redis(port=port).info("replication") for port in ports]
+        return (any(redis.Redis(port=port).cluster("info")["cluster_state"] != "ok"
+                    for port in ports)
+                or any(info.get("min_slaves_good_slaves", 0) < 1
+                       for info in infos if info["role"] == "master"))
+
+    while forming():
         if time.monotonic() > deadline:
             raise TimeoutError("the cluster did not form")
         gevent.sleep(0.2)

@@ -188,6 +188,16 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
         return True
 
     wait_for(ready, 30, "the cluster")
+
+    def replicated() -> bool:
+        import redis
+
+        # Each primary has its replica (min-replicas-to-write 1 refuses writes until then).
+        return all(info.get("min_slaves_good_slaves", 0) >= 1 for info in (
+            redis.Redis(port=node.port).info("replication") for node in nodes)
+            if info["role"] == "master")
+
+    wait_for(replicated, 30, "the replicas")
     return nodes, "redis+cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in nodes[:3])
 
 

