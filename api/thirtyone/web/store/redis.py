@@ -210,12 +210,13 @@ class RedisStore(TableStore):
                   "state", record.state_json, "meta", record.meta_json(),
                   "snap_version", 0, "snap_state", state]
         node = self._node(record.table)
-        try:
-            created = self._script(node)[1](keys=[_table_key(record.table)],
-                                            args=[*fields, self.ttl])
-        except _UNAVAILABLE as error:
-            self._refresh(error)
-            raise _unavailable(error, sent=True) from error
+        with metrics.store_call("create"):
+            try:
+                created = self._script(node)[1](keys=[_table_key(record.table)],
+                                                args=[*fields, self.ttl])
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error, sent=True) from error
         if not created:
             raise TableExists(record.table)
 
@@ -309,11 +310,11 @@ class RedisStore(TableStore):
     def ping(self) -> None:
         try:
             if self._cluster is not None:
-                # Every slot must have a primary that answers.
-                info = self._cluster.cluster_info()
-                if info.get("cluster_state") != "ok":
-                    raise StoreUnavailable(f"cluster_state is {info.get('cluster_state')}")
-            self._client.ping()
+                # One primary that answers: during one shard's failover the others serve, and
+                # an instance taken out of the pool for it would serve none of them.
+                self._cluster.ping(target_nodes=redis.cluster.RedisCluster.RANDOM)
+            else:
+                self._client.ping()
         except _UNAVAILABLE as error:
             self._refresh(error)
             raise _unavailable(error) from error

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
     SNAPSHOT_EVERY,
@@ -121,13 +122,17 @@ class SQLiteStore(TableStore):
         connection.execute("PRAGMA synchronous=NORMAL")
         return connection
 
-    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    def _run(self, work: Callable[[sqlite3.Connection], T], call: str = "other") -> T:
         """``work`` on a pooled connection, rolled back if it fails half-way.
 
         A database locked by another writer is waited for here, in short sleeps that let the
         other greenlets of a gevent worker run (SQLite's own busy handler sleeps inside C, and
         would stall every stream and request of the worker), for up to 5 s.
         """
+        with metrics.store_call(call):
+            return self._attempt(work)
+
+    def _attempt(self, work: Callable[[sqlite3.Connection], T]) -> T:
         deadline = time.monotonic() + BUSY_SECONDS
         pause = 0.001
         while True:
@@ -187,7 +192,7 @@ class SQLiteStore(TableStore):
                                (record.table, record.version, dumps(start).decode()))
             connection.execute("COMMIT")
 
-        self._run(insert)
+        self._run(insert, "create")
 
     def _purge(self, connection: sqlite3.Connection, now: float) -> None:
         connection.execute("BEGIN IMMEDIATE")
@@ -201,7 +206,7 @@ class SQLiteStore(TableStore):
         row = self._run(lambda connection: connection.execute(
             "SELECT version, state, meta, epoch, digest FROM tables WHERE id = ? AND expires > ?",
             (table, time.time()),
-        ).fetchone())
+        ).fetchone(), "load")
         if row is None:
             raise TableNotFound(table)
         return TableRecord.from_stored(table, *row)
@@ -271,7 +276,7 @@ class SQLiteStore(TableStore):
                                        (table, newest))
             connection.execute("COMMIT")
 
-        self._run(update)
+        self._run(update, "commit")
         self.hub.notify(table, entry)
 
     def request(self, table: str, key: str) -> RequestRecord | None:
@@ -287,7 +292,7 @@ class SQLiteStore(TableStore):
         rows = self._run(lambda connection: connection.execute(
             "SELECT data FROM entries WHERE table_id = ? AND version > ? ORDER BY version",
             (table, after),
-        ).fetchall())
+        ).fetchall(), "entries")
         return [Entry.from_json(row[0]) for row in rows]
 
     def _versions(self, tables: list[str]) -> dict[str, int]:
