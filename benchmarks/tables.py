@@ -334,11 +334,30 @@ def moves_throughput(servers, seconds):
             for name, rounds in results.items()}
 
 
-def long_table(redis_url, versions):
-    """A table played to ``versions`` as table_moves.lua plays (draw from the stock, discard
-    the first card one may, so the match never ends), in this process through the ledger: a
-    table that long over HTTP would take minutes."""
+def lowest_move(state):
+    """Draw from the stock and discard so as to keep the lowest hand: nobody ever reaches 31 or
+    knocks, and a round whose stock runs out is void, so the match never ends."""
     from thirtyone.game import legal_moves
+    from thirtyone.hands import score_hand
+
+    if state.to_move is None:
+        return {"type": "next_round"}
+    discards = [move for move in legal_moves(state) if move["type"] == "discard"]
+    if not discards:
+        return {"type": "draw", "source": "stock", "seat": state.to_move}
+    hand = [str(card.code) for card in state.hands[state.to_move]]
+
+    def kept(move):
+        rest = list(hand)
+        rest.remove(move["card"])
+        return score_hand(rest, state.rules.variant).points
+
+    return {**min(discards, key=kept), "seat": state.to_move}
+
+
+def long_table(redis_url, versions):
+    """A table played to ``versions`` by :func:`lowest_move`, in this process through the
+    ledger (a table that long over HTTP would take minutes)."""
     from thirtyone.web import create_app
     from thirtyone.web.tables import ledger
     from thirtyone.web.tables.playing import play
@@ -351,16 +370,8 @@ def long_table(redis_url, versions):
         record = ledger.load_table(table)
         state = ledger.table_state(record)
         while record.version < versions:
-            seat = state.to_move
-            options = legal_moves(state)
-            if seat is None:
-                move = {"type": "next_round"}
-            else:
-                move = next((m for m in options if m["type"] == "discard"),
-                            {"type": "draw", "source": "stock"})
-                move = {**move, "seat": seat}
             moves = []
-            state, events = play(state, move, moves)
+            state, events = play(state, lowest_move(state), moves)
             version = ledger.commit(record, record.version, moves, state, events)
             record = app.extensions["thirtyone.tables"].load(table)
             assert record.version == version

@@ -159,14 +159,17 @@ class RedisStore(TableStore):
             self._cluster = redis.cluster.RedisCluster(
                 startup_nodes=[redis.cluster.ClusterNode(host, port)
                                for host, port in _nodes(parts.netloc)],
-                max_connections=64, **_CLIENT,
+                # A full pool waits for a connection (redis-py allows 20 s) rather than fail.
+                connection_pool_class=redis.BlockingConnectionPool, max_connections=64,
+                **_CLIENT,
             )
             self._client: Any = self._cluster
         elif url.startswith("redis+sentinel://"):
             parts = urlsplit(url)
             service, _, db = parts.path.strip("/").partition("/")
             sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)
-            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=64,
+            # Sentinel's pool cannot wait for a free connection: it may open more instead.
+            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,
                                                **_CLIENT)
         else:
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
