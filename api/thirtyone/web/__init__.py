@@ -26,6 +26,7 @@ from whitenoise import WhiteNoise
 import thirtyone
 from thirtyone.web import (
     advice,
+    compute,
     contract,
     docs,
     games,
@@ -130,6 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
+    compute.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)

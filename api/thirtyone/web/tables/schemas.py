@@ -13,6 +13,7 @@ from thirtyone.web.games import MoveSchema
 from thirtyone.web.validation import Message, RulesSchema, Schema, between, one_of
 
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
+HINTS = ("off", "on")
 
 _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot seat, null for a "
               "human seat."}
@@ -30,6 +31,14 @@ class NewTableSchema(RulesSchema):
         metadata={"description": "Bot seats: a bot level by seat number, e.g. "
                   "`{\"1\": \"greedy\"}`. The other seats are for humans.",
                   "additionalProperties": {"type": "string", "enum": list(BOT_LEVELS)}},
+    )
+
+    hints = ma.fields.String(
+        load_default=None, validate=one_of(HINTS),
+        metadata={"description": "Whether the seats may ask for hints "
+                  "(`GET /v1/tables/{table}/advice`): `on` or `off`. By default `off` at a "
+                  "table of two or more human seats (a hint there would help one friend "
+                  "against another), `on` at a table of one human and bots."},
     )
 
     @ma.pre_load
@@ -122,6 +131,10 @@ class TableSchema(ma.Schema):
     variant = ma.fields.String(required=True)
     players = ma.fields.Integer(required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True, metadata=_SEATS_DOC)
+    hints = ma.fields.String(
+        required=True, metadata={"enum": list(HINTS),
+                                 "description": "Whether the seats may ask for hints."},
+    )
     seed_sha256 = ma.fields.String(
         required=True,
         metadata={"description": "SHA-256 (hex) of the seed as UTF-8 text, published before "
