@@ -10,7 +10,14 @@ from thirtyone.bots import BOTS
 from thirtyone.errors import N_
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema
-from thirtyone.web.validation import Message, RulesSchema, Schema, between, one_of
+from thirtyone.web.validation import (
+    Message,
+    RulesSchema,
+    Schema,
+    between,
+    one_of,
+    players_field,
+)
 
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
 HINTS = ("off", "on")
@@ -20,10 +27,7 @@ _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot s
 
 
 class NewTableSchema(RulesSchema):
-    players = ma.fields.Integer(
-        required=True, validate=between(1, 15),
-        metadata={"description": "Seats at the table; each variant has its own range."},
-    )
+    players = players_field()
     bots = ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.String(validate=one_of(BOT_LEVELS)),
@@ -70,7 +74,7 @@ class TableMoveRequestSchema(Schema):
                   "the seat whose key is shown. The legal ones are in `legal_moves`."},
     )
     version = ma.fields.Integer(
-        required=True, validate=between(0, 2**53),
+        required=True, strict=True, validate=between(0, 2**53),
         metadata={"description": "The table's version the move was chosen at (from the last "
                   "answer or event); another version is refused with `stale_version`."},
     )

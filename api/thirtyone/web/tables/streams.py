@@ -18,7 +18,7 @@ from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, store, table_state
 from thirtyone.web.tables.problems import stale_version
 from thirtyone.web.tables.schemas import EventsQuerySchema, ResumeHeadersSchema, TableUpdateSchema
-from thirtyone.web.tables.seats import bearer_key, seat_of
+from thirtyone.web.tables.seats import bearer_key, query_key, seat_of
 
 
 @blp.route("/<table>/events")
@@ -48,7 +48,7 @@ class TableEvents(MethodView):
         """Every new version of the table as this seat sees it, pushed (SSE) or long-polled."""
         record = load_table(table)
         key = bearer_key()
-        seat = seat_of(record, key if key is not None else query["key"])
+        seat = seat_of(record, key if key is not None else query_key(query["key"]))
         after = query["after"] if query["after"] is not None else headers["last_event_id"]
         if after is not None and after > record.version:
             raise stale_version(record.version)
