@@ -135,6 +135,8 @@ class TableRecord:
     state_json: str | bytes
     seats: tuple[SeatRecord, ...]
     seed_sha256: str
+    # The table's rule on hints: whether its seats may ask the advice.
+    hints: bool = True
     epoch: str = ""
     digest: str = ""
     request: dict[str, Any] | None = None

@@ -23,9 +23,10 @@ from thirtyone.web.store import (
 )
 from thirtyone.web.tables import idempotency
 from thirtyone.web.tables.answers import table_answer
+from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
-from thirtyone.web.tables.playing import play, play_bots
+from thirtyone.web.tables.playing import play
 from thirtyone.web.tables.problems import key_required, stale_version
 from thirtyone.web.tables.schemas import (
     NewTableResultSchema,
@@ -60,45 +61,53 @@ class Tables(MethodView):
         """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
         key = idempotency.request_key()
         record = idempotency.opened(key, body) if key is not None else None
-        if record is None:
-            state = new_game(body["variant"], body["players"], options=body["options"] or None)
-            bots = {int(seat): level for seat, level in body["bots"].items()}
-            keys = {seat: idempotency.seat_key(key, seat) if key is not None else new_key()
-                    for seat in range(state.players) if seat not in bots}
-            seats = tuple(
-                SeatRecord(bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
-                for seat in range(state.players)
-            )
-            start = state.to_dict()
-            record = first_record(
-                idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12),
-                dumps(start), seats=seats,
-                seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(),
-                request=None if key is None else {"body": idempotency.body_digest(body)},
-            )
-            try:
-                store().create(record, start)
-            except TableExists:
-                # The same creation, retried while the first one was being made.
-                record = idempotency.opened(key, body) if key is not None else None
-                if record is None:
-                    raise
-        if key is not None:
-            keys = {seat: idempotency.seat_key(key, seat)
-                    for seat, stored in enumerate(record.seats) if stored.bot is None}
-            done = idempotency.committed(record, key, body, None)
-            if done is not None or record.version > 0:
-                version = done.version if done is not None else 0
-                played, events = idempotency.original(record, version)
-                return _opened(record, version, played, events, keys), 201, _location(record)
-        # A bot to move first plays at once: version 1, before anyone has seen the table.
-        moves: list[dict[str, Any]] = []
+        if record is not None:
+            return self._again(record, key), 201, _location(record)
+        state = new_game(body["variant"], body["players"], options=body["options"] or None)
+        bots = {int(seat): level for seat, level in body["bots"].items()}
+        keys = {seat: idempotency.seat_key(key, seat) if key is not None else new_key()
+                for seat in range(state.players) if seat not in bots}
+        seats = tuple(
+            SeatRecord(bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
+            for seat in range(state.players)
+        )
+        start = state.to_dict()
+        hints = body["hints"] == "on" if body["hints"] is not None else len(keys) < 2
+        record = first_record(
+            idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12),
+            dumps(start), seats=seats,
+            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(), hints=hints,
+            request=None if key is None else {"body": idempotency.body_digest(body)},
+        )
+        try:
+            store().create(record, start)
+        except TableExists:
+            # The same creation, retried while the first one was being made.
+            again = idempotency.opened(key, body) if key is not None else None
+            if again is None:
+                raise
+            return self._again(again, key), 201, _location(again)
+        # Bots to move first play one slice at once (version 1), before anyone has seen the
+        # table; a table of bots alone plays on as it is read or streamed.
         with metrics.bot_cpu():
-            played, events = play_bots(table_state(record), record.seats, moves)
-        request = None if key is None else (
-            key, RequestRecord(1, idempotency.body_digest(body), None))
-        version = commit(record, 0, moves, played, events, request) if moves else 0
-        return _opened(record, version, played, events, keys), 201, _location(record)
+            advanced = advance(record)
+        return (_opened(record, advanced.version, advanced.state, advanced.events, keys), 201,
+                _location(record))
+
+    @staticmethod
+    def _again(record: TableRecord, key: str) -> Response:
+        """The answer of the creation with idempotency key ``key`` that opened ``record``:
+        version 0, or 1 when bots were to move first (played now if that request stopped
+        before they did)."""
+        keys = {seat: idempotency.seat_key(key, seat)
+                for seat, stored in enumerate(record.seats) if stored.bot is None}
+        dealt, _ = idempotency.original(record, 0)
+        version = 1 if is_due(record.seats, dealt) else 0
+        if version > record.version:
+            advanced = advance(record)
+            return _opened(record, advanced.version, advanced.state, advanced.events, keys)
+        played, events = idempotency.original(record, version)
+        return _opened(record, version, played, events, keys)
 
 
 def _location(record: TableRecord) -> dict[str, str]:
@@ -128,7 +137,8 @@ class Table(MethodView):
         """The table as a seat (with its key) or a spectator (without) sees it."""
         record = load_table(table)
         seat = seat_of(record, bearer_key())
-        return jsonify(table_answer(record, record.version, table_state(record), seat))
+        advanced = advance(record)
+        return jsonify(table_answer(record, advanced.version, advanced.state, seat))
 
 
 @blp.route("/<table>/moves")
@@ -145,8 +155,9 @@ class TableMoves(MethodView):
                       description="The table store is not answering.")
     @blp.doc(security=[{"seatKey": []}], parameters=[IDEMPOTENCY_KEY])
     def post(self, body: dict[str, Any], table: str) -> Response:
-        """Move for your seat; the bots answer at once. The next version, what happened and
-        what your seat now sees."""
+        """Move for your seat; the bots answer at once (for a slice of work: strong bots at a
+        long table go on after the answer, as its stream shows). The next version, what
+        happened and what your seat now sees."""
         record = load_table(table)
         key = bearer_key()
         if key is None:
@@ -166,7 +177,7 @@ class TableMoves(MethodView):
         except MoveError as error:
             raise Problem.from_engine(error, status=409) from None
         with metrics.bot_cpu():
-            moved, bot_events = play_bots(moved, record.seats, moves)
+            moved, bot_events = play_due(record.seats, moved, moves)
         request = None if request_key is None else (
             request_key, RequestRecord(record.version + 1, idempotency.body_digest(body, seat),
                                        seat))
