@@ -59,6 +59,7 @@ CATEGORY_NAMES: dict[str, str] = {
     "three-aces": N_("Three aces"),
     "three-of-a-kind": N_("Three of a kind"),
     "suit": N_("Cards of one suit"),
+    "same-rank": N_("Cards of one rank"),
     "high-card": N_("High card"),
     "running-flush": N_("Running flush"),
     "run": N_("Run"),
@@ -71,6 +72,7 @@ _NO_WILD: Mapping[str, str] = MappingProxyType({})
 _ACE = 14
 _ABOVE_ACE = 15  # the traditional brag order's prial of threes and A-2-3 rank above the ace
 _ACE_KING_TEN = 14 << 8 | 13 << 4 | 10
+_TEN = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,7 @@ class _Basis:
     ace_value: int
     three_of_a_kind: str
     trips_equal: bool
+    count_same_rank: bool
     three_aces: int | None
     wild: str
     joker_card: str | None
@@ -103,6 +106,7 @@ class _Basis:
             ace_value=1 if rules["values"] == "race" else 11,
             three_of_a_kind=rules["three_of_a_kind"],
             trips_equal=rules["trips_equal"],
+            count_same_rank=rules["count_same_rank"],
             three_aces=rules["three_aces"],
             wild=rules["wild"],
             joker_card=(
@@ -119,8 +123,8 @@ class _Basis:
 
 
 SCORING_OPTIONS: tuple[str, ...] = (
-    "deck", "values", "three_of_a_kind", "trips_equal", "three_aces", "wild", "joker_card",
-    "tie_break", "suit_order", "blitz", "ranking", "three_aces_fire", "brag_order",
+    "deck", "values", "three_of_a_kind", "trips_equal", "count_same_rank", "three_aces", "wild",
+    "joker_card", "tie_break", "suit_order", "blitz", "ranking", "three_aces_fire", "brag_order",
 )
 """The options that change what a hand is worth, the one list the tables are keyed by: rule
 sets that agree on these share a table, whatever their other options. An option that changes
@@ -300,7 +304,8 @@ def _ranks(cards: Sequence[Card]) -> int:
     return packed << 4 * (HAND_SIZE - len(cards))
 
 
-_TIE_BITS = 24  # room for two packed rank lists (12 bits each)
+_TIE_BITS = 25  # room for two packed rank lists (12 bits each) and the pure-trips bit
+_PURE = 1 << 24  # pure trips above trips made with a wild jack of clubs, at the same points
 _DETAIL_BITS = 27
 
 
@@ -327,6 +332,7 @@ class _Reader:
         )
         self.by_suit = basis.tie_break == "suit"
         self.by_ranks = basis.tie_break == "ranks"
+        self.trips_by_rank = basis.tie_break in ("ranks", "trips")
         self.trips_on = basis.three_of_a_kind != "off"
         # How a group of cards of one suit ranks against another group of the hand: by
         # points, then (RULES.md §2) the group whose cards rank higher, or, when suits break
@@ -342,24 +348,60 @@ class _Reader:
             return self.suit_rank[suit]
         return 0
 
+    def trips_part(self, ranks: int) -> int:
+        """The tie-break part of a three of a kind: by rank under ``ranks`` and ``trips``."""
+        return ranks << 12 if self.trips_by_rank else self.tie_part(ranks, 0, None)
+
     def trips(self, cards: tuple[Card, ...], rank_order: int, pure: bool) -> _Reading:
-        """Three of a kind of ``rank_order``; ``pure`` is False when made with a wild card."""
+        """Three of a kind of ``rank_order``; ``pure`` is False when made with a wild card
+        (the jack of clubs), which ranks below every pure trips of the same points and
+        above a lower one made so."""
         basis = self.basis
         ranks = rank_order * 0x111
         detail = ranks << 15
+        if basis.trips_equal:
+            order = 0
+        elif not pure or basis.three_of_a_kind == "30-below-suited":
+            order = rank_order
+        else:
+            order = self.trips_part(ranks)
+        if basis.three_of_a_kind == "30":
+            # A plain 30, compared as any other 30; made with the jack, just below them all.
+            level = 60 << 2 | 1 if pure else 60 << 2 | 0
+            return _Reading(level << _TIE_BITS | order, 30, "three-of-a-kind", None, cards,
+                            False, detail)
+        part = (_PURE if pure else 0) | order
         if basis.three_of_a_kind == "30-below-suited":
-            part = 0 if basis.trips_equal else pure << 4 | rank_order
             key = (60 << 2 | 0) << _TIE_BITS | part
             return _Reading(key, 30, "three-of-a-kind", None, cards, False, detail)
-        part = 0 if basis.trips_equal else self.tie_part(ranks, 0, None)
         key = (61 << 2 | 1) << _TIE_BITS | part
         return _Reading(key, 30.5, "three-of-a-kind", None, cards, False, detail)
+
+    def same_rank(self, cards: tuple[Card, ...]) -> _Reading | None:
+        """With ``count_same_rank``: the reading that adds up the hand's cards of one rank,
+        if two or three share one (cards given highest first)."""
+        first, second, third = cards
+        group: tuple[Card, ...]
+        others: tuple[Card, ...]
+        if first.rank == second.rank == third.rank:
+            group, others = cards, ()
+        elif first.rank == second.rank:
+            group, others = (first, second), (third,)
+        elif second.rank == third.rank:
+            group, others = (second, third), (first,)
+        else:
+            return None
+        points = sum(self.value[card.index] for card in group)
+        ranks, other_ranks = _ranks(group), _ranks(others)
+        key = (points * 2 << 2 | 1) << _TIE_BITS | self.tie_part(ranks, other_ranks, None)
+        detail = (ranks << 12 | other_ranks) << 3
+        return _Reading(key, points, "same-rank", None, group, False, detail)
 
     def three_aces(self, cards: tuple[Card, ...]) -> _Reading:
         points = self.basis.three_aces
         assert points is not None
         ranks = _ACE * 0x111
-        key = (points * 2 << 2 | 1) << _TIE_BITS | self.tie_part(ranks, 0, None)
+        key = (points * 2 << 2 | 1) << _TIE_BITS | self.trips_part(ranks)
         # Feuer (three_aces_fire) ends a round as a blitz does: the flows read it as one.
         fire = self.basis.three_aces_fire
         return _Reading(key, points, "three-aces", None, cards, fire, ranks << 15)
@@ -369,6 +411,11 @@ class _Reader:
         if self.basis.ranking == "brag":
             return self.brag(cards)
         best = self.best_suit(cards)
+        if self.basis.count_same_rank:
+            by_rank = self.same_rank(cards)
+            # The better count; equal counts, the higher ranks (a pair over a suit).
+            if by_rank is not None and (by_rank.key, by_rank.detail) > (best.key, best.detail):
+                best = by_rank
         first, second, third = cards
         if first.rank == second.rank == third.rank:
             if self.trips_on:
@@ -422,6 +469,9 @@ class _Reader:
         blitz = points == 31 and (
             self.basis.blitz == "any-31"
             or (self.basis.blitz == "ace-king-ten" and ranks == _ACE_KING_TEN)
+            # An ace, a ten and a face card: the only 31s of one suit holding an ace and a ten.
+            or (self.basis.blitz == "ace-ten-face" and ranks >> 8 == _ACE
+                and ranks & 0xF == _TEN)
         )
         category = "blitz" if blitz else "suit" if len(group) > 1 else "high-card"
         key = (points * 2 << 2 | (2 if blitz else 1)) << _TIE_BITS | self.tie_part(
@@ -818,7 +868,7 @@ def score_hand(
     Traceback (most recent call last):
     ...
     thirtyone.errors.OptionError: option 'three_of_a_kind' must be one of off, 30.5, \
-30-below-suited, not '31'
+30-below-suited, 30, not '31'
     >>> score_hand("AS KS X1")
     Traceback (most recent call last):
     ...
