@@ -36,7 +36,8 @@ PRESET_FACTS = {
     }),
     "blitz": (Family.DRAW, (2, 7), ("001",), {
         "blitz": "ace-king-ten", "stock_exhausted": "recycle", "knocker_penalty": 1,
-        "knocker_ties": "shared", "first_dealer": "draw-low", "lives_to_pot": True, "honour_tie_break": True,
+        "knocker_ties": "shared", "first_dealer": "draw-low", "lives_to_pot": True,
+        "honour_tie_break": True,
     }),
     "cut-throat": (Family.DRAW, (2, 7), ("003",), {
         "lives": 3, "free_ride": False, "three_of_a_kind": "30.5", "trips_equal": True,
@@ -74,7 +75,8 @@ PRESET_FACTS = {
     "schwimmen": (Family.WIDOW, (2, 9), (), {
         "deck": "piquet32", "three_of_a_kind": "30.5", "three_aces": 33,
         "three_aces_fire": True, "tie_break": "trips", "blitz": "any-31", "lives": 3,
-        "free_ride": True, "knocker_penalty": 1, "knocker_ties": "shared", "first_dealer": "random", "widow": "face-down",
+        "free_ride": True, "knocker_penalty": 1, "knocker_ties": "shared", "first_dealer": "random",
+        "widow": "face-down",
         "exchange": "one-or-three", "may_pass": True, "on_31": "showdown",
         "knock_first_round": "allowed",
     }),

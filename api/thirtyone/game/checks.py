@@ -309,6 +309,7 @@ _MOVE_FIELDS: dict[str, Callable[[Any, int], bool]] = {
         _is_int(position) and 0 <= position < 9 for position in value),
     "hand": lambda value, n: value in (0, 1) and not isinstance(value, bool),
     "face_up": lambda value, n: isinstance(value, bool),
+    "knock": lambda value, n: value is True,
 }
 """Every field a move in the history may have (those of :mod:`thirtyone.game.moves`), and
 whether a value fits it at a table of ``n`` seats."""

@@ -8,8 +8,8 @@ Pot (:class:`PotSettler`): every seat antes ``ante`` before a deal. At the end o
 best hand of the seats that played takes the pot; when the deal ended on a 31, a blitz, a
 declaration by the dealt 31s or the widow's 31, only those seats (``Outcome.blitz``) compete.
 A blitz makes every other seat pay ``blitz_fee`` first; with ``knocker_must_win`` a knocker
-who does not hold the best hand alone pays one chip first, at a showdown. A blitz or the dealt 31s are the only
-hands shown, and none after the widow's 31: there is no showdown then. Equal
+who does not hold the best hand alone pays one chip first, at a showdown. A blitz or the dealt
+31s are the only hands shown, and none after the widow's 31: there is no showdown then. Equal
 best hands split the pot, the odd chips staying in it for the next deal [resolved]; with
 ``tie: carry`` the pot goes instead to a next deal among the tied seats, the others joining by
 paying the pot's amount (see :mod:`thirtyone.game.widow`), except after the last deal, where

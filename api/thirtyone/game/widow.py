@@ -21,6 +21,8 @@ The phases of a deal, each optional:
   the deal with a showdown;
 - ``exchange``: from the dealer's left each seat exchanges or knocks (``knock: plain``; with
   ``knock: take-all`` taking all three widow cards is the knock and a turn must exchange);
+  with ``close_after_exchange`` an exchange may end with a knock (``"knock": true``, the
+  seat "closes"), as a knock would in that turn (``knock_first_round`` applies);
   after a knock each other seat has one last turn, to exchange or ``stand``; then the
   showdown (a knock before anyone has played goes straight to it with
   ``knock_first_round: showdown``). Whoever makes 31 ends the deal at once (not with the
@@ -247,6 +249,8 @@ class WidowFlow(FamilyFlow):
             declare = [{"type": "declare"}] if _declarable(state.rules, hand) else []
             return [*declare, {"type": "pass"}]
         moves = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+        if self.may_close(state):
+            moves += [{**move, "knock": True} for move in moves]
         if state.rules.may_pass:
             # Passing keeps the hand, before a knock and in the last turn after one.
             moves.append({"type": "pass"})
@@ -275,7 +279,19 @@ class WidowFlow(FamilyFlow):
                          field="type", move=kind, phase=str(phase))
         if kind == "exchange":
             sizes = (WIDOW_SIZE,) if phase == WidowPhase.CHOOSE else exchange_sizes(rules)
-            return read_exchange(move, hand, len(state.table), sizes)
+            exchange = read_exchange(move, hand, len(state.table), sizes)
+            closes = move.get("knock", False)
+            if closes is not False:
+                if closes is not True:
+                    raise refuse("bad_move", N_("knock after an exchange is true or false"),
+                                 field="knock")
+                if phase != WidowPhase.EXCHANGE or not rules.close_after_exchange:
+                    raise refuse("no_close_after_exchange",
+                                 N_("these rules do not let a player knock after exchanging"),
+                                 field="knock")
+                self.check_knock(state)
+                exchange["knock"] = True
+            return exchange
         if kind == "declare" and not _declarable(rules, hand):
             raise refuse("nothing_to_declare",
                          N_("only a 31, three of a kind or three cards of one suit may be "
@@ -316,11 +332,7 @@ class WidowFlow(FamilyFlow):
                                 turns=state.turns + 1), events
         rules = state.rules
         if kind == "knock":
-            events = [{"type": "knocked", "seat": seat}]
-            if rules.call_fee:
-                state = _pay(state, seat, rules.call_fee)
-                events.append({"type": "paid", "seat": seat, "chips": rules.call_fee})
-            return self._end_turn(state, seat, events, **self.knock(state, seat, events))
+            return self._knock(state, seat, [])
         if kind == "stand":
             return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
         if kind == "pass":
@@ -345,7 +357,25 @@ class WidowFlow(FamilyFlow):
         if rules.knock == "take-all" and len(cards) == WIDOW_SIZE and state.knocker is None:
             events.append({"type": "knocked", "seat": seat})
             return self._end_turn(state, seat, events, **self.knock(state, seat, events))
+        if move.get("knock"):
+            return self._knock(state, seat, events)
         return self._end_turn(state, seat, events)
+
+    def may_close(self, state: GameState) -> bool:
+        """Whether the seat to play may end its exchange with a knock (``close_after_exchange``),
+        as it could knock instead."""
+        return (state.rules.close_after_exchange and state.phase == WidowPhase.EXCHANGE
+                and state.knocker is None and self.may_knock(state))
+
+    def _knock(self, state: GameState, seat: int, events: Events) -> tuple[GameState, Events]:
+        """``seat`` knocks, instead of exchanging or at the end of its exchange; the knocker
+        pays ``call_fee``."""
+        events.append({"type": "knocked", "seat": seat})
+        rules = state.rules
+        if rules.call_fee:
+            state = _pay(state, seat, rules.call_fee)
+            events.append({"type": "paid", "seat": seat, "chips": rules.call_fee})
+        return self._end_turn(state, seat, events, **self.knock(state, seat, events))
 
     def _pass(self, state: GameState, seat: int) -> tuple[GameState, Events]:
         """``seat`` passes; the last of a full round of passes before any knock renews the
