@@ -797,7 +797,8 @@ def read_rules(data: Mapping[str, Any]) -> Rules:
     'penalty'
     """
     options = data.get("options") or None
-    rules = make_rules(data.get("variant"), options)
+    variant: Any = data.get("variant")  # checked by make_rules
+    rules = make_rules(variant, options)
     earlier = _earlier_knocker_ties(rules.knocker_penalty)
     if (
         "knocker_ties" in rules.preset.settable

@@ -23,7 +23,7 @@ from thirtyone import (
     parse_cards,
     score_hand,
 )
-from thirtyone.hands import _mask
+from thirtyone.hands.reading import mask_of
 from thirtyone.rules import PRESETS, make_rules
 
 # (variant, options, hand, points, category, counted suit, wild)
@@ -294,9 +294,9 @@ def test_tables_fill_only_with_the_hands_asked_for():
     assert len(judge.table) == 0
     assert score_hand(["AS", "KS", "X1"], rules).wild == {"X1": "QS"}
     assert len(judge.table) == 1
-    assert judge.score(parse_cards("AS KS X1")) is judge.table[_mask(parse_cards("AS KS X1"))]
+    assert judge.score(parse_cards("AS KS X1")) is judge.table[mask_of(parse_cards("AS KS X1"))]
     with pytest.raises(KeyError):
-        judge.table[_mask(parse_cards("AS KS"))]
+        judge.table[mask_of(parse_cards("AS KS"))]
     assert len(judge.table) == 1
 
 
@@ -692,9 +692,9 @@ def test_rotating_rule_sets_keep_their_tables_and_pay_for_their_hands_only():
 
 
 def test_the_evaluators_kept_hold_no_more_scores_than_the_budget(monkeypatch):
-    from thirtyone import hands
+    from thirtyone.hands import evaluators
 
-    monkeypatch.setattr(hands, "_TABLE_BUDGET", 2_000)
+    monkeypatch.setattr(evaluators, "_TABLE_BUDGET", 2_000)
     deck = make_rules("scat").deck_cards
     masks = [a.mask | b.mask | c.mask for a, b, c in itertools.islice(
         itertools.combinations(deck, 3), 700)]
@@ -702,6 +702,6 @@ def test_the_evaluators_kept_hold_no_more_scores_than_the_budget(monkeypatch):
         table = evaluator(make_rules("scat", {"three_aces": points})).table
         for mask in masks:
             table[mask]
-        kept = sum(len(judge.table) for judge in hands._EVALUATORS.values())
+        kept = sum(len(judge.table) for judge in evaluators._EVALUATORS.values())
         assert kept <= 2_000, points
-    assert len(hands._EVALUATORS) < 10
+    assert len(evaluators._EVALUATORS) < 10

@@ -269,8 +269,8 @@ class LivesSettler(Settler):
 
     def _lowest(self, state: GameState, outcome: Outcome,
                 seats: Sequence[int]) -> tuple[list[int], bool]:
-        """The seats of ``seats`` tied for lowest (the honour tie-break decides a two-seat
-        tie), and whether the match ends drawn."""
+        """The seats of ``seats`` tied for lowest (the honour tie-break decides a tie of the
+        two seats left in the match), and whether the match ends drawn."""
         rules = state.rules
         scores = outcome.scores
         low = min(scores[seat] for seat in seats)  # type: ignore[type-var]
@@ -279,7 +279,7 @@ class LivesSettler(Settler):
         if (
             rules.honour_tie_break
             and knocker is not None
-            and len(seats) == 2
+            and len(state.active_seats) == 2
             and len(lowest) == 2
             and any(state.seats[seat].free_ride for seat in seats)
         ):
