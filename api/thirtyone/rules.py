@@ -213,7 +213,7 @@ OptionValues = Annotated[dict[str, bool | int | str | None], OPTION_VALUES]
 
 class RulesData(TypedDict):
     """A rule set as plain data (:meth:`Rules.to_dict`): the variant and the options that
-    differ from its defaults."""
+    differ from its defaults (or from the defaults it had before they changed)."""
 
     variant: str
     options: OptionValues
@@ -460,20 +460,19 @@ class Rules:
         return DECKS[self.deck]
 
     def to_dict(self) -> RulesData:
-        """``{"variant": ..., "options": {...}}``, the overrides; see :func:`make_rules`.
-
-        ``knocker_ties`` is written also when it is the preset's default but not what a state
-        saved before ``knocker_ties: shared`` existed would mean (:func:`read_rules`).
+        """``{"variant": ..., "options": {...}}``: the overrides (see :func:`make_rules`), and
+        the options whose value a state saved before its preset's defaults changed would not
+        mean (:func:`read_rules` reads both back).
 
         >>> make_rules("scat", {"knocker_penalty": 1}).to_dict()
         {'variant': 'scat', 'options': {'knocker_penalty': 1, 'knocker_ties': 'penalty'}}
+        >>> make_rules("schwimmen").to_dict()
+        {'variant': 'schwimmen', 'options': {'tie_break': 'trips'}}
         """
         options = self.overrides()
-        if (
-            "knocker_ties" in self.preset.settable
-            and self.knocker_ties != _earlier_knocker_ties(self.knocker_penalty)
-        ):
-            options["knocker_ties"] = self.knocker_ties
+        for name, earlier in _earlier_defaults(self).items():
+            if (value := getattr(self, name)) != earlier:
+                options[name] = value
         return {"variant": self.variant, "options": options}
 
 
@@ -779,33 +778,45 @@ def make_rules(variant: str | Rules = "scat", options: Mapping[str, Any] | None 
     return rules
 
 
-def _earlier_knocker_ties(knocker_penalty: int) -> KnockerTies:
-    """What a stored rule set that does not name ``knocker_ties`` means: before ``shared``
-    existed, ``knocker_penalty: 1`` was the sign of "no knocker rule"."""
-    return "shared" if knocker_penalty == 1 else "penalty"
+_EARLIER_DEFAULTS: dict[str, dict[str, Any]] = {
+    "no-elimination": {"blitz_after_knock": False},
+    "schwimmen": {"tie_break": "none"},
+}
+"""The defaults a preset had before they changed (CHANGELOG.md, *Changed*), by preset id."""
+
+
+def _earlier_defaults(rules: Rules) -> dict[str, Any]:
+    """What a stored rule set of this preset meant by an option it does not name, where that
+    differs from today's default: the preset's earlier defaults, and ``knocker_ties``, which
+    before ``shared`` existed followed ``knocker_penalty`` (1 was "no knocker rule")."""
+    earlier = dict(_EARLIER_DEFAULTS.get(rules.variant, {}))
+    if "knocker_ties" in rules.preset.settable:
+        earlier["knocker_ties"] = "shared" if rules.knocker_penalty == 1 else "penalty"
+    return earlier
 
 
 def read_rules(data: Mapping[str, Any]) -> Rules:
     """The rules of a stored state's ``rules`` (:meth:`Rules.to_dict`), written by this
-    version or an earlier one: a rule set that does not name ``knocker_ties`` keeps the
-    meaning it had when it was saved (see :func:`_earlier_knocker_ties`), whatever the
-    preset's default is now.
+    version or an earlier one: an option it does not name keeps the meaning it had when the
+    state was saved (:func:`_earlier_defaults`), whatever the preset's default is now, so a
+    state keeps the rules it was dealt with.
 
     >>> read_rules({"variant": "scat", "options": {"knocker_penalty": 1}}).knocker_ties
     'shared'
     >>> make_rules("scat", {"knocker_penalty": 1}).knocker_ties
     'penalty'
+    >>> read_rules({"variant": "schwimmen", "options": {}}).tie_break
+    'none'
     """
-    options = data.get("options") or None
+    options = data.get("options") or {}
     variant: Any = data.get("variant")  # checked by make_rules
-    rules = make_rules(variant, options)
-    earlier = _earlier_knocker_ties(rules.knocker_penalty)
-    if (
-        "knocker_ties" in rules.preset.settable
-        and "knocker_ties" not in (options or {})
-        and rules.knocker_ties != earlier
-    ):
-        rules = dataclasses.replace(rules, knocker_ties=earlier)
+    rules = make_rules(variant, options or None)
+    earlier = {
+        name: value for name, value in _earlier_defaults(rules).items()
+        if name not in options and getattr(rules, name) != value
+    }
+    if earlier:
+        rules = dataclasses.replace(rules, **earlier)
         check_combination(rules)
     return rules
 

@@ -187,7 +187,8 @@ def test_knocker_ties(options, tied, lowest):
 def test_blitz_and_schwimmen_default_to_shared(variant):
     rules = make_rules(variant)
     assert (rules.knocker_ties, rules.knocker_penalty) == ("shared", 1)
-    assert rules.to_dict()["options"] == {}
+    # Shared is what a penalty of one meant before: nothing more to write.
+    assert "knocker_ties" not in rules.to_dict()["options"]
 
 
 def test_schwimmen_the_knocker_alone_loses_with_penalty_and_a_penalty_of_one():
@@ -218,6 +219,19 @@ def test_a_state_saved_before_knocker_ties_shared_keeps_its_meaning(stored, mean
     assert again.rules == state.rules
     written = state.rules.to_dict()
     assert make_rules(written["variant"], written["options"]) == state.rules
+
+
+@pytest.mark.parametrize(("variant", "option", "earlier", "now"), [
+    ("schwimmen", "tie_break", "none", "trips"),
+    ("no-elimination", "blitz_after_knock", False, True),
+])
+def test_a_state_saved_before_a_default_changed_keeps_its_rules(variant, option, earlier, now):
+    data = new_game(variant, 3, seed="old", dealer=0).to_dict()
+    assert data["rules"] == {"variant": variant, "options": {option: now}}
+    data["rules"] = {"variant": variant, "options": {}}
+    assert getattr(GameState.from_dict(data).rules, option) == earlier
+    assert getattr(GameState.from_dict(data).rules, option) != getattr(make_rules(variant), option)
+    assert getattr(read_rules({"variant": variant, "options": {}}), option) == earlier
 
 
 def test_a_new_penalty_of_one_is_written_so_that_it_reads_back():

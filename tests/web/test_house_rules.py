@@ -83,8 +83,9 @@ def test_a_schwimmen_game_with_house_rules_is_dealt(client):
         "variant": "schwimmen", "players": 9, "seed": 5, "dealer": 0,
         "options": {"knock_first_round": "forbidden", "on_31": "knock"}})
     assert answer.status_code == 201, answer.json
+    # tie_break: trips is written as well: it became the default after states were saved.
     assert answer.json["view"]["rules"]["options"] == {
-        "knock_first_round": "forbidden", "on_31": "knock"}
+        "knock_first_round": "forbidden", "on_31": "knock", "tie_break": "trips"}
 
 
 @pytest.mark.parametrize(("variant", "options", "code", "field"), [
