@@ -364,3 +364,18 @@ def test_close_after_exchange_pays_the_call_fee():
                            table_face_up=[True] * 3)
     state, events = play(state, exchange("8H", [0], knock=True))
     assert types(events) == ["exchanged", "knocked", "paid"]
+
+
+def test_a_close_is_described_as_an_exchange_and_a_knock():
+    from thirtyone.game import view
+    from thirtyone.words import describe_move, load_catalogs
+
+    state = schwimmen(["AS KS 7D", "9C QC 8H", "8D 9D 7H"],
+                      options={"close_after_exchange": True})
+    seen = view(state, 1)
+    catalogs = load_catalogs()
+    plain, close = exchange("8H", [0]), exchange("8H", [0], knock=True)
+    assert describe_move(catalogs["en"], close, seen).startswith(
+        "Exchange with the table and knock: give")
+    assert describe_move(catalogs["ru"], close, seen).startswith("Обмен со столом и стук")
+    assert describe_move(catalogs["it"], plain, seen) != describe_move(catalogs["it"], close, seen)
