@@ -2,7 +2,11 @@
 
 Every rule of the family is an option with a default (RULES.md); a *preset* is a named set of
 option values plus the family of game flow it plays with. :func:`make_rules` builds a frozen
-:class:`Rules` from a preset and overrides, refusing anything that cannot apply.
+:class:`Rules` from a preset and overrides, refusing anything that cannot apply;
+:func:`read_rules` reads a stored rule set back with the meaning it had when it was saved.
+Each choice option is typed by the ``Literal`` of its values (``TieBreak``, ``KnockerTies``,
+...), from which its allowed values are read, so a type checker catches a comparison with a
+value the option cannot take.
 
 >>> rules = make_rules("scat", {"three_of_a_kind": "30.5", "lives": 4})
 >>> rules.variant, rules.three_of_a_kind, rules.lives, rules.deck
@@ -509,7 +513,8 @@ SOURCES: dict[str, Source] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Preset:
-    """A named rule set: its family, player range, sources, and the options a table may change."""
+    """A named rule set: its family, player range, sources, and the options a table may change.
+    Made by keyword only, so that each value says what it is."""
 
     id: str
     name: str

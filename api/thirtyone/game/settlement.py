@@ -185,8 +185,9 @@ def rounds_in_match(state: GameState) -> int | None:
 
 
 class LivesSettler(Settler):
-    """The lowest hand loses a life (RULES.md §4.1-§4.3, §4.14): the knocker's penalty and
-    ``knocker_ties``, the free ride, eliminations, the last seat standing; with
+    """The lowest hand loses a life (RULES.md §3, §4.1-§4.3, §4.14): the knocker's penalty and
+    ``knocker_ties``, ``knocker_must_win`` and ``lose_below``, the free ride, eliminations, the
+    last seat standing; with
     ``lives_to_pot`` each lost life is a chip paid into the pot that the winner takes, and
     ``honour_tie_break`` breaks a two-seat tie. A blitz (or Feuer) costs every other seat a
     life; any other end of a round (a showdown, a 31 that ends a widow round) is settled by
