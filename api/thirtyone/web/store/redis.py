@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import select
 import threading
 import time
@@ -54,6 +55,8 @@ from thirtyone.web.store import (
     TableRecord,
     TableStore,
 )
+
+_log = logging.getLogger(__name__)
 
 PREFIX = "thirtyone:"
 WAIT_MS = 1000
@@ -108,9 +111,11 @@ def _unavailable(error: Exception, *, sent: bool = False) -> StoreUnavailable:
     metrics.STORE_ERRORS.labels(type(error).__name__).inc()
     if isinstance(error, redis.exceptions.OutOfMemoryError):
         return StoreFull(str(error))
-    # redis-py names no separate error for a connection that could not be made (so nothing
-    # was sent): its message says "connecting to", and Sentinel's "No master found".
-    unsent = isinstance(error, redis.sentinel.MasterNotFoundError) or "connecting to" in str(error)
+    # Only a refused connection (nothing listens) or no known primary proves that nothing was
+    # sent; a timeout may come from a retry after the first attempt reached Redis. redis-py
+    # names no separate error for a refusal: its message says so.
+    unsent = (isinstance(error, redis.sentinel.MasterNotFoundError)
+              or "Connection refused" in str(error))
     if sent and not unsent and isinstance(
             error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         return CommitUnconfirmed(str(error))
@@ -349,6 +354,11 @@ class RedisStore(TableStore):
             except (*_UNAVAILABLE, OSError) as error:
                 self._refresh(error)
                 time.sleep(0.5)
+            except Exception:
+                # The watcher must outlive anything a subscription does (a socket closed
+                # under it, say): without it no stream of this process hears a move.
+                _log.exception("the table watcher failed; it subscribes again")
+                time.sleep(0.5)
             finally:
                 for pubsub in subscriptions.values():
                     pubsub.close()
@@ -360,8 +370,11 @@ class RedisStore(TableStore):
         """Hand out what the subscriptions bring until the tables streamed here change (or
         0.1 s passes, to notice that). One wait on every node's socket: polling the nodes in
         turn would delay a push by the others' timeouts."""
-        sockets = {pubsub.connection._sock: pubsub for pubsub in subscriptions
-                   if pubsub.connection is not None}
+        connected = [pubsub for pubsub in subscriptions if pubsub.connection is not None]
+        if any(pubsub.connection._sock is None or pubsub.connection._sock.fileno() < 0
+               for pubsub in connected):
+            raise redis.exceptions.ConnectionError("a subscription's connection was closed")
+        sockets = {pubsub.connection._sock: pubsub for pubsub in connected}
         deadline = time.monotonic() + 0.1
         while not self.hub.changed.is_set() and time.monotonic() < deadline:
             if not sockets:
