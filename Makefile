@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test lint bench bench-bots clean clients
+.PHONY: install system translations site serve test test-fast lint bench bench-bots clean clients
 
 # What the tests start themselves: Debian's redis-server and chromium, and node and npm for
 # the TypeScript client check, installed when missing (CI runs as root on a machine that may be
@@ -57,6 +57,14 @@ $(CLIENTS)/node_modules/.installed: $(CLIENTS)/package-lock.json
 
 clients: $(CLIENTS)/node_modules/.installed
 	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check
+
+# The inner loop: the engine's and the web layer's unit tests and doctests, without a browser,
+# the site, node, or a real server (those tests, and the heaviest random ones, are marked
+# `slow`: tests/conftest.py marks every test using chromium or a real Redis).
+FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py api/thirtyone
+
+test-fast: $(STAMP) translations
+	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)
 
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
