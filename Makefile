@@ -61,7 +61,8 @@ clients: $(CLIENTS)/node_modules/.installed
 # The inner loop: the engine's and the web layer's unit tests and doctests, without a browser,
 # the site, node, or a real server (those tests, and the heaviest random ones, are marked
 # `slow`: tests/conftest.py marks every test using chromium or a real Redis).
-FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py api/thirtyone
+FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py tests/test_imports.py \
+	api/thirtyone
 
 test-fast: $(STAMP) translations
 	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)

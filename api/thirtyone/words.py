@@ -28,7 +28,7 @@ import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
 from thirtyone.errors import N_
 from thirtyone.events import EVENT_MESSAGES
-from thirtyone.game.moves import CardNames, Ordinal, Phrase, operation_of
+from thirtyone.game.operations import CardNames, Ordinal, Phrase, operation_of
 from thirtyone.hands import CATEGORY_NAMES, HandScore
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "it")

@@ -22,6 +22,7 @@ from typing import Any
 
 from thirtyone.cards import ALL_CARDS, SUITS, Card, parse_card
 from thirtyone.errors import N_, CardError, OptionError, StateError
+from thirtyone.game.families import flow_for
 from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.game.settlement import PointsSettler, rounds_in_match
 from thirtyone.game.shuffle import is_seed
@@ -197,8 +198,6 @@ def _sealed_rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
 
 def check_state(state: GameState) -> None:
     """Raise :class:`StateError` if ``state`` is not a position the rules can reach."""
-    from thirtyone.game.family import flow_for
-
     rules = state.rules
     n = state.players
     _check_players(rules, n)

@@ -25,11 +25,12 @@ from typing import Any, cast
 
 from thirtyone.errors import N_, OptionError
 from thirtyone.events import Event
-from thirtyone.game import bank, racing  # noqa: F401  (each registers its family)
 from thirtyone.game.dealing import first_dealer
-from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
-from thirtyone.game.moves import Move, NextRound, move_seat, move_type, refuse
-from thirtyone.game.settlement import settler_for
+from thirtyone.game.families import flow_for, flow_of
+from thirtyone.game.family import Events, FamilyFlow
+from thirtyone.game.moves import Move, move_seat, move_type, refuse
+from thirtyone.game.operations import NextRound
+from thirtyone.game.settlers import settler_for
 from thirtyone.game.shuffle import fresh_seed, is_seed
 from thirtyone.game.state import HISTORY_LIMIT, MAX_ROUND, GameState, Phase
 from thirtyone.rules import Rules, make_rules

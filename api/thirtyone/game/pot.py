@@ -28,20 +28,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from thirtyone.game.family import Events
+from thirtyone.game.operations import Events
 from thirtyone.game.settlement import (
     Outcome,
     Settler,
     finish,
     pay,
-    register_settler,
     round_result,
     rounds_in_match,
     share_pot,
     show_events,
 )
 from thirtyone.game.state import GameState
-from thirtyone.rules import Settlement
 
 ELIMINATING_DEAL = 5
 """From this deal on, the loser of a no-trips deal is out of the match [000]."""
@@ -179,6 +177,3 @@ class EscalatingSettler(Settler):
         }
         return finish(state, seats, pot, result, winners, events)
 
-
-register_settler(Settlement.POT, PotSettler())
-register_settler(Settlement.ESCALATING, EscalatingSettler())

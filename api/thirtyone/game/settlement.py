@@ -3,8 +3,9 @@
 A family ends a round by describing its :class:`Outcome` (the hands' scores, the knocker, who
 showed a blitz, or a void round); the rule set's :class:`Settler` (by
 :class:`~thirtyone.rules.Settlement`) turns it into lives lost, points or chips, decides
-whether the match is over, and writes the round's ``result``. :func:`settle_round` is the one
-call a family makes.
+whether the match is over, and writes the round's ``result``. The families end a round
+through :mod:`thirtyone.game.settlers` (:func:`~thirtyone.game.settlers.settle_round`), which
+finds the settler of a rule set.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from thirtyone.game.family import Events, not_implemented
+from thirtyone.game.operations import Events
 from thirtyone.game.state import GameState, Phase, Seat
 from thirtyone.hands import evaluator
 from thirtyone.rules import Rules, Settlement
@@ -52,38 +53,11 @@ class Settler:
         return Seat()
 
 
-def settle_round(state: GameState, outcome: Outcome, events: Events) -> tuple[GameState, Events]:
-    """End the round of ``state`` with ``outcome``; ``events`` so far get the settlement's."""
-    new, settled = settler_for(state.rules).settle(state, outcome)
-    events.extend(settled)
-    return new, events
-
-
 def hand_scores(state: GameState) -> tuple[HandScore | None, ...]:
     """Each seat's score, ``None`` for a seat holding no cards (out of the match or of the
     deal)."""
     score = evaluator(state.rules).score
     return tuple(score(hand) if hand else None for hand in state.hands)
-
-
-def settle_showdown(state: GameState, events: Events) -> tuple[GameState, Events]:
-    """Everyone playing shows; the settlement reads the hands."""
-    events.append({"type": "showdown", "knocker": state.knocker})
-    return settle_round(state, Outcome("showdown", hand_scores(state), state.knocker), events)
-
-
-def settle_blitz(state: GameState, seats: Sequence[int],
-                 events: Events) -> tuple[GameState, Events]:
-    """``seats`` show a blitz, or Feuer (three aces, ``three_aces_fire``): the round ends at
-    once."""
-    scores = hand_scores(state)
-    for seat in seats:
-        score = scores[seat]
-        fire = score is not None and score.category == "three-aces"
-        events.append({"type": "fire" if fire else "blitz", "seat": seat,
-                       "cards": [card.code for card in state.hands[seat]]})
-    outcome = Outcome("blitz", scores, state.knocker, tuple(seats))
-    return settle_round(state, outcome, events)
 
 
 def round_result(state: GameState, outcome: Outcome, shown: Sequence[int]) -> dict[str, Any]:
@@ -359,22 +333,3 @@ class PointsSettler(Settler):
                 gains[seat], ranks[seat] = self.LOW - knocked, "low"
             else:
                 gains[seat], ranks[seat] = self.MIDDLE - knocked, "middle"
-
-
-_SETTLERS: dict[Settlement, Settler] = {
-    Settlement.LIVES: LivesSettler(),
-    Settlement.POINTS: PointsSettler(),
-    Settlement.NONE: Settler(),
-}
-
-
-def register_settler(settlement: Settlement, settler: Settler) -> None:
-    """Make ``settler`` the one that settles rounds for ``settlement``."""
-    _SETTLERS[settlement] = settler
-
-
-def settler_for(rules: Rules) -> Settler:
-    settler = _SETTLERS.get(rules.settlement)
-    if settler is None:
-        raise not_implemented(rules, f"the {rules.settlement.value} settlement")
-    return settler

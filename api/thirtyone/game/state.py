@@ -18,14 +18,15 @@ Card places, all tuples of :class:`~thirtyone.cards.Card`:
 """
 
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any, NotRequired, TypedDict
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from thirtyone.cards import Card, CardCode
+from thirtyone.game.moves import Move
 from thirtyone.hands import ScoreData
-from thirtyone.rules import Rules
+from thirtyone.rules import Rules, RulesData
 
 STATE_VERSION = 1
 """The layout version written by :meth:`GameState.to_dict`."""
@@ -103,6 +104,36 @@ class RoundResult(TypedDict):
     stake: NotRequired[int]
     losers: NotRequired[list[int]]
     total: NotRequired[int]
+
+
+class StateData(TypedDict):
+    """A :class:`GameState` as plain JSON data: what :meth:`GameState.to_dict` writes,
+    :meth:`GameState.from_dict` reads (:mod:`thirtyone.game.checks` checks every key) and the
+    contract documents as ``State``. Card places are lists of codes (see the module
+    docstring); ``history`` holds the last moves of the deal, each with its ``seat``."""
+
+    version: int
+    rules: RulesData
+    seed: int | str
+    seats: list[SeatData]
+    dealer: int
+    round: int
+    phase: str
+    turn: int | None
+    turns: int
+    hands: list[list[CardCode]]
+    stock: list[CardCode]
+    discard: list[CardCode]
+    table: list[CardCode]
+    table_face_up: list[bool]
+    out: list[CardCode]
+    knocker: int | None
+    final_turns: int
+    pickup: CardCode | None
+    pot: int
+    result: RoundResult | None
+    winners: list[int]
+    history: list[Move]
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +228,7 @@ class GameState:
         """A copy with ``changes``; no field is checked (the flows keep the state consistent)."""
         return _evolve(self, changes)
 
-    def to_dict(self, *, shared: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, shared: bool = False) -> StateData:
         """The state as plain JSON data (see the module docstring for the card places).
 
         With ``shared``, the result and the history entries are the state's own rather than
@@ -229,14 +260,17 @@ class GameState:
             "history": [copy(entry) for entry in self.history],
         }
 
+    reader: ClassVar[Callable[[Any], "GameState"]]
+    """How :meth:`from_dict` reads and checks data: :func:`thirtyone.game.checks.read_state`,
+    which reads every family's rules, so it is set where the engine is put together
+    (:mod:`thirtyone.game`) rather than imported by this lowest module."""
+
     @classmethod
     def from_dict(cls, data: Any) -> "GameState":
         """Read a state written by :meth:`to_dict`; raise :class:`~thirtyone.errors.StateError`
         with a code naming the fault when it is malformed or inconsistent.
         """
-        from thirtyone.game.checks import read_state
-
-        return read_state(data)
+        return GameState.reader(data)
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState))

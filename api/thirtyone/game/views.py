@@ -18,7 +18,7 @@ from typing import TypedDict
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_, StateError
-from thirtyone.game.family import flow_of
+from thirtyone.game.families import flow_of
 from thirtyone.game.moves import PlayedMove
 from thirtyone.game.state import GameState, Phase, RoundResult, SeatData, thaw
 from thirtyone.rules import RulesData

@@ -55,28 +55,13 @@ from thirtyone.game.family import (
     PlainStand,
     TurnFlow,
     close_turn,
-    register,
     showdown_due,
 )
-from thirtyone.game.moves import (
-    Declare,
-    Exchange,
-    Join,
-    Operation,
-    Pass,
-    Reveal,
-    move_card,
-    refuse,
-)
+from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.operations import Declare, Exchange, Join, Operation, Pass, Reveal
 from thirtyone.game.pot import carried_seats
-from thirtyone.game.settlement import (
-    Outcome,
-    hand_scores,
-    pay,
-    settle_blitz,
-    settle_round,
-    settle_showdown,
-)
+from thirtyone.game.settlement import Outcome, hand_scores, pay
+from thirtyone.game.settlers import settle_blitz, settle_round, settle_showdown
 from thirtyone.game.state import GameState, thaw
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
@@ -654,5 +639,3 @@ def _declarable(rules: Rules, hand: Sequence[Card]) -> bool:
         return True
     return evaluator(rules).score(hand).category == "three-of-a-kind"  # a wild jack's trips
 
-
-register(WidowFlow())

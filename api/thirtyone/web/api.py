@@ -9,7 +9,8 @@ JSON (415) that parses (400).
 from __future__ import annotations
 
 import http
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, Protocol, TypeVar, cast
 
 import flask
 import flask_smorest
@@ -93,17 +94,49 @@ class JSONParser(FlaskParser):
         raise Problem.from_validation(error.messages)
 
 
-class Blueprint(flask_smorest.Blueprint):
+View = TypeVar("View", bound=Callable[..., Any])
+"""A view function or a :class:`~flask.views.MethodView` class, which a decorator returns as
+it is (flask-smorest ships no types: its decorators are typed here)."""
+
+
+
+class Decorator(Protocol):
+    """What flask-smorest's decorators are: the view back, documented or wrapped."""
+
+    def __call__(self, view: View, /) -> View: ...
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest is untyped
     ARGUMENTS_PARSER = JSONParser()
 
-    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
+    def route(self, rule: str, **options: Any) -> Decorator:
+        return cast(Decorator, super().route(rule, **options))
+
+    def response(self, status_code: int, schema: Any = None, **kwargs: Any) -> Decorator:
+        return cast(Decorator, super().response(status_code, schema, **kwargs))
+
+    def alt_response(self, status_code: int, response: Any = None,
+                     **kwargs: Any) -> Decorator:
+        return cast(Decorator, super().alt_response(status_code, response, **kwargs))
+
+    @staticmethod
+    def doc(**kwargs: Any) -> Decorator:
+        return cast(Decorator, flask_smorest.Blueprint.doc(**kwargs))
+
+    def after_request(self, hook: View) -> View:
+        return cast(View, super().after_request(hook))
+
+    def etag(self, obj: View) -> View:
+        return cast(View, super().etag(obj))
+
+    def arguments(self, schema: Any, **kwargs: Any) -> Decorator:
         """flask-smorest's, and the errors of every request body in the contract: a body that
         is not JSON (415), is not valid JSON (400) or is too large (413)."""
-        documented = super().arguments(schema, *args, **kwargs)
+        documented = cast(Decorator, super().arguments(schema, **kwargs))
         if kwargs.get("location", "json") != "json":
             return documented
 
-        def decorator(func: Any) -> Any:
+        def decorator(func: View, /) -> View:
             func = documented(func)
             for status in (400, 413, 415):
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
@@ -112,7 +145,7 @@ class Blueprint(flask_smorest.Blueprint):
         return decorator
 
 
-class Api(flask_smorest.Api):
+class Api(flask_smorest.Api):  # type: ignore[misc]  # flask-smorest is untyped
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:

@@ -11,9 +11,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_
-from thirtyone.rules import OPTIONS, OptionSpec
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import gettext
 
@@ -119,8 +117,6 @@ def one_of(choices: tuple[str, ...]) -> ma.validate.OneOf:
     )
 
 
-CARD_CODES: list[str] = [card.code for card in ALL_CARDS]
-
 CARD_DOC: dict[str, Any] = {COMPONENT: "Card"}
 
 HAND_DOC: dict[str, Any] = {
@@ -131,33 +127,6 @@ HAND_DOC: dict[str, Any] = {
     "uniqueItems": True,
     "description": "Three card codes.",
     "example": ["AS", "KS", "10S"],
-}
-
-
-def _option_doc(spec: OptionSpec) -> dict[str, Any]:
-    doc: dict[str, Any] = {"description": spec.description}
-    if spec.kind == "choice":
-        doc |= {"type": "string", "enum": [str(choice) for choice in spec.choices]}
-    elif spec.kind == "bool":
-        doc["type"] = "boolean"
-    elif spec.kind in ("int", "int-or-none"):
-        doc |= {"type": "integer", "minimum": spec.minimum, "maximum": spec.maximum}
-        if spec.kind == "int-or-none":
-            doc["nullable"] = True
-    elif spec.kind == "suits":
-        doc |= {"type": "string", "pattern": "^(?!.*(.).*\\1)[CDHS]{4}$"}
-    else:
-        doc |= {"type": "string", "enum": CARD_CODES[:52]}
-    return doc
-
-
-OPTIONS_DOC: dict[str, Any] = {
-    "type": "object",
-    "properties": {name: _option_doc(spec) for name, spec in OPTIONS.items()},
-    "additionalProperties": False,
-    "description": "Options overriding the variant's defaults, by name; each variant lets a "
-    "table set some of them (`GET /v1/variants/{id}`), and some values exclude others.",
-    "example": {},
 }
 
 

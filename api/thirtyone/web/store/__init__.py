@@ -253,16 +253,3 @@ class TableStore(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release connections (the watcher, a daemon thread, ends with the process)."""
-
-
-def open_store(url: str, ttl: int) -> TableStore:
-    """The store that ``url`` names: ``sqlite:///PATH`` or ``redis://HOST:PORT/DB``."""
-    if url.startswith("sqlite:///"):
-        from thirtyone.web.store.sqlite import SQLiteStore
-
-        return SQLiteStore(url.removeprefix("sqlite:///"), ttl)
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from thirtyone.web.store.redis import RedisStore
-
-        return RedisStore(url, ttl)
-    raise ValueError(f"THIRTYONE_STORE must be sqlite:///PATH or redis://HOST:PORT/DB, not {url!r}")

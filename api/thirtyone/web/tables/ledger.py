@@ -19,7 +19,8 @@ from apispec import APISpec
 from flask import Flask, current_app
 
 from thirtyone.game import GameState, apply_move
-from thirtyone.web.store import Entry, TableNotFound, TableRecord, TableStore, open_store
+from thirtyone.web.store import Entry, TableNotFound, TableRecord, TableStore
+from thirtyone.web.store.schemes import open_store
 
 _log = logging.getLogger(__name__)
 
