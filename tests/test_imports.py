@@ -1,5 +1,5 @@
-"""The package's layers: no import cycle (function-level imports included), and the engine
-never imports the web layer.
+"""The package's layers: no import cycle (function-level imports included), the engine never
+imports the web layer, and no private name of the web libraries is used.
 
 Every ``import`` statement of every module counts, wherever it stands, so a cycle cannot be
 hidden inside a function. Importing ``a.b`` runs the package ``a`` first, which is not counted
@@ -9,6 +9,7 @@ as an edge: a package's ``__init__`` importing its own submodules is how Python 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,3 +100,61 @@ def test_a_cycle_is_found_wherever_its_import_stands():
     assert cycles(graph) == [["a", "b", "c"]]
     tree = ast.parse("def f():\n    from thirtyone.game import state\n")
     assert list(_imported("thirtyone.words", tree)) == ["thirtyone.game.state"]
+
+
+WEB_LIBRARIES = ("flask", "flask_smorest", "webargs", "apispec", "flask_cors", "flask_babel",
+                 "werkzeug", "marshmallow")
+PRIVATE = re.compile(r"\b(?:" + "|".join(WEB_LIBRARIES) + r")(?:\.\w+)*\._\w+")
+
+
+def test_no_private_name_of_a_web_library_is_used():
+    """A name starting with ``_`` from flask, flask-smorest, webargs, apispec, flask-cors or
+    flask-babel may change in any release: public extension points only."""
+    used = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
+                    WEB_LIBRARIES):
+                used += [f"{module}: {node.module}.{alias.name}" for alias in node.names
+                         if alias.name.startswith("_")
+                         or any(part.startswith("_") for part in node.module.split("."))]
+        used += [f"{module}: {match}" for match in PRIVATE.findall(path.read_text())]
+    assert used == []
+
+
+def _library_names(tree: ast.AST) -> set[str]:
+    """The names a module binds to the web libraries or to what it imports from them."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names
+                      if alias.name.split(".")[0] in WEB_LIBRARIES}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
+                WEB_LIBRARIES):
+            names |= {alias.asname or alias.name for alias in node.names}
+    return names
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def test_no_private_hook_of_a_web_library_is_overridden_and_no_object_is_patched():
+    """A subclass of a library's class overrides its public methods only (webargs'
+    ``load_json``, not ``_raw_load_json``); nothing reaches into an object's ``__dict__``."""
+    found = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        library = _library_names(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and any(_root(base) in library
+                                                      for base in node.bases):
+                found += [f"{module}: {node.name}.{item.name}" for item in node.body
+                          if isinstance(item, ast.FunctionDef) and item.name.startswith("_")
+                          and not item.name.endswith("__")]
+            if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+                found.append(f"{module}: line {node.lineno} uses __dict__")
+    assert found == []

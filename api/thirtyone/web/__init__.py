@@ -19,8 +19,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, redirect, request
+import marshmallow as ma
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
+from flask import Flask, redirect
 from flask_cors import CORS
+from flask_smorest.pagination import PaginationMetadataSchema
 from whitenoise import WhiteNoise
 
 import thirtyone
@@ -38,7 +41,8 @@ from thirtyone.web import (
     tables,
     variants,
 )
-from thirtyone.web.api import Api
+from thirtyone.web.api import Api, ProblemResponses
+from thirtyone.web.games import MoveSchema
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.security import BodyLimit, SecurityHeaders
@@ -133,14 +137,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     i18n.init_app(app)
     problems.init_app(app)
-    api = Api(app)
+    plugin = MarshmallowPlugin(schema_name_resolver=schema_name)
+    api = app.extensions["thirtyone.api"] = Api(app, spec_kwargs={
+        "marshmallow_plugin": plugin, "extra_plugins": [ProblemResponses()]})
     api.register_field(Points, "number", None)
     contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
-    # flask-smorest's own, for paginated answers, which this API has none of.
-    del api.spec.components.schemas["PaginationMetadata"]
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
                   race.blp, meta.blp)
     for blueprint in blueprints:
@@ -168,26 +172,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def schema_name(schema: type[ma.Schema] | ma.Schema) -> str | None:
+    """The component a marshmallow schema is documented as (apispec's default name), or none:
+    a move is documented as the engine's typed ``Move`` (:func:`thirtyone.web.games.document`),
+    not as the loose shape :class:`~thirtyone.web.games.MoveSchema` checks, and flask-smorest's
+    pagination metadata belongs to no answer of this API."""
+    kind = schema if isinstance(schema, type) else type(schema)
+    if kind in (MoveSchema, PaginationMetadataSchema):
+        return None
+    return str(resolver(schema))
+
+
 def _cors(app: Flask, origins: str | list[str]) -> None:
-    """flask-cors for the API, consulted only for requests that name an ``Origin``.
-
-    Only browsers send ``Origin``, and flask-cors costs a tenth of a small request's time; the
-    answers to the others vary by origin all the same when the origins are a list.
-    """
+    """flask-cors for the API, as configured: the origins allowed, and ``Content-Language``
+    readable by their scripts."""
     CORS(app, resources={r"/v1/*": {"origins": origins}}, expose_headers=["Content-Language"])
-    funcs = app.after_request_funcs[None]
-    (index, cors_after_request), = (
-        (i, f) for i, f in enumerate(funcs) if f.__name__ == "cors_after_request"
-    )
-
-    def cors_for_browsers(response: Response) -> Response:
-        if "Origin" in request.headers:
-            return cors_after_request(response)
-        if origins != "*":
-            response.vary.add("Origin")
-        return response
-
-    funcs[index] = cors_for_browsers
 
 
 def _origins(setting: str | list[str]) -> str | list[str]:

@@ -15,7 +15,7 @@ from typing import Any, NoReturn, Protocol, TypeVar, cast
 import flask
 import flask_smorest
 import marshmallow as ma
-from flask_smorest.utils import prepare_response
+from apispec import BasePlugin
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
@@ -58,7 +58,7 @@ class FieldErrorSchema(ma.Schema):
 class JSONParser(FlaskParser):
     """A parser that refuses bodies that are not JSON, or not valid JSON, with a problem."""
 
-    def _raw_load_json(self, req: flask.Request) -> Any:
+    def load_json(self, req: flask.Request, schema: ma.Schema) -> Any:
         if not core.is_json(req.mimetype):
             code, detail = STATUS_CODES[415]
             raise Problem(415, code, detail)
@@ -77,17 +77,13 @@ class JSONParser(FlaskParser):
             )
         try:
             return loads(data)
-        except (ValueError, RecursionError) as error:
+        except (ValueError, RecursionError):
             # Besides syntax errors: bytes that are not UTF-8, lone surrogates, NaN and
             # Infinity (not JSON), integers of more than 4300 digits, deep nesting.
-            self._handle_invalid_json_error(error, req)
-
-    def _handle_invalid_json_error(self, error: Exception, req: flask.Request, *args: Any,
-                                   **kwargs: Any) -> NoReturn:
-        raise Problem(
-            400, "malformed_json", N_("The request body is not valid JSON."),
-            title=N_("Malformed JSON"),
-        )
+            raise Problem(
+                400, "malformed_json", N_("The request body is not valid JSON."),
+                title=N_("Malformed JSON"),
+            ) from None
 
     def handle_error(self, error: ma.ValidationError, req: flask.Request, schema: ma.Schema,
                      *, error_status_code: int | None, error_headers: Any) -> NoReturn:
@@ -145,20 +141,25 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest
         return decorator
 
 
-class Api(flask_smorest.Api):  # type: ignore[misc]  # flask-smorest is untyped
-    ERROR_SCHEMA = ProblemSchema
+class ProblemResponses(BasePlugin):
+    """An apispec plugin: flask-smorest documents its error responses (every status from 400,
+    and ``DEFAULT_ERROR``) as ``application/json``; they are problem documents here."""
 
-    def _register_responses(self) -> None:
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if status >= 400:
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "An error, as RFC 9457 problem details.",
-                    "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+    def response_helper(self, response: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        content = response.get("content", {})
+        if set(content) != {"application/json"}:
+            return None
+        documented = {"content": {PROBLEM_MEDIA_TYPE: content["application/json"]}}
+        if response.get("description") == "Default error response":
+            documented["description"] = "An error, as RFC 9457 problem details."
+        return documented
+
+
+class Api(flask_smorest.Api):  # type: ignore[misc]  # flask-smorest is untyped
+    """flask-smorest's, with problem documents for errors (pass :class:`ProblemResponses` in
+    ``spec_kwargs["extra_plugins"]``)."""
+
+    ERROR_SCHEMA = ProblemSchema
 
     def handle_http_exception(self, error: HTTPException) -> flask.Response:
         return from_http_exception(error).response()

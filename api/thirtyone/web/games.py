@@ -13,7 +13,6 @@ from typing import Any
 import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from apispec.ext.marshmallow.common import make_schema_key
 from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
@@ -216,7 +215,6 @@ def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
     """Document a move as the engine's typed ``Move`` (thirtyone.web.contract), not as the
     loose shape that MoveSchema checks before the engine does, with the bounds MoveSchema
     checks on each field (a take's ``value``, a Switch ``hand``...)."""
-    plugin.converter.refs[make_schema_key(MoveSchema())] = "Move"
     fields = MoveSchema().fields
     schemas = spec.components.schemas
     for target in schemas["Move"]["discriminator"]["mapping"].values():

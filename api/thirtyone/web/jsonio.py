@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 import orjson
-from flask.json.provider import DefaultJSONProvider, _default
+from flask.json.provider import DefaultJSONProvider
 from werkzeug import Response
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -45,10 +45,10 @@ def loads(data: bytes) -> Any:
 def dumps(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON."""
     try:
-        return orjson.dumps(value, default=_default, option=_OPTIONS)
+        return orjson.dumps(value, default=DefaultJSONProvider.default, option=_OPTIONS)
     except TypeError:
         return json.dumps(
-            value, default=_default, ensure_ascii=False, separators=(",", ":")
+            value, default=DefaultJSONProvider.default, ensure_ascii=False, separators=(",", ":")
         ).encode()
 
 
