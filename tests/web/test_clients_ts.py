@@ -2,8 +2,8 @@
 
 `make clients` installs the pinned packages of clients/ts, lints openapi.yaml with redocly,
 generates TypeScript types with openapi-typescript and compiles an openapi-fetch script with
-`tsc --strict`; here that script plays a whole sealed game and a hosted table against the API, and redocly must
-find no problem beyond the justified ones in .redocly.lint-ignore.yaml.
+`tsc --strict`; here that script plays a whole sealed game and a hosted table against the API,
+and redocly must find no problem beyond the justified ones in .redocly.lint-ignore.yaml.
 """
 
 from __future__ import annotations

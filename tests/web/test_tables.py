@@ -132,7 +132,8 @@ def test_keys_unknown_tables_and_language(client):
     wrong = client.get(f"/v1/tables/{table}", headers=bearer("not a key"))
     assert (wrong.status_code, wrong.json["code"]) == (403, "bad_seat_key")
     basic = client.get(f"/v1/tables/{table}", headers={"Authorization": "Basic eDp5"})
-    assert basic.json["code"] == "bad_seat_key"
+    assert (basic.status_code, basic.json["code"]) == (401, "seat_key_required")
+    assert basic.headers["WWW-Authenticate"] == 'Bearer realm="thirtyone", error="invalid_request"'
     missing = client.get("/v1/tables/nothing-here?lang=it")
     assert (missing.status_code, missing.json["code"]) == (404, "table_not_found")
     assert "nothing-here" in missing.json["detail"] and "tavolo" in missing.json["detail"]
@@ -166,7 +167,8 @@ def test_a_move_needs_the_current_version_so_nothing_is_replayed(app, client):
     assert (turn.status_code, turn.json["code"]) == (409, "not_your_turn")
     nokey = client.post(f"/v1/tables/{table}/moves", json={"move": {"type": "knock"},
                                                            "version": 1})
-    assert (nokey.status_code, nokey.json["code"]) == (403, "seat_key_required")
+    assert (nokey.status_code, nokey.json["code"]) == (401, "seat_key_required")
+    assert nokey.headers["WWW-Authenticate"] == 'Bearer realm="thirtyone"'
     assert stored_state(app, table) == before
 
 

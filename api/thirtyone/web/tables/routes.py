@@ -69,6 +69,8 @@ class Tables(MethodView):
 class Table(MethodView):
     @blp.doc(operationId="getTable")
     @blp.response(200, TableSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -86,7 +88,8 @@ class TableMoves(MethodView):
     @blp.doc(operationId="playTableMove")
     @blp.arguments(TableMoveRequestSchema())
     @blp.response(200, TableUpdateSchema)
-    @blp.alt_response(403, response="FORBIDDEN", description="No key, or it opens no seat.")
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was shown.")
+    @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT",
                       description="`stale_version`, or the move is not legal now.")

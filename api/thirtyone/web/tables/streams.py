@@ -35,6 +35,8 @@ class TableEvents(MethodView):
     @blp.alt_response(307, description="A request with `wait` (a long poll) is sent on to "
                       "`GET /v1/tables/{table}/updates` with the same query.",
                       headers={"Location": {"schema": {"type": "string"}}})
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT", description="`after` is past the table.")
@@ -65,6 +67,8 @@ class TableUpdates(MethodView):
     @blp.doc(operationId="pollTable")
     @blp.arguments(UpdatesQuerySchema(), location="query")
     @blp.response(200, TableUpdateSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT", description="`after` is past the table.")
