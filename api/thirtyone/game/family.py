@@ -97,7 +97,8 @@ class FamilyFlow(ABC):
                     rules: Rules) -> dict[str, Any]:
         """A history entry as ``seat`` may see it under ``rules`` (a face-down card given is
         hidden)."""
-        return thaw(entry)
+        shown: dict[str, Any] = thaw(entry)
+        return shown
 
     def players(self, state: GameState) -> tuple[int, ...]:
         """The seats playing this deal, from the dealer's left: those holding cards (a seat

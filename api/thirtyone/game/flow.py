@@ -90,12 +90,12 @@ def legal_moves(state: GameState) -> list[Move]:
     return cast(list[Move], flow_of(state).legal_moves(state))
 
 
-def validate_move(state: GameState, move: Move) -> None:
+def validate_move(state: GameState, move: Mapping[str, Any]) -> None:
     """Return if ``move`` is legal now; raise :class:`~thirtyone.errors.MoveError` if not."""
     _check(state, move)
 
 
-def apply_move(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
+def apply_move(state: GameState, move: Mapping[str, Any]) -> tuple[GameState, list[Event]]:
     """The state after ``move`` and the events it caused, for everyone to see.
 
     Events carry only public information (a card drawn from the stock is not named).

@@ -11,6 +11,7 @@ move's ``type``.
 
 from __future__ import annotations
 
+import builtins
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -80,7 +81,7 @@ class Operation(ABC, Generic[F]):
     codes, no ``seat``) and what it does."""
 
     type: ClassVar[str]
-    fields: ClassVar[type]
+    fields: ClassVar[builtins.type]
 
     @classmethod
     @abstractmethod
@@ -220,9 +221,9 @@ class Reveal(Operation[F]):
 def read_table_hand(move: Mapping[str, Any], hands: int) -> int:
     """The table hand a Switch move names (``hand``: 0 or 1)."""
     hand = move.get("hand")
-    if isinstance(hand, bool) or hand not in range(hands):
+    if not isinstance(hand, int) or isinstance(hand, bool) or hand not in range(hands):
         raise refuse("bad_hand", N_("name hand 0 or 1"), field="hand", hand=hand)
-    return int(hand)
+    return hand
 
 
 class Keep(Operation[F]):

@@ -137,6 +137,9 @@ class PotSettler(Settler):
             winners = [seat for seat in active if seats[seat].chips == most]
         return finish(state, seats, pot, result, winners, events)
 
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Chips move with antes and fees into the pot and out of it: any standing may be."""
+
 
 class EscalatingSettler(Settler):
     """No-trips' growing stakes (see the module docstring)."""
@@ -176,4 +179,7 @@ class EscalatingSettler(Settler):
             "eliminated": [seat for seat in out if seats[seat].eliminated],
         }
         return finish(state, seats, pot, result, winners, events)
+
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Chips move with the stakes into the pot and out of it: any standing may be."""
 

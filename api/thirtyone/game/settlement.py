@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from thirtyone.errors import N_, StateError
 from thirtyone.game.operations import Events
 from thirtyone.game.state import GameState, Phase, Seat
 from thirtyone.hands import evaluator
@@ -51,6 +52,15 @@ class Settler:
     def seat(self, rules: Rules) -> Seat:
         """A seat at the start of the match."""
         return Seat()
+
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Raise :class:`~thirtyone.errors.StateError` when the seats' lives, points or chips
+        cannot come from this settlement after ``settled`` deals (``limit``: the match's last
+        deal, if it has one). This one pays nothing: without antes, chips and pot are zero."""
+        if state.rules.ante == 0 and (state.pot or any(seat.chips for seat in state.seats)):
+            raise StateError("chips_not_conserved",
+                             N_("the seats' chips and the pot must add up to nothing"),
+                             field="pot")
 
 
 def hand_scores(state: GameState) -> tuple[HandScore | None, ...]:
@@ -282,6 +292,49 @@ class LivesSettler(Settler):
                 out.append(seat_index)
         return seats, pot, lives_lost, out
 
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Lives within the rules, the free ride, the pot of lives paid, and the winners."""
+        rules, seats = state.rules, state.seats
+        over = state.phase == Phase.GAME_OVER
+        for index, seat in enumerate(seats):
+            out_of_lives = not seat.lives and not seat.free_ride
+            if (seat.eliminated and (seat.lives or seat.free_ride)) or (
+                seat.free_ride and not rules.free_ride
+            ) or (
+                # A seat left with no life and no free ride is out, but when one settlement
+                # would put every seat left out at once, they share the win instead.
+                out_of_lives and not seat.eliminated and not (over and index in state.winners)
+            ):
+                raise StateError("bad_lives", N_("seat {seat} has an impossible number of lives"),
+                                 field=f"seats.{index}.lives", seat=index)
+        if rules.ante == 0 and not over:
+            # Chips move only with lives paid into the pot, and the pot is taken at the end.
+            paid = [rules.lives - seat.lives if rules.lives_to_pot else 0 for seat in seats]
+            if state.pot != sum(paid) or any(
+                    seat.chips != -lost for seat, lost in zip(seats, paid, strict=True)):
+                raise StateError("chips_not_conserved",
+                                 N_("the seats' chips and the pot must add up to nothing"),
+                                 field="pot")
+        active = state.active_seats
+        if not over:
+            if len(active) < 2:
+                raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                                 field="winners")
+            return
+        winners = list(state.winners)
+        result = state.result or {}
+        most = max(seats[seat].lives for seat in active)
+        if not (
+            (len(active) == 1 and winners == list(active))
+            or (result.get("draw") is True and winners == list(active))
+            or (winners == list(active) and all(
+                not seats[seat].lives and not seats[seat].free_ride for seat in winners))
+            or (limit is not None and state.round >= limit
+                and winners == [seat for seat in active if seats[seat].lives == most])
+        ):
+            raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                             field="winners")
+
 
 class PointsSettler(Settler):
     """Everyone is scored every round (RULES.md §4.4): high 3, middle 2, low 1, the knocker one
@@ -333,3 +386,30 @@ class PointsSettler(Settler):
                 gains[seat], ranks[seat] = self.LOW - knocked, "low"
             else:
                 gains[seat], ranks[seat] = self.MIDDLE - knocked, "middle"
+
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """No more points than the deals played can give, and the winners."""
+        rules, seats = state.rules, state.seats
+        most = self.BLITZ * max(settled, 0)
+        for index, seat in enumerate(seats):
+            if seat.points > most:
+                raise StateError("bad_points", N_("seat {seat} has more points than the deals "
+                                                  "played can give"),
+                                 field=f"seats.{index}.points", seat=index)
+        if rules.ante == 0 and (state.pot or any(seat.chips for seat in seats)):
+            raise StateError("chips_not_conserved",
+                             N_("the seats' chips and the pot must add up to nothing"),
+                             field="pot")
+        active = state.active_seats
+        best = max(seats[seat].points for seat in active)
+        over = state.phase == Phase.GAME_OVER
+        ended = (limit is not None and state.round >= limit and over) or (
+            rules.target is not None and best >= rules.target)
+        if over:
+            if not ended or list(state.winners) != [
+                    seat for seat in active if seats[seat].points == best]:
+                raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                                 field="winners")
+        elif ended:
+            raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                             field="winners")

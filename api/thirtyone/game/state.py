@@ -226,7 +226,8 @@ class GameState:
 
     def evolve(self, **changes: Any) -> "GameState":
         """A copy with ``changes``; no field is checked (the flows keep the state consistent)."""
-        return _evolve(self, changes)
+        new: GameState = _evolve(self, changes)
+        return new
 
     def to_dict(self, *, shared: bool = False) -> StateData:
         """The state as plain JSON data (see the module docstring for the card places).
@@ -270,7 +271,8 @@ class GameState:
         """Read a state written by :meth:`to_dict`; raise :class:`~thirtyone.errors.StateError`
         with a code naming the fault when it is malformed or inconsistent.
         """
-        return GameState.reader(data)
+        state: GameState = GameState.reader(data)
+        return state
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState))

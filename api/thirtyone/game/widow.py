@@ -170,7 +170,7 @@ def exchange_moves(hand: Sequence[Card], positions: int,
 
 def hide_gift(entry: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     """A history entry with the cards given face down hidden from everyone."""
-    shown = thaw(entry)
+    shown: dict[str, Any] = thaw(entry)
     if shown.get("type") == "exchange" and rules.widow_discards == "face-down":
         shown["give"] = [None] * len(shown["give"])
     return shown

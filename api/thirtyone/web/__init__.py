@@ -15,9 +15,9 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import marshmallow as ma
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
@@ -137,7 +137,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     i18n.init_app(app)
     problems.init_app(app)
-    plugin = MarshmallowPlugin(schema_name_resolver=schema_name)
+    plugin = MarshmallowPlugin(schema_name_resolver=cast(Callable[[type[ma.Schema]], str],
+                                                         schema_name))
     api = app.extensions["thirtyone.api"] = Api(app, spec_kwargs={
         "marshmallow_plugin": plugin, "extra_plugins": [ProblemResponses()]})
     api.register_field(Points, "number", None)
@@ -172,13 +173,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-def schema_name(schema: type[ma.Schema] | ma.Schema) -> str | None:
+def schema_name(schema: Any) -> str | None:
     """The component a marshmallow schema is documented as (apispec's default name), or none:
     a move is documented as the engine's typed ``Move`` (:func:`thirtyone.web.games.document`),
     not as the loose shape :class:`~thirtyone.web.games.MoveSchema` checks, and flask-smorest's
     pagination metadata belongs to no answer of this API."""
-    kind = schema if isinstance(schema, type) else type(schema)
-    if kind in (MoveSchema, PaginationMetadataSchema):
+    # apispec passes a schema class, an instance, or a class's registered name.
+    unnamed = (MoveSchema, PaginationMetadataSchema)
+    if schema in unnamed or isinstance(schema, unnamed):
         return None
     return str(resolver(schema))
 

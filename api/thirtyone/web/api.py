@@ -149,7 +149,8 @@ class ProblemResponses(BasePlugin):
         content = response.get("content", {})
         if set(content) != {"application/json"}:
             return None
-        documented = {"content": {PROBLEM_MEDIA_TYPE: content["application/json"]}}
+        documented: dict[str, Any] = {
+            "content": {PROBLEM_MEDIA_TYPE: content["application/json"]}}
         if response.get("description") == "Default error response":
             documented["description"] = "An error, as RFC 9457 problem details."
         return documented

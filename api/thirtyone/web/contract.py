@@ -20,6 +20,7 @@ from apispec import APISpec
 from thirtyone.cards import ALL_CARDS, CARD
 from thirtyone.events import EVENTS, Event
 from thirtyone.game.moves import MOVES, Move, PlayedMove
+from thirtyone.game.state import StateData
 from thirtyone.game.views import View
 from thirtyone.rules import OPTION_VALUES, OPTIONS, PRESETS, OptionSpec
 
@@ -215,8 +216,10 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         "`message`. Hidden cards are never named.",
     )
     components.typed_dict(View)
+    components.names[StateData] = "State"
+    components.typed_dict(StateData)
 
-    def component_ref(converter: Any, field: ma.fields.Field, ret: dict[str, Any],
+    def component_ref(converter: Any, field: ma.fields.Field[Any], ret: dict[str, Any],
                       **kwargs: Any) -> dict[str, Any]:
         name = field.metadata.get(COMPONENT)
         if name is None:

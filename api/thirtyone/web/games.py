@@ -7,7 +7,7 @@ and gets the next one back: the engine checks it, nothing is sealed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
@@ -43,9 +43,9 @@ blp = Blueprint(
 )
 
 _STATE_DOC = {
+    COMPONENT: "State",
     "description": "The plain game state (open mode): send it back as it came; the engine "
     "checks it.",
-    "additionalProperties": True,
 }
 
 _TO_MOVE_DOC = (
@@ -216,13 +216,15 @@ def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
     loose shape that MoveSchema checks before the engine does, with the bounds MoveSchema
     checks on each field (a take's ``value``, a Switch ``hand``...)."""
     fields = MoveSchema().fields
+    converter = plugin.converter
+    assert converter is not None, "the marshmallow plugin converts once the spec is made"
     schemas = spec.components.schemas
     for target in schemas["Move"]["discriminator"]["mapping"].values():
         properties = schemas[target.rsplit("/", 1)[1]]["properties"]
         for name, documented in properties.items():
             if name not in fields or name in ("type", "seat"):
                 continue
-            checked = plugin.converter.field2property(fields[name])
+            checked = converter.field2property(fields[name])
             documented.update({key: checked[key] for key in _BOUNDS if key in checked})
             inner = checked.get("items", {})
             if "type" in documented.get("items", {}):
@@ -231,7 +233,8 @@ def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
 
 
 def _sealer() -> Sealer:
-    return current_app.extensions["thirtyone.sealer"]
+    sealer: Sealer = current_app.extensions["thirtyone.sealer"]
+    return sealer
 
 
 class Table:
@@ -300,7 +303,7 @@ def described_moves(state: GameState, seen: Mapping[str, Any]) -> list[dict[str,
     return [{**move, "description": describe_move(move, seen)} for move in legal_moves(state)]
 
 
-def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def localize_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     translations = catalog()
     return [{**event, "message": event_message(translations, event)} for event in events]
 

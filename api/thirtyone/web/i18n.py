@@ -62,7 +62,7 @@ def load_catalogs(directory: Path, domain: str = DOMAIN) -> dict[str, NullTransl
     return catalogs
 
 
-class CatalogDomain(flask_babel.Domain):
+class CatalogDomain(flask_babel.Domain):  # type: ignore[misc]  # flask-babel is untyped
     """A flask-babel domain serving catalogs loaded once, when the app is created."""
 
     def __init__(self, catalogs: Mapping[str, NullTranslations]) -> None:

@@ -26,8 +26,8 @@ import re
 from typing import Any
 
 import orjson
+from flask import Response, current_app
 from flask.json.provider import DefaultJSONProvider
-from werkzeug import Response
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 _LONG_INTEGER = re.compile(rb"[0-9]{19}")
@@ -64,5 +64,9 @@ class JSONProvider(DefaultJSONProvider):
         return dumps(obj).decode()
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        value = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(dumps(value), content_type=self.mimetype)
+        """``jsonify``'s answer, written with :func:`dumps`: one value, a list of the
+        positional arguments, or an object of the keyword ones."""
+        if args and kwargs:
+            raise TypeError("jsonify() takes either args or kwargs, not both")
+        value = (args[0] if len(args) == 1 else list(args)) if args else (kwargs or None)
+        return current_app.response_class(dumps(value), content_type=self.mimetype)

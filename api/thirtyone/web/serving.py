@@ -49,12 +49,12 @@ def redact(text: str) -> str:
     return _KEY_PARAMETER.sub("key=[redacted]", text)
 
 
-class AccessLogger(glogging.Logger):
+class AccessLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn is untyped
     """gunicorn's logger, with seat keys taken out of everything an access log line may show:
     a browser's EventSource sends its seat key as ``?key=``, others as a bearer credential."""
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        atoms = super().atoms(resp, req, environ, request_time)
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
         for name, value in atoms.items():
             if isinstance(value, str) and "key=" in value:
                 atoms[name] = redact(value)

@@ -26,7 +26,7 @@ class Message(str):
         message.code = code
         return message
 
-    def format(self, *args: Any, **kwargs: Any) -> Message:  # type: ignore[override]
+    def format(self, *args: Any, **kwargs: Any) -> Message:
         return Message(gettext(str(self)).format(*args, **kwargs), self.code)
 
 
@@ -62,7 +62,7 @@ MESSAGE_CODES: dict[str, str] = {
 _KNOWN = {text for texts in FIELD_MESSAGES.values() for text in texts}
 
 
-def localize_field(field: ma.fields.Field) -> None:
+def localize_field(field: ma.fields.Field[Any]) -> None:
     """Wrap a field's messages (and those of the fields inside it) in :class:`Message`."""
     field.error_messages = {
         key: Message(text, MESSAGE_CODES.get(key, "invalid_field"))
@@ -89,7 +89,7 @@ class Schema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    def on_bind_field(self, field_name: str, field_obj: ma.fields.Field) -> None:
+    def on_bind_field(self, field_name: str, field_obj: ma.fields.Field[Any]) -> None:
         localize_field(field_obj)
 
 
@@ -138,5 +138,5 @@ class RulesSchema(Schema):
     options = ma.fields.Dict(load_default=dict, metadata={COMPONENT: "Options"})
 
 
-class Points(ma.fields.Field):
+class Points(ma.fields.Field[float]):
     """A hand's points: a whole number, or 30.5 where three of a kind is worth 30½."""
