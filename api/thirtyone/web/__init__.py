@@ -29,11 +29,13 @@ from whitenoise import WhiteNoise
 import thirtyone
 from thirtyone.web import (
     advice,
+    compute,
     contract,
     docs,
     games,
     hands,
     i18n,
+    limits,
     meta,
     play,
     problems,
@@ -134,6 +136,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
+    compute.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
@@ -150,6 +153,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                   race.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
+    limits.init_app(app)
     docs.init_app(app)
     # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
     app.register_blueprint(play.blp)
