@@ -48,6 +48,7 @@ serve: translations
 
 lint: $(STAMP)
 	$(BIN)/ruff check api tests benchmarks
+	$(BIN)/mypy --strict api/thirtyone
 
 # The contract as other tools read it: redocly lints it, openapi-typescript generates types,
 # and tsc --strict checks a small openapi-fetch script that plays a game against them
@@ -71,6 +72,7 @@ test-fast: $(STAMP) translations
 
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
+	$(BIN)/mypy --strict api/thirtyone
 	@if command -v node >/dev/null; then $(MAKE) --no-print-directory clients; \
 		else echo "node is missing: the TypeScript client is not checked (make system)"; fi
 	$(BIN)/python -m pytest -n 2 -q

@@ -44,7 +44,8 @@ from thirtyone.game.racing import GOAL
 from thirtyone.hands import HAND_SIZE, Evaluator, evaluator
 from thirtyone.rules import Family, Rules, Settlement, make_rules
 
-Move = dict[str, Any]
+Move = Mapping[str, Any]
+"""A move as the advice reads it: any move of :data:`thirtyone.game.Move`, or one from a view."""
 
 MEASURES: dict[Settlement, str] = {
     Settlement.LIVES: "survival",
@@ -151,7 +152,7 @@ def sample_values(seen: Mapping[str, Any], samples: int, seed: int | str, *,
     the seat's own (a knocker losing two lives, or an opponent, counts as such)."""
     deal = WorldDealer(seen)
     first = deal(random.Random(f"advice:{seed}:world:0"))
-    candidates = list(moves) if moves is not None else legal_moves(first)
+    candidates: list[Move] = list(moves) if moves is not None else list(legal_moves(first))
     measure = measure or measure_of(first.rules)
     worth = _worth(measure, seen["seat"], first)
     totals: list[list[float]] = [[] for _ in candidates]
@@ -190,7 +191,7 @@ def _worth(measure: str, seat: int, before: GameState) -> Callable[[GameState], 
             out = result.get("eliminated", ())
             mine = lost[seat] + (seat in out)
             theirs = sum(lost[other] + (other in out) for other in others)
-            return theirs / len(others) - mine
+            return float(theirs / len(others) - mine)
         return lives
     if measure == "survival":
         def survived(after: GameState) -> float:
@@ -541,10 +542,10 @@ def _round_knowledge(seen: Mapping[str, Any], rules: Rules,
         elif kind == "exchange" and len(entry["take"]) <= len(table):
             for code, position in zip(entry["give"], entry["take"], strict=True):
                 took(who, table[position])
-                card = None if code is None else parse_card(code)
-                table[position] = card
-                if card is not None:
-                    gave(who, card)
+                given = None if code is None else parse_card(code)
+                table[position] = given
+                if given is not None:
+                    gave(who, given)
     if rules.family == Family.DRAW and not _replayed(pile, stock, unseen_stock, seen):
         # The moves kept do not reach back to the deal (a history cut short): what they say
         # about the discard pile cannot be placed, so the worlds do without it.

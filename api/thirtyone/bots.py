@@ -25,7 +25,8 @@ from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import make_rules
 from thirtyone.strong import StrongBot
 
-Move = dict[str, Any]
+Move = Mapping[str, Any]
+"""A move as the bots read it: any move of :data:`thirtyone.game.Move`, or one from a view."""
 
 
 class Bot(Protocol):

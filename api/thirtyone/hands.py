@@ -46,7 +46,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, NamedTuple, TypedDict, TypeGuard
 
 from thirtyone.cards import ALL_CARDS, DECKS, JOKERS, SUITS, Card, CardCode, Deck, parse_card
 from thirtyone.errors import N_, CardError, HandError
@@ -196,7 +196,7 @@ class HandScore:
             "wild": dict(self.wild),
         }
 
-    def _comparable(self, other: object) -> bool:
+    def _comparable(self, other: object) -> TypeGuard[HandScore]:
         return isinstance(other, HandScore) and (
             other._basis is self._basis or other._basis == self._basis
         )
@@ -204,7 +204,7 @@ class HandScore:
     def __eq__(self, other: object) -> bool:
         if not self._comparable(other):
             return NotImplemented
-        return self.strength == other.strength  # type: ignore[union-attr]
+        return self.strength == other.strength
 
     def __lt__(self, other: HandScore) -> bool:
         if not self._comparable(other):
@@ -648,7 +648,7 @@ class Evaluator:
 
         def score(cards: Iterable[Card]) -> HandScore:
             try:
-                first, second, third = cards  # type: ignore[misc]
+                first, second, third = cards
                 return table[first.mask | second.mask | third.mask]
             except (KeyError, ValueError, TypeError, AttributeError):
                 pass
@@ -828,7 +828,7 @@ def score_hand(
         # The API's way: a few codes under a preset, asked again and again. The codes and the
         # rule set are the key, which saves parsing them and finding the rules.
         try:
-            codes = hand if hand.__class__ is str else tuple(hand)  # type: ignore[arg-type]
+            codes = hand if hand.__class__ is str else tuple(hand)
             return _score_codes(codes, variant)
         except TypeError:
             pass  # something unhashable in the hand: the slow path names the fault

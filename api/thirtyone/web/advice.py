@@ -111,7 +111,7 @@ class MoveValueSchema(Schema):
 class AdviceSchema(Schema):
     seat = ma.fields.Integer(required=True)
     measure = ma.fields.String(
-        required=True, validate=one_of(sorted(set(MEASURES.values()))),
+        required=True, validate=one_of(tuple(sorted(set(MEASURES.values())))),
         metadata={"description": "What the values count: `survival` (lives games, the chance "
                   "of losing no life this round), `chips` (pot games, chips won by the end "
                   "of the deal), `points` (points games), `win` (the race)."},

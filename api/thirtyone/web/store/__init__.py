@@ -20,7 +20,7 @@ import json
 import os
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -196,7 +196,7 @@ class TableStore(ABC):
         self._watcher_lock = threading.Lock()
 
     @abstractmethod
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
         """Store a new table at version 0; ``start`` is its state as dealt, from which the
         state of any version is replayed (:meth:`start`)."""
 
@@ -209,7 +209,7 @@ class TableStore(ABC):
         """The table as last committed; :class:`TableNotFound` if unknown or expired."""
 
     @abstractmethod
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
         """Replace the state at ``version`` with ``state`` at ``entry.version`` (one more) and
         append ``entry`` to the log, all or nothing; :class:`StaleVersion` if the table is no
         longer at ``version``, :class:`TableNotFound` if it is gone."""

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import redis
 
@@ -73,7 +74,7 @@ class RedisStore(TableStore):
         self._client = redis.Redis(connection_pool=pool)
         self._commit = self._client.register_script(_COMMIT)
 
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
         key = _table_key(record.table)
         try:
             with self._client.pipeline(transaction=True) as pipe:
@@ -93,7 +94,7 @@ class RedisStore(TableStore):
             )
         except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
-        if version is None:
+        if version is None or state is None or meta is None:
             raise TableNotFound(table)
         return TableRecord.from_stored(table, int(version), state, meta)
 
@@ -104,9 +105,10 @@ class RedisStore(TableStore):
             raise StoreUnavailable(str(error)) from error
         if start is None:
             raise TableNotFound(table)
-        return json.loads(start)
+        data: dict[str, Any] = json.loads(start)
+        return data
 
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
         try:
             result = self._commit(
                 keys=[_table_key(table), _log_key(table)],
@@ -122,14 +124,17 @@ class RedisStore(TableStore):
 
     def entries(self, table: str, after: int) -> list[Entry]:
         try:
-            rows = self._client.xrange(_log_key(table), min=f"{after + 1}-0")
+            # The synchronous client answers a list of (id, fields) pairs.
+            rows = cast(list[tuple[bytes, dict[bytes, bytes]]],
+                        self._client.xrange(_log_key(table), min=f"{after + 1}-0"))
         except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return [Entry.from_json(fields[b"entry"]) for _, fields in rows]
 
     def _watch(self) -> None:
         while True:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._client.pubsub(  # type: ignore[no-untyped-call]  # redis-py's own
+                ignore_subscribe_messages=True)
             try:
                 pubsub.psubscribe(f"{PREFIX}moves:*")
                 # Subscribed (again): a commit published while this listener was away

@@ -69,7 +69,8 @@ def document(spec: APISpec) -> None:
 
 def store() -> TableStore:
     """The app's table store."""
-    return current_app.extensions["thirtyone.tables"]
+    tables: TableStore = current_app.extensions["thirtyone.tables"]
+    return tables
 
 
 class StateCache:
@@ -109,7 +110,8 @@ class StateCache:
 
 
 def _states() -> StateCache:
-    return current_app.extensions["thirtyone.table_states"]
+    states: StateCache = current_app.extensions["thirtyone.table_states"]
+    return states
 
 
 def load_table(table: str) -> TableRecord:

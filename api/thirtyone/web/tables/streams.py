@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, redirect, request, stream_with_context, url_for
 from flask.views import MethodView
+from werkzeug import Response as WerkzeugResponse
 
 from thirtyone.game import GameState
 from thirtyone.web.jsonio import dumps
@@ -50,11 +51,13 @@ class TableEvents(MethodView):
         "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does).",
         "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
     }})
-    def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
+    def get(self, query: dict[str, Any], headers: dict[str, Any],
+            table: str) -> WerkzeugResponse:
         """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
         if query["wait"] is not None:
             query_key(query["key"])  # an encoded key's name is refused here as there
-            return redirect(url_for("tables.TableUpdates", table=table, **request.args), 307)
+            values: dict[str, Any] = {**request.args.to_dict(), "table": table}
+            return redirect(url_for("tables.TableUpdates", **values), 307)
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
