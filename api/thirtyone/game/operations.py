@@ -178,8 +178,9 @@ class Exchange(Operation[F]):
                  else Phrase(N_("the face-down card in place {place}"),
                              {"place": Ordinal(place)})
                  for place in move["take"]]
-        return Phrase(N_("Exchange with the table: give {given}; take {taken}"),
-                      {"given": CardNames(tuple(move["give"])), "taken": taken})
+        text = (N_("Exchange with the table and knock: give {given}; take {taken}")
+                if move.get("knock") else N_("Exchange with the table: give {given}; take {taken}"))
+        return Phrase(text, {"given": CardNames(tuple(move["give"])), "taken": taken})
 
 
 class Declare(Operation[F]):
