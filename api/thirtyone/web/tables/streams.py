@@ -10,6 +10,12 @@ from flask import Response, current_app, jsonify, stream_with_context
 from flask.views import MethodView
 
 from thirtyone.game import GameState
+from thirtyone.web.connections import (
+    GONE_CHECK_SECONDS,
+    client_gone,
+    holding_stream,
+    stream_slot,
+)
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
 from thirtyone.web.tables.answers import table_answer
@@ -53,9 +59,18 @@ class TableEvents(MethodView):
         if after is not None and after > record.version:
             raise stale_version(record.version)
         if query["wait"] is not None:
-            return _long_poll(record, seat, record.version if after is None else after,
-                              query["wait"])
-        return _event_stream(record, seat, after)
+            with holding_stream():
+                return _long_poll(record, seat, record.version if after is None else after,
+                                  query["wait"])
+        give_back = stream_slot()
+        try:
+            response = _event_stream(record, seat, after)
+        except BaseException:
+            give_back()
+            raise
+        # Called when the server closes the stream: its end, or its client gone.
+        response.call_on_close(give_back)
+        return response
 
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
@@ -64,12 +79,17 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
+            woken.set()
             while (remaining := deadline - time.monotonic()) > 0:
-                woken.clear()
-                version = advance(tables.load(record.table)).version
-                if version > after:
+                if woken.is_set():
+                    woken.clear()
+                    version = advance(tables.load(record.table)).version
+                    if version > after:
+                        break
+                elif client_gone():
+                    # The slot goes back as soon as the client does, not when the wait ends.
                     break
-                woken.wait(remaining)
+                woken.wait(min(remaining, GONE_CHECK_SECONDS))
     if version != record.version:
         record = tables.load(record.table)
     events = [event for entry in tables.entries(record.table, after)
