@@ -277,7 +277,7 @@ def test_an_abandoned_long_poll_gives_its_slot_back_at_once(tmp_path):
     with serve(tmp_path, f"sqlite:///{tmp_path}/t.sqlite3",
                THIRTYONE_STREAMS_PER_CLIENT="3") as server:
         _, created, _ = server.request("POST", "/v1/tables", {"variant": "scat", "players": 2})
-        path = f"/v1/tables/{created['table']}/events?wait=60"
+        path = f"/v1/tables/{created['table']}/updates?wait=60"
         # Two workers, 3 slots each: 6 polls hold them all, a 7th... or more are refused.
         sockets, statuses = _open_many(server.port, path, 12)
         assert statuses.count(429) == 6 and statuses.count(0) == 6, statuses
@@ -346,11 +346,11 @@ def test_an_encoded_key_opens_nothing_no_key_reaches_the_log_and_versions_are_wh
         _, created, _ = server.request("POST", "/v1/tables", {"variant": "scat", "players": 2})
         table = created["table"]
         keys = [seat["key"] for seat in created["seats"]]
-        assert server.request("GET", f"/v1/tables/{table}/events?%6Bey={keys[0]}&wait=0"
+        assert server.request("GET", f"/v1/tables/{table}/updates?%6Bey={keys[0]}&wait=0"
                               )[:2][0] == 400
-        assert server.request("GET", f"/v1/tables/{table}/events?K%2545Y={keys[1]}&wait=0"
+        assert server.request("GET", f"/v1/tables/{table}/updates?K%2545Y={keys[1]}&wait=0"
                               )[1]["seat"] is None
-        assert server.request("GET", f"/v1/tables/{table}/events?key={keys[0]}&wait=0"
+        assert server.request("GET", f"/v1/tables/{table}/updates?key={keys[0]}&wait=0"
                               )[1]["seat"] == 0
         seat = created["to_move"]
         _, mine, _ = server.request("GET", f"/v1/tables/{table}", key=keys[seat])
@@ -362,7 +362,7 @@ def test_an_encoded_key_opens_nothing_no_key_reaches_the_log_and_versions_are_wh
         assert server.request("GET", f"/v1/tables/{table}")[1]["version"] == mine["version"]
         server.request("GET", f"/v1/tables/{table}", headers={"Referer": f"/x?key={keys[1]}"})
     log = server.log.read_text()
-    assert f"/v1/tables/{table}/events" in log
+    assert f"/v1/tables/{table}/updates" in log
     for key in keys:
         assert key not in log
 

@@ -27,14 +27,18 @@ def test_a_version_that_is_not_an_integer_is_refused_and_nothing_is_played(clien
 def test_the_key_only_opens_a_seat_as_bearer_or_the_exact_key_parameter(client, spelling):
     created = open_table(client)
     table, key = created["table"], keys_of(created)[0]
-    encoded = client.get(f"/v1/tables/{table}/events?{spelling}={key}&wait=0")
+    encoded = client.get(f"/v1/tables/{table}/updates?{spelling}={key}&wait=0")
     if spelling == "%256Bey":
         # Decodes to "%6Bey", which is no parameter of this operation: a spectator's view.
         assert encoded.status_code == 200 and encoded.json["seat"] is None
     else:
         assert (encoded.status_code, encoded.json["code"]) == (400, "key_parameter_encoded")
         assert encoded.mimetype == "application/problem+json"
-    plain = client.get(f"/v1/tables/{table}/events?key={key}&wait=0")
+    redirected = client.get(f"/v1/tables/{table}/events?{spelling}={key}&wait=0")
+    if spelling != "%256Bey":
+        # Refused before the redirect to the long poll would spell the name plainly.
+        assert redirected.status_code == 400
+    plain = client.get(f"/v1/tables/{table}/updates?key={key}&wait=0")
     assert plain.status_code == 200 and plain.json["seat"] == 0
 
 

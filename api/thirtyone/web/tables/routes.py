@@ -6,7 +6,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
@@ -35,10 +35,12 @@ class Tables(MethodView):
     @blp.doc(operationId="openTable")
     @blp.arguments(NewTableSchema(),
                    example={"variant": "scat", "players": 2, "bots": {"1": "greedy"}})
-    @blp.response(201, NewTableResultSchema)
+    @blp.response(201, NewTableResultSchema, headers={"Location": {
+        "description": "The new table's address (`GET` it to read the table).",
+        "schema": {"type": "string", "format": "uri-reference"}}})
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
-    def post(self, body: dict[str, Any]) -> tuple[Response, int]:
+    def post(self, body: dict[str, Any]) -> tuple[Response, int, dict[str, str]]:
         """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
         state = new_game(body["variant"], body["players"], options=body["options"] or None)
         bots = {int(seat): level for seat, level in body["bots"].items()}
@@ -61,13 +63,15 @@ class Tables(MethodView):
         answer = table_answer(record, advanced.version, advanced.state, None, advanced.events)
         answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
                            for seat, stored in enumerate(seats)]
-        return jsonify(answer), 201
+        return jsonify(answer), 201, {"Location": url_for("tables.Table", table=record.table)}
 
 
 @blp.route("/<table>")
 class Table(MethodView):
     @blp.doc(operationId="getTable")
     @blp.response(200, TableSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -86,7 +90,8 @@ class TableMoves(MethodView):
     @blp.doc(operationId="playTableMove")
     @blp.arguments(TableMoveRequestSchema())
     @blp.response(200, TableUpdateSchema)
-    @blp.alt_response(403, response="FORBIDDEN", description="No key, or it opens no seat.")
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was shown.")
+    @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT",
                       description="`stale_version`, or the move is not legal now.")

@@ -21,6 +21,9 @@ from thirtyone.web.validation import (
 
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
 HINTS = ("off", "on")
+# A long poll answers within this many seconds: below the proxies' timeouts (deploy/).
+MAX_WAIT_SECONDS = 60
+DEFAULT_WAIT_SECONDS = 25
 
 _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot seat, null for a "
               "human seat."}
@@ -96,9 +99,31 @@ class EventsQuerySchema(Schema):
                   "does); without either, the stream starts with the current version."},
     )
     wait = ma.fields.Integer(
-        load_default=None, validate=between(0, 60),
-        metadata={"description": "Long poll: answer JSON once the table is past `after`, or "
-                  "after this many seconds with no new events."},
+        load_default=None, validate=between(0, MAX_WAIT_SECONDS),
+        metadata={"deprecated": True,
+                  "description": "Deprecated: the long poll is `GET .../updates`, where a "
+                  "request with `wait` is redirected (307) with its query."},
+    )
+
+
+class UpdatesQuerySchema(Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    key = ma.fields.String(
+        load_default=None,
+        metadata={"description": "The seat's key, for clients that cannot set headers; kept "
+                  "out of the access log."},
+    )
+    after = ma.fields.Integer(
+        load_default=None, validate=between(0, 2**53),
+        metadata={"description": "Answer once the table is past this version, with every "
+                  "event after it; without it, once the table is past its current version."},
+    )
+    wait = ma.fields.Integer(
+        load_default=DEFAULT_WAIT_SECONDS, validate=between(0, MAX_WAIT_SECONDS),
+        metadata={"description": "Answer after this many seconds if nothing happened (then "
+                  "`events` is empty); 0 answers at once."},
     )
 
 
@@ -178,3 +203,16 @@ class NewTableResultSchema(TableUpdateSchema):
 
 
 # The table as a seat sees it.
+
+
+class TableEventMessageSchema(ma.Schema):
+    """One Server-Sent Event of a table's stream, its fields as the `text/event-stream` lines
+    carry them (`id:`, `data:`, `retry:`); comment lines (`: keep-alive`) carry none."""
+
+    id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
+                                     "`Last-Event-ID` resumes after)."})
+    data = ma.fields.Nested(TableUpdateSchema, metadata={
+        "description": "The table at that version as this seat sees it, with the events "
+        "of that version, as JSON on one line."})
+    retry = ma.fields.Integer(metadata={"description": "How many milliseconds a client "
+                                        "waits before it reconnects (sent first)."})
