@@ -27,6 +27,7 @@ import thirtyone
 from thirtyone.web import (
     advice,
     compute,
+    connections,
     contract,
     docs,
     games,
@@ -159,6 +160,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.wsgi_app = BodyLimit(  # type: ignore[method-assign]
         app.wsgi_app, lambda: app.config["MAX_CONTENT_LENGTH"]
     )
+    connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
         # The rules site is static: whitenoise answers its files (and "/ru/" with
