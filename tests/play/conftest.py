@@ -163,8 +163,11 @@ class Player:
         raise AssertionError(f"the match did not end in {max_moves} moves")
 
     def cards_shown(self) -> list[str]:
-        """Every card face in the page (a back has no code)."""
-        return CARD.findall(self.page.content())
+        """Every card face on the table now (a back has no code). The log and the rounds'
+        history may name a card everyone saw once (taken from the discard pile, shown at a
+        showdown) that lies hidden now."""
+        board = self.page.locator("#table .board")
+        return CARD.findall(board.inner_html()) if board.count() else []
 
     @property
     def table_id(self) -> str:

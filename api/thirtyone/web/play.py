@@ -26,16 +26,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import Locale
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
 from werkzeug.exceptions import NotFound
 
 from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS
-from thirtyone.errors import N_, CardError
+from thirtyone.errors import N_, NP_, CardError
 from thirtyone.faces import card_svg
 from thirtyone.hands import CATEGORY_NAMES
-from thirtyone.web.i18n import LANGUAGES, card_name, gettext, pgettext
+from thirtyone.web.i18n import LANGUAGES, card_name, gettext, ngettext, pgettext
 
 blp = Blueprint(
     "play", __name__, url_prefix="/play",
@@ -46,8 +47,8 @@ BACK = "back"
 """The card file name of a face-down card: ``/play/cards/back.svg``."""
 
 # The interface's texts, by the key the scripts use. Placeholders in braces are filled by the
-# page (``{seat}``, ``{card}``...); counts always follow a label ("Stock: 12"), so no text
-# needs a plural form.
+# page (``{seat}``, ``{card}``...). A count after a label ("Stock: 12") needs no plural form;
+# a counted noun ("2 lives") is in PLURALS.
 TEXTS: dict[str, str] = {
     "title": N_("Play Thirty-One"),
     "heading": N_("Thirty-One"),
@@ -149,7 +150,44 @@ TEXTS: dict[str, str] = {
     "hint_best": N_("Hint: {move}"),
     "hint_value": N_("Worth {value} ± {stderr} ({measure}), over {samples} sampled deals."),
     "hint_failed": N_("No hint: {detail}"),
+    # What happened: the log, the moves as they are shown, the rounds and the match.
+    "show_log": N_("Show what happened"),
+    "last_move": N_("Last move"),
+    "gave": N_("Gave"),
+    "took": N_("Took"),
+    "history": N_("Rounds so far"),
+    "history_round": N_("Round"),
+    "history_end": N_("How it ended"),
+    "history_shown": N_("Hands shown"),
+    "summary": N_("Match summary"),
+    "went_out": N_("Out of the match: {seats}."),
 }
+
+
+PLURALS: dict[str, tuple[str, str]] = {
+    "lives_n": NP_("{count} life", "{count} lives"),
+    "chips_n": NP_("{count} chip", "{count} chips"),
+    "points_n": NP_("{count} point", "{count} points"),
+    "rounds_n": NP_("{count} round was played.", "{count} rounds were played."),
+}
+"""Texts with a count, by the key the scripts use: each language's own plural forms."""
+
+
+def plural_forms() -> dict[str, dict[str, str]]:
+    """Each text of :data:`PLURALS` by CLDR plural category (``one``, ``few``, ``many``,
+    ``other``) in the request's language: the page picks one with ``Intl.PluralRules``, the
+    browser's own CLDR rules, and the catalog's forms are asked here for a whole number of
+    each category (a category only fractions have, like Russian ``other``, falls back in the
+    page to ``many``)."""
+    rule = Locale.parse(get_locale().language).plural_form
+    examples: dict[str, int] = {}
+    for number in range(1000):
+        examples.setdefault(rule(number), number)
+    return {
+        key: {category: ngettext(singular, plural, number)
+              for category, number in examples.items()}
+        for key, (singular, plural) in PLURALS.items()
+    }
 
 
 def texts() -> dict[str, str]:
@@ -197,6 +235,9 @@ def page() -> str:
         "language": language,
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
         "texts": texts(),
+        "plurals": plural_forms(),
+        # A hand of three of a kind may be worth 30½: every fraction is written the same way.
+        "fraction": pgettext("fraction", "{points} points"),
         "cards": {card.code: card_name(card) for card in ALL_CARDS},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
         "levels": levels(),

@@ -1,0 +1,119 @@
+"""/play shows the table as it happens: each event in order, a computer player's move after a
+pause, the last move marked; and on a phone your hand and moves stay on screen."""
+
+from __future__ import annotations
+
+import pytest
+
+PHONE = {"width": 390, "height": 844}
+BOT_ACTIONS = {"drew", "discarded", "knocked", "exchanged", "passed", "joined", "stood"}
+PAUSE_MS = 600
+
+
+def live_events(player, first: int) -> list[dict[str, str]]:
+    """The events shown from number ``first`` on, each with its type, seat and message."""
+    shown = player.page.locator(".events li[data-live]")
+    events = []
+    for index in range(shown.count()):
+        item = shown.nth(index)
+        number = int(item.get_attribute("data-event"))
+        if number >= first:
+            events.append({"number": number, "type": item.get_attribute("data-event-type"),
+                           "seat": item.get_attribute("data-event-seat"),
+                           "at": int(item.get_attribute("data-at")),
+                           "message": item.inner_text()})
+    return events
+
+
+def test_bot_moves_are_shown_one_by_one_after_a_human_move(server, new_player, artifacts):
+    player = new_player(seed=21)
+    # Scat with three computer players and no dealt blitz to end the round at once: deal
+    # again until the first move is this seat's.
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant=scat&players=4&bots=1,2,3&lives=1"
+                         "&free_ride=false")
+        player.settled()
+        if player.may_move():
+            break
+    # Draw from the stock, then discard: the three computer players move after it.
+    player.page.locator("button[data-move*='\"stock\"']").click()
+    player.settled()
+    before = int(player.attribute("shown"))
+    player.page.locator(".hand button[data-move*='discard']").first.click()
+    # The page is busy while it shows the computer players' moves, then settles.
+    player.page.wait_for_selector("#table[aria-busy=true]")
+    player.settled()
+    events = live_events(player, before + 1)
+    # Each shown event has the next number, in the order the API gave them.
+    numbers = [event["number"] for event in events]
+    assert numbers == list(range(before + 1, before + 1 + len(events)))
+    assert events[0] == {**events[0], "type": "discarded", "seat": "0"}
+    bot_moves = [index for index, event in enumerate(events)
+                 if event["type"] in BOT_ACTIONS and event["seat"] in {"1", "2", "3"}]
+    assert len(bot_moves) >= 3, events
+    # The computer players move in turn, seat after seat.
+    seats = [events[index]["seat"] for index in bot_moves]
+    assert seats[:2] in (["1", "1"], ["1", "2"]), seats
+    # A pause before each computer move; none before this seat's own.
+    gaps = [events[index]["at"] - events[index - 1]["at"] for index in bot_moves if index > 0]
+    assert min(gaps) >= PAUSE_MS * 0.9, gaps
+    assert max(gaps) < PAUSE_MS * 3, gaps
+    # The last move is marked on the table: its seat, and its words.
+    last = events[bot_moves[-1]]
+    assert player.page.locator(f".seat.last-actor[data-seat-index='{last['seat']}']").count() == 1
+    assert last["message"].split(" ", 1)[0] in player.page.locator("[data-last-move]").inner_text()
+    # The same words went to the one live region.
+    assert player.page.locator("[aria-live]").count() == 1
+    player.screenshots(artifacts, "live-last-move")
+    assert player.errors == []
+
+
+def test_a_discard_taken_is_named_in_the_log(server, new_player):
+    player = new_player(seed=22)
+    take = player.page.locator("button[data-move*='\"discard\"'][data-move*='draw']")
+    # A dealt blitz may end the round before the first move: deal again then.
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
+        player.settled()
+        if take.count():
+            break
+    top = player.page.locator(".discard img.card").get_attribute("data-card")
+    take.click()
+    player.settled()
+    taken = player.page.locator(".events li[data-event-type='drew'][data-event-seat='0']").last
+    assert taken.locator(f"img[data-card='{top}']").count() == 1
+    assert player.errors == []
+
+
+def box_inside(locator, viewport: dict[str, int]) -> bool:
+    box = locator.bounding_box()
+    return (box is not None and box["y"] >= 0 and box["x"] >= 0
+            and box["y"] + box["height"] <= viewport["height"]
+            and box["x"] + box["width"] <= viewport["width"])
+
+
+@pytest.mark.parametrize(("variant", "players"), [("scat", 9), ("schnautz", 15)])
+def test_on_a_phone_the_hand_and_the_moves_stay_on_screen(server, new_player, artifacts,
+                                                          variant, players):
+    player = new_player(seed=23, viewport=PHONE)
+    bots = ",".join(str(seat) for seat in range(1, players))
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant={variant}&players={players}&bots={bots}")
+        player.settled()
+        if player.may_move():
+            break
+    assert player.may_move()
+    for position in (0, 400):
+        player.page.mouse.wheel(0, position)
+        player.page.wait_for_timeout(100)
+        assert box_inside(player.page.locator(".hand"), PHONE)
+        moves = player.page.locator(".own button[data-move]")
+        for index in range(moves.count()):
+            assert box_inside(moves.nth(index), PHONE), moves.nth(index).inner_text()
+    # The log is one tap away.
+    player.page.locator("[data-show-log]").click()
+    assert player.page.locator(".events:focus").count() == 1
+    assert box_inside(player.page.locator("#log h2"), PHONE)
+    player.page.mouse.wheel(0, -10_000)
+    player.page.screenshot(path=str(artifacts / f"play-phone-{players}-seats-390x844.png"))
+    assert player.errors == []
