@@ -117,3 +117,19 @@ def test_on_a_phone_the_hand_and_the_moves_stay_on_screen(server, new_player, ar
     player.page.mouse.wheel(0, -10_000)
     player.page.screenshot(path=str(artifacts / f"play-phone-{players}-seats-390x844.png"))
     assert player.errors == []
+
+
+def test_an_invite_opens_in_the_invitees_own_language(server, new_player):
+    host = new_player(seed=24, locale="ru-RU")
+    host.page.goto(f"{server}/play?variant=scat&players=2&lang=ru&bots=")
+    host.settled()
+    invite = host.page.locator("[data-invite]").get_attribute("data-invite")
+    assert "lang" not in invite
+    # The host's own address keeps the language they chose.
+    assert "lang=ru" in host.page.url
+    guest = new_player(seed=25, locale="it-IT")
+    guest.page.goto(invite)
+    guest.settled()
+    assert guest.page.locator("html").get_attribute("lang") == "it"
+    assert guest.seat == 1
+    assert host.errors == [] and guest.errors == []

@@ -24,15 +24,19 @@ export class RoundHistory {
     return this.rounds.at(-1) ?? null;
   }
 
-  /** Take one event in; events before the first deal seen belong to no round. */
+  /** Take one event in. */
   add(event) {
     if (event.type === "dealt") {
-      this.rounds.push(round(event.round, this.out));
+      const current = this.current;
+      if (!current || current.over || current.round !== event.round) {
+        this.rounds.push(round(event.round, this.out));
+      }
       return;
     }
-    const current = this.current;
     if (event.type === "match_won") this.winners.push(event.seat);
-    if (!current) return;
+    // The first deal happens as the table is made, before any version a stream replays.
+    if (!this.current) this.rounds.push(round(1, this.out));
+    const current = this.current;
     switch (event.type) {
       case "lives_lost": add(current.lives, event.seat, -event.lives); break;
       case "paid": add(current.chips, event.seat, -event.chips); break;
