@@ -133,3 +133,15 @@ def test_an_invite_opens_in_the_invitees_own_language(server, new_player):
     assert guest.page.locator("html").get_attribute("lang") == "it"
     assert guest.seat == 1
     assert host.errors == [] and guest.errors == []
+
+
+def test_the_seed_is_checked_without_crypto_subtle(server, new_player):
+    player = new_player(seed=26)
+    # As on a page served over plain http (not a secure context): no crypto.subtle.
+    player.page.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', "
+                                "{get: () => undefined})")
+    player.page.goto(f"{server}/play?variant=race&players=2&bots=1")
+    player.play_alone()
+    seed = player.page.locator(".seed").inner_text()
+    assert "matches the fingerprint" in seed, seed
+    assert player.errors == []

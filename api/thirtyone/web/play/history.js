@@ -33,7 +33,12 @@ export class RoundHistory {
       }
       return;
     }
-    if (event.type === "match_won") this.winners.push(event.seat);
+    if (event.type === "match_won") {
+      this.winners.push(event.seat);
+      // A match of one round (the race) may end with no round_over of its own.
+      if (this.current) this.current.over = true;
+      return;
+    }
     // The first deal happens as the table is made, before any version a stream replays.
     if (!this.current) this.rounds.push(round(1, this.out));
     const current = this.current;

@@ -8,6 +8,8 @@ import { cardName, categoryName, LANGUAGE, pointsText, t, tn } from "./i18n.js";
 import { seatLink } from "./links.js";
 import { arrive, glide, positions } from "./motion.js";
 import { recall } from "./storage.js";
+import { sha256 } from "./vendor/noble-hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
 
 const LOG_LENGTH = 200;
 const HAND_SIZE = 3;
@@ -822,16 +824,14 @@ export class TableView {
         h("strong", {}, t("seat", { seat })), " ", this.figures(standing)))));
   }
 
-  /** The seed, revealed at the end, checked against the fingerprint published at the start. */
+  /** The seed, revealed at the end, checked against the fingerprint published at the start
+  (hashed here, so the check needs no `crypto.subtle`, which plain http does not give). */
   seed(seed) {
     const line = h("p", { class: "seed" }, t("seed", { seed }));
     const published = this.facts.seed_sha256 ?? this.answer.seed_sha256;
-    if (published && crypto.subtle) {
-      crypto.subtle.digest("SHA-256", new TextEncoder().encode(String(seed))).then((digest) => {
-        const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0"))
-          .join("");
-        line.append(" ", t(hex === published ? "seed_ok" : "seed_bad"));
-      });
+    if (published) {
+      const hex = bytesToHex(sha256(utf8ToBytes(String(seed))));
+      line.append(" ", t(hex === published ? "seed_ok" : "seed_bad"));
     }
     return line;
   }
