@@ -93,6 +93,8 @@ export class TableView {
     // The hint asked for at this version: `{version}` while on its way, then its `advice`
     // (the API's answer) or its `error`.
     this.hint = null;
+    // The API said this table's rule turns hints off (its answer says it too, once it does).
+    this.hintsOff = false;
     // The control the keyboard was on, kept while redrawing takes the focus away.
     this.focus = null;
     this.element = h("section", { class: "table", id: "table", "aria-busy": "true" },
@@ -379,6 +381,7 @@ export class TableView {
       hint = { version, advice: await getAdvice(this.table, this.key) };
     } catch (error) {
       hint = { version, error: error.message };
+      if (error instanceof ApiError && error.problem?.code === "hints_off") this.hintsOff = true;
     }
     // The table may have moved on while the hint was on its way: that hint is of no use.
     if (this.answer.version !== version) return;
@@ -490,6 +493,8 @@ export class TableView {
     if (!this.key || answer.is_over || answer.to_move !== answer.seat || !moves.length) {
       return null;
     }
+    // The table's rule: no Hint where its seats may not ask (the API would refuse it).
+    if (answer.hints === "off" || this.hintsOff) return null;
     const asking = this.hint !== null && !this.hint.advice && !this.hint.error;
     const button = h("button", {
       type: "button", class: "move secondary", "data-hint": "", "data-focus": "hint",
