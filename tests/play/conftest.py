@@ -208,8 +208,10 @@ def new_player(chromium: Any) -> Iterator[Callable[..., Player]]:
     own storage, as on another device)."""
     contexts = []
 
-    def make(seed: int = 0, *, locale: str = "en-GB", viewport: dict[str, int] = PHONE) -> Player:
-        context = chromium.new_context(locale=locale, viewport=viewport)
+    def make(seed: int = 0, *, locale: str = "en-GB", viewport: dict[str, int] = PHONE,
+             reduced_motion: str = "no-preference") -> Player:
+        context = chromium.new_context(locale=locale, viewport=viewport,
+                                       reduced_motion=reduced_motion)
         contexts.append(context)
         return Player(context.new_page(), seed)
 

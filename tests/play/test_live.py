@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 BOT_ACTIONS = {"drew", "discarded", "knocked", "exchanged", "passed", "joined", "stood"}
 PAUSE_MS = 600
 
@@ -144,4 +145,29 @@ def test_the_seed_is_checked_without_crypto_subtle(server, new_player):
     player.play_alone()
     seed = player.page.locator(".seed").inner_text()
     assert "matches the fingerprint" in seed, seed
+    assert player.errors == []
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_move_unless_the_reader_asked_for_reduced_motion(server, new_player, motion):
+    player = new_player(seed=27, viewport=DESKTOP, reduced_motion=motion)
+    hand = player.page.locator(".hand button[data-move*='discard']")
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
+        player.settled()
+        if player.may_move():
+            break
+    player.page.locator("button[data-move*='\"stock\"']").click()
+    hand.first.wait_for()
+    # The page counts what moved: every animation the browser ran on the table.
+    player.page.evaluate("window.moved = 0; new MutationObserver(() => { window.moved = "
+                         "Math.max(window.moved, document.getAnimations().length); }).observe("
+                         "document.body, {subtree: true, childList: true, attributes: true})")
+    hand.first.click()
+    player.settled()
+    moved = player.page.evaluate("window.moved")
+    if motion == "reduce":
+        assert moved == 0
+    else:
+        assert moved > 0
     assert player.errors == []

@@ -27,6 +27,10 @@ const ACTIONS = new Set(["drew", "discarded", "knocked", "stood", "exchanged", "
   "joined", "sat_out", "declared", "took", "hand_swapped", "hand_kept", "renewed",
   "widow_revealed"]);
 
+// The moves made by pressing a card (or choosing cards, for an exchange), or on a hand of
+// their own (keep), rather than by a button of their own.
+const ON_CARDS = new Set(["draw", "discard", "take", "exchange", "keep"]);
+
 const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 /** A card as an image: its face (or back) drawn by the server, its name for assistive tools. */
@@ -39,22 +43,24 @@ function card(code, extra = "") {
   });
 }
 
-/** A control that plays `move`, exactly as the API listed it. */
-function moveButton(move, label, ...content) {
+/** A control that plays `move`, exactly as the API listed it, named by the API's own words
+for it (`description`); `content` (a card) stands for the words on a card button. */
+function moveButton(move, ...content) {
   return h("button", {
     type: "button", class: content.length ? "card-button" : "move",
     "data-move": JSON.stringify(move), "data-focus": `move:${JSON.stringify(move)}`,
-    "aria-label": content.length ? label : null,
-  }, content.length ? content : label);
+    "aria-label": content.length ? move.description : null,
+  }, content.length ? content : move.description);
 }
 
 const TITLE = document.title;
 
 const sameSet = (list, set) => list.length === set.size && list.every((item) => set.has(item));
 
-/** A move's JSON with its fields in one order, to know the same move from two answers. */
-const moveKey = (move) => JSON.stringify(Object.keys(move).sort()
-  .map((name) => [name, move[name]]));
+/** A move's JSON with its fields in one order, its words left out, to know the same move
+from two answers (a hint's move has no description). */
+const moveKey = (move) => JSON.stringify(Object.keys(move).filter((name) => name !== "description")
+  .sort().map((name) => [name, move[name]]));
 
 export class TableView {
   constructor(table, key) {
@@ -596,7 +602,7 @@ export class TableView {
     if (family !== "race" && (view.stock || drawStock)) {
       const pile = card(null, "pile");
       parts.push(h("figure", { class: "stock" },
-        drawStock ? moveButton(drawStock, t("move_draw_stock"), pile) : pile,
+        drawStock ? moveButton(drawStock, pile) : pile,
         h("figcaption", {}, `${t("stock")}: ${view.stock}`)));
     }
     if (family === "race") {
@@ -610,8 +616,7 @@ export class TableView {
       const face = top ? card(top, marked ? "pile last" : "pile")
         : h("span", { class: "empty" }, t("empty"));
       parts.push(h("figure", { class: "discard" },
-        drawDiscard ? moveButton(drawDiscard, t("move_draw_discard", { card: cardName(top) }), face)
-          : face,
+        drawDiscard ? moveButton(drawDiscard, face) : face,
         h("figcaption", {}, t("discard_pile"))));
     }
     if (view.table.length) parts.push(this.tableCards(moves));
@@ -631,8 +636,7 @@ export class TableView {
     const cell = (code, position) => {
       if (family === "race") {
         const take = moves.find((move) => move.type === "take" && move.card === code);
-        return take ? moveButton(take, t("move_take", { card: cardName(code) }), card(code))
-          : card(code);
+        return take ? moveButton(take, card(code)) : card(code);
       }
       if (!takeable.has(position)) return card(code);
       const chosen = this.take.has(position);
@@ -668,7 +672,7 @@ export class TableView {
       .flatMap((move) => move.give));
     const cell = (code) => {
       const discard = moves.find((move) => move.type === "discard" && move.card === code);
-      if (discard) return moveButton(discard, t("move_discard", { card: cardName(code) }), card(code));
+      if (discard) return moveButton(discard, card(code));
       if (!giveable.has(code)) return card(code);
       const chosen = this.give.has(code);
       return h("button", {
@@ -685,7 +689,7 @@ export class TableView {
         return h("figure", {},
           h("div", { class: "cards" }, hand.map(cell)),
           h("figcaption", {}, t("hand_n", { hand: move.hand }), this.describe(hand), " ",
-            moveButton(move, t("move_keep"))));
+            moveButton(move)));
       }));
     } else {
       content = h("div", { class: "cards", "data-hand-seat": answer.seat }, cards.map(cell));
@@ -718,23 +722,13 @@ export class TableView {
     const exchanges = moves.filter((move) => move.type === "exchange");
     const cards = this.answer.view.hands[this.answer.seat] ?? [];
     const whole = exchanges.find((move) => move.give.length === cards.length);
-    if (whole) buttons.push(moveButton(whole, t("move_exchange_all")));
+    if (whole) buttons.push(moveButton(whole));
     const chosen = exchanges.find((move) => sameSet(move.give, this.give)
       && sameSet(move.take, this.take));
-    if (chosen && chosen !== whole) buttons.push(moveButton(chosen, t("move_exchange")));
+    if (chosen && chosen !== whole) buttons.push(moveButton(chosen));
+    // Every move not made on a card or by choosing cards is a button of its own.
     for (const move of moves) {
-      const label = {
-        knock: () => t("move_knock"),
-        stand: () => t("move_stand"),
-        next_round: () => t("move_next_round"),
-        declare: () => t("move_declare"),
-        pass: () => t("move_pass"),
-        join: () => t("move_join"),
-        reveal: () => t("move_reveal"),
-        swap_hand: () => t("move_swap_hand", { hand: move.hand }),
-        renew: () => t(move.face_up ? "move_renew_up" : "move_renew_down", { hand: move.hand }),
-      }[move.type];
-      if (label) buttons.push(moveButton(move, label()));
+      if (!ON_CARDS.has(move.type)) buttons.push(moveButton(move));
     }
     const hint = exchanges.length && exchanges.some((move) => move !== whole)
       ? h("p", { class: "hint" }, t("choose_exchange"),
