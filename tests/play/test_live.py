@@ -171,3 +171,22 @@ def test_cards_move_unless_the_reader_asked_for_reduced_motion(server, new_playe
     else:
         assert moved > 0
     assert player.errors == []
+
+
+def test_a_spectator_link_shows_the_table_and_no_ones_cards(server, new_player, hidden_cards):
+    host = new_player(seed=28)
+    host.page.goto(f"{server}/play?variant=scat&players=3&bots=1,2&lives=1&free_ride=false")
+    host.settled()
+    watch = host.page.locator("[data-watch]").get_attribute("data-watch")
+    assert "key=" not in watch
+    # The fingerprint of the seed is shown from the start.
+    table = host.page.request.get(f"{server}/v1/tables/{host.table_id}").json()
+    assert table["seed_sha256"] in host.page.locator(".invites").inner_text()
+    spectator = new_player(seed=29)
+    spectator.page.goto(watch)
+    spectator.settled()
+    assert spectator.attribute("seat") == ""
+    assert spectator.page.locator(".hand, [data-move]").count() == 0
+    hidden = hidden_cards(host.table_id, -1)
+    assert hidden.isdisjoint(spectator.cards_shown())
+    assert host.errors == [] and spectator.errors == []

@@ -119,6 +119,9 @@ TEXTS: dict[str, str] = {
     "invites": N_("Invite the other players"),
     "invite_hint": N_("Send each player their own link; it opens this table at their seat."),
     "your_link": N_("Your own link, to come back to this table:"),
+    "watch_link": N_("A link to watch this table (it shows no one's cards):"),
+    "fingerprint": N_("Fingerprint of the deal, published before the first move (SHA-256 of "
+                      "the seed revealed at the end): {sha256}"),
     "copy": N_("Copy"),
     "copied": N_("Copied"),
     "log": N_("What happened"),

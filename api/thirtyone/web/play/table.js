@@ -464,6 +464,7 @@ export class TableView {
         h("div", { class: "own" }, this.hand(moves), this.actions(moves),
           h("button", { type: "button", class: "link show-log", "data-show-log": "",
             "aria-controls": "log" }, t("show_log")))),
+      this.ending(),
       this.logSection,
       this.result(),
       this.rounds(),
@@ -837,9 +838,10 @@ export class TableView {
 
   invites() {
     const invites = this.facts.invites ?? [];
-    const link = (url, seat) => h("li", {},
+    const link = (url, seat, hook = null) => h("li", {},
       seat === null ? null : h("span", {}, `${t("seat", { seat })}: `),
-      h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite" }, url), " ",
+      h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite",
+        ...(hook ? { [hook]: url } : {}) }, url), " ",
       h("button", { type: "button", class: "link", "data-copy": url }, t("copy")));
     return h("section", { class: "invites" },
       invites.length ? [
@@ -847,7 +849,22 @@ export class TableView {
         h("p", {}, t("invite_hint")),
         h("ul", {}, invites.map(({ seat, key }) => link(seatLink(this.table, key), seat))),
       ] : null,
-      h("p", {}, t("your_link")),
-      h("ul", {}, link(seatLink(this.table, this.key, { own: true }), null)));
+      this.key ? [h("p", {}, t("your_link")),
+        h("ul", {}, link(seatLink(this.table, this.key, { own: true }), null))] : null,
+      // Anyone may watch: the link without a key shows what a spectator sees.
+      h("p", {}, t("watch_link")),
+      h("ul", {}, link(seatLink(this.table, null), null, "data-watch")),
+      // The fingerprint of the seed, published before the first move, so the seed revealed
+      // at the end can be checked against it.
+      this.answer.seed_sha256 ? h("p", { class: "seed" },
+        t("fingerprint", { sha256: this.answer.seed_sha256 })) : null);
+  }
+
+  /** At the match's end: a new game, from the lobby. */
+  ending() {
+    if (!this.answer.is_over) return null;
+    return h("p", { class: "ending" },
+      h("a", { class: "button primary", href: location.pathname, "data-new-game": "" },
+        t("new_game")));
   }
 }
