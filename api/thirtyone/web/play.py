@@ -134,6 +134,7 @@ TEXTS: dict[str, str] = {
     "hint_asking": N_("Thinking…"),
     "hint_best": N_("Hint: {move}"),
     "hint_value": N_("Worth {value} ± {stderr} ({measure}), over {samples} sampled deals."),
+    "hint_exact": N_("Worth {value} ({measure}), worked out exactly, with no sampling."),
     "hint_failed": N_("No hint: {detail}"),
     # What happened: the log, the moves as they are shown, the rounds and the match.
     "show_log": N_("Show what happened"),
@@ -154,6 +155,8 @@ PLURALS: dict[str, tuple[str, str]] = {
     "chips_n": NP_("{count} chip", "{count} chips"),
     "points_n": NP_("{count} point", "{count} points"),
     "rounds_n": NP_("{count} round was played.", "{count} rounds were played."),
+    "hint_few": NP_("Only {count} deal was sampled: too few to say what the move is worth.",
+                    "Only {count} deals were sampled: too few to say what the move is worth."),
 }
 """Texts with a count, by the key the scripts use: each language's own plural forms."""
 

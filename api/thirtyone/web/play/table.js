@@ -20,6 +20,8 @@ const RECONNECT_MS = 1000;
 const RECONNECT_MAX_MS = 30_000;
 // A computer player's move is shown this long after the one before, so a person can follow.
 const BOT_PAUSE_MS = 600;
+// A sampled hint's worth is shown only from this many sampled deals on: fewer say too little.
+const MIN_HINT_SAMPLES = 30;
 
 // The events that are a seat's own move (the others are what followed from it): a computer
 // player's move is shown after a pause.
@@ -514,11 +516,23 @@ export class TableView {
       const advice = this.hint.advice;
       const best = advice.moves[advice.best];
       const number = new Intl.NumberFormat(LANGUAGE, { maximumFractionDigits: 2 });
-      text = [h("strong", { class: "advice-move" }, t("hint_best", { move: best.description })),
-        " ", h("span", { class: "advice-value" }, t("hint_value", {
+      // Exact values (the race's solver, a last turn after a knock) say so; sampled ones
+      // give their standard error and their number of deals, and none from too few.
+      let worth;
+      if (advice.exact) {
+        worth = t("hint_exact", { value: number.format(best.value),
+          measure: advice.measure_description });
+      } else if (advice.samples < MIN_HINT_SAMPLES) {
+        worth = tn("hint_few", advice.samples);
+      } else {
+        worth = t("hint_value", {
           value: number.format(best.value), stderr: number.format(best.stderr),
           measure: advice.measure_description, samples: advice.samples,
-        }))];
+        });
+      }
+      text = [h("strong", { class: "advice-move" }, t("hint_best", { move: best.description })),
+        " ", h("span", { class: "advice-value", "data-exact": String(Boolean(advice.exact)) },
+          worth)];
     }
     return [button, h("p", { class: "advice", id: "advice" }, text)];
   }
