@@ -3,6 +3,10 @@ pause, the last move marked; and on a phone your hand and moves stay on screen."
 
 from __future__ import annotations
 
+import itertools
+import json
+import time
+
 import pytest
 
 PHONE = {"width": 390, "height": 844}
@@ -190,3 +194,39 @@ def test_a_spectator_link_shows_the_table_and_no_ones_cards(server, new_player, 
     hidden = hidden_cards(host.table_id, -1)
     assert hidden.isdisjoint(spectator.cards_shown())
     assert host.errors == [] and spectator.errors == []
+
+
+def test_a_lost_stream_backs_off_and_obeys_retry_after(server, new_player):
+    player = new_player(seed=30)
+    opened: list[float] = []
+    refused = {"left": 1}
+
+    def stream(route) -> None:
+        opened.append(time.monotonic())
+        route.fulfill(status=503, body="")
+
+    def table(route) -> None:
+        # The first look at the table after the stream failed is refused for load: 3 s.
+        if route.request.method == "GET" and opened and refused["left"]:
+            refused["left"] -= 1
+            route.fulfill(status=429, headers={"Retry-After": "3",
+                                               "Content-Type": "application/problem+json"},
+                          body=json.dumps({"status": 429, "code": "rate_limited",
+                                           "title": "Too many requests"}))
+        else:
+            route.continue_()
+
+    # Every stream the page opens fails at once.
+    player.page.route("**/v1/tables/*/events?*", stream)
+    player.page.route("**/v1/tables/*?*", table)
+    player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
+    deadline = time.monotonic() + 25
+    while len(opened) < 4 and time.monotonic() < deadline:
+        player.page.wait_for_timeout(200)
+    assert len(opened) >= 4, opened
+    gaps = [later - earlier for earlier, later in itertools.pairwise(opened)]
+    # After the 429 the page waited its Retry-After at least; then each wait doubles (drawn
+    # in its upper half): 1-2 s, then 2-4 s.
+    assert gaps[0] >= 2.9, gaps
+    assert 0.9 <= gaps[1] <= 2.6 and 1.9 <= gaps[2] <= 4.6, gaps
+    assert player.page.locator(".warning").count() == 1

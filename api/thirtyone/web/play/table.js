@@ -352,7 +352,7 @@ export class TableView {
       "[data-move], [data-select], [data-copy], [data-hint], [data-show-log]");
     if (!control || control.disabled) return;
     if (control.hasAttribute("data-show-log")) {
-      this.log.scrollIntoView({ block: "start" });
+      this.logSection.scrollIntoView({ block: "start" });
       this.log.focus({ preventScroll: true });
     } else if (control.hasAttribute("data-hint")) {
       this.askHint();
@@ -805,8 +805,10 @@ export class TableView {
       const text = t(`reason_${key}`);
       return text === `reason_${key}` ? "" : text;
     };
-    const table = h("table", { class: "rounds" },
-      h("caption", {}, t("history")),
+    const over = this.answer.is_over;
+    // Under the match's summary the table says what it is; otherwise the heading does.
+    const table = h("table", { class: "rounds", "aria-labelledby": over ? null : "history-heading" },
+      over ? h("caption", {}, t("history")) : null,
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("history_round")),
         seats.map((seat) => h("th", { scope: "col" }, t("seat", { seat }))),
@@ -818,8 +820,8 @@ export class TableView {
             entry.shown.get(seat).map((code) => card(code))) : null)),
         h("td", {}, reason(entry.reason))))));
     return h("section", { class: "history", "aria-labelledby": "history-heading" },
-      h("h2", { id: "history-heading" }, this.answer.is_over ? t("summary") : t("history")),
-      this.answer.is_over ? this.summary(finished.length) : null,
+      h("h2", { id: "history-heading" }, over ? t("summary") : t("history")),
+      over ? this.summary(finished.length) : null,
       // A wide table scrolls on its own; the keyboard can scroll it too.
       h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("history") },
         table));
@@ -870,7 +872,7 @@ export class TableView {
       h("ul", {}, link(seatLink(this.table, null), null, "data-watch")),
       // The fingerprint of the seed, published before the first move, so the seed revealed
       // at the end can be checked against it.
-      this.answer.seed_sha256 ? h("p", { class: "seed" },
+      this.answer.seed_sha256 ? h("p", { class: "fingerprint" },
         t("fingerprint", { sha256: this.answer.seed_sha256 })) : null);
   }
 
