@@ -24,7 +24,8 @@ from thirtyone.web import create_app
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-TIMEOUT_MS = 20_000
+# Long enough for the page to show the rest of a match the computer players play alone.
+TIMEOUT_MS = 60_000
 CARD = re.compile(r'data-card="([^"]+)"')
 
 

@@ -55,7 +55,8 @@ def test_bot_moves_are_shown_one_by_one_after_a_human_move(server, new_player, a
     assert events[0] == {**events[0], "type": "discarded", "seat": "0"}
     bot_moves = [index for index, event in enumerate(events)
                  if event["type"] in BOT_ACTIONS and event["seat"] in {"1", "2", "3"}]
-    assert len(bot_moves) >= 3, events
+    # (A computer player's 31 may end the round after its first move: two at the least.)
+    assert len(bot_moves) >= 2, events
     # The computer players move in turn, seat after seat.
     seats = [events[index]["seat"] for index in bot_moves]
     assert seats[:2] in (["1", "1"], ["1", "2"]), seats

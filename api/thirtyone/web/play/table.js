@@ -18,8 +18,11 @@ const HAND_SIZE = 3;
 // at once; a server that says how long to wait (Retry-After) is obeyed.
 const RECONNECT_MS = 1000;
 const RECONNECT_MAX_MS = 30_000;
-// A computer player's move is shown this long after the one before, so a person can follow.
+// A computer player's move is shown this long after the one before, so a person can follow;
+// a long run of them at once (the rest of a match the humans are out of) is shown faster,
+// in this much time at most.
 const BOT_PAUSE_MS = 600;
+const BOT_RUN_MS = 6000;
 // A sampled hint's worth is shown only from this many sampled deals on: fewer say too little.
 const MIN_HINT_SAMPLES = 30;
 
@@ -235,8 +238,9 @@ export class TableView {
       const item = this.queue.shift();
       this.playingVersion = item.version;
       const live = this.opened !== null && item.version > this.opened;
+      const paced = (event) => live && ACTIONS.has(event.type) && this.isBot(event.seat);
       for (const event of item.events) {
-        if (live && ACTIONS.has(event.type) && this.isBot(event.seat)) await pause(BOT_PAUSE_MS);
+        if (paced(event)) await pause(this.pace(item, event));
         if (this.closed) return;
         this.showEvent(event, live);
       }
@@ -248,6 +252,15 @@ export class TableView {
     this.ahead = null;
     if (ahead) this.show(ahead);
     else this.render();
+  }
+
+  /** The pause before a computer player's `event` of `item`: shorter while more of them wait
+  to be shown (this version's and the queued ones), so a long run never keeps anyone waiting. */
+  pace(item, event) {
+    const moves = (events) => events.filter((one) => ACTIONS.has(one.type) && this.isBot(one.seat));
+    const left = moves(item.events.slice(item.events.indexOf(event))).length
+      + this.queue.reduce((sum, queued) => sum + moves(queued.events).length, 0);
+    return Math.min(BOT_PAUSE_MS, BOT_RUN_MS / left);
   }
 
   /** One event: in the log with the public cards it names, announced, marked on the table. */
