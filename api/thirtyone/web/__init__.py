@@ -34,6 +34,7 @@ from thirtyone.web import (
     i18n,
     limits,
     meta,
+    metrics,
     play,
     problems,
     race,
@@ -133,6 +134,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
     compute.init_app(app)
+    metrics.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
