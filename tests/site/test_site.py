@@ -77,6 +77,19 @@ def doc_pages() -> list[str]:
     return sorted(path.relative_to(base).as_posix() for path in base.rglob("*.md"))
 
 
+def front_matter(lang: str, page: str) -> dict[str, Any]:
+    text = (DOCS / lang / page).read_text(encoding="utf-8")
+    if not text.startswith("---\n"):
+        return {}
+    return yaml.safe_load(text[4:text.index("\n---\n", 4)]) or {}
+
+
+def searched_pages(lang: str) -> list[str]:
+    """The pages of the search index: all but those their front matter leaves out."""
+    return [page for page in doc_pages()
+            if not front_matter(lang, page).get("search", {}).get("exclude")]
+
+
 @dataclass
 class Node:
     tag: str
@@ -230,7 +243,7 @@ def test_search_has_one_index_per_language(built: Built, lang: str) -> None:
     assert len(pages) == len(set(pages)), "a page is indexed twice"
     # Every page of the language, and nothing of the others (locations are relative to the
     # language's folder, where the theme's search looks for them).
-    assert len(pages) == len(doc_pages())
+    assert len(pages) == len(searched_pages(lang))
     assert not [page for page in pages if page.split("/", 1)[0] in LANGUAGES]
     # The theme on each page of the language reads that language's index.
     document = built.page(lang, "presets/scat.md")
@@ -290,7 +303,7 @@ def test_site_template_matches_a_fresh_extraction(tmp_path: Path) -> None:
     fresh = tmp_path / "site.pot"
     subprocess.run(
         [sys.executable, "-m", "babel.messages.frontend", "extract", "-k", "_",
-         "--no-default-keywords", "-o", str(fresh), str(SITE / "hooks")],
+         "-k", "ngettext:1,2", "--no-default-keywords", "-o", str(fresh), str(SITE / "hooks")],
         check=True, capture_output=True,
     )
     assert _msgids(fresh) == _msgids(TRANSLATIONS / "site.pot")
@@ -355,6 +368,13 @@ def _catalog_texts(lang: str) -> dict[str, str]:
             for message in read_po(po):
                 if isinstance(message.id, str) and message.id:
                     texts[message.id] = message.id if lang == "en" else message.string
+                elif isinstance(message.id, tuple):
+                    # A plural entry: each form under its own key (the ids, then "id #n").
+                    forms = message.id if lang == "en" else message.string
+                    texts[message.id[0]] = forms[0]
+                    texts[message.id[1]] = forms[-1]
+                    for number, form in enumerate(forms[1:-1], 1):
+                        texts[f"{message.id[1]} #{number}"] = form
     return texts
 
 
@@ -516,8 +536,11 @@ def test_schwimmen_row_tells_feuer_and_passing(built: Built, lang: str) -> None:
     texts = _catalog_texts(lang)
     feuer = texts["Feuer (three aces), shown at once: every other player loses a life"]
     assert _words_of(feuer) in cells[4]
-    assert _words_of(texts["three aces are Feuer: {points}, and they end the round at once"]
-                     .format(points=33)) in cells[6]
+    variants, _walkthrough = _hooks()
+    feuer_hand = variants.site_ngettext(lang)(
+        "three aces are Feuer, worth {points} point, and end the round at once",
+        "three aces are Feuer, worth {points} points, and end the round at once", 33)
+    assert _words_of(feuer_hand.format(points=33)) in cells[6]
     passing = texts["{flow}, or pass; after a full round of passes the table cards go out of "
                     "play and three new ones are laid from the stock"]
     assert _words_of(passing.split("{flow}")[1]) in cells[3]
@@ -545,14 +568,13 @@ class _HouseRules:
 ])
 def test_every_value_of_a_rules_option_reads_differently(preset_id: str, option: str) -> None:
     variants, _walkthrough = _hooks()
-    _ = variants.site_gettext("en")
     choices = OPTIONS[option].choices or (False, True)
     texts = set()
     for value in choices:
         preset = _HouseRules(preset_id, {option: value})
         texts.add(" | ".join([
-            variants.flow(preset, _), *variants.round_ends(preset, _),
-            variants.settlement(preset, _), *variants.special_hands(preset, "en"),
+            variants.flow(preset, "en"), *variants.round_ends(preset, "en"),
+            variants.settlement(preset, "en"), *variants.special_hands(preset, "en"),
         ]))
     assert len(texts) == len(choices), (preset_id, option)
 
@@ -672,9 +694,17 @@ def _open(chromium: Any, url: str, viewport: str, failures: list[str]) -> Any:
 
 
 _TABLES_OVERFLOW = """() => {
+    // The page never scrolls sideways; a table wider than the screen must sit in a frame of
+    // its own that scrolls (the theme's .md-typeset__scrollwrap).
     const width = document.documentElement.clientWidth;
+    const scrolls = element => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX);
+    const framed = table => {
+        for (let parent = table.parentElement; parent; parent = parent.parentElement)
+            if (scrolls(parent) && parent.getBoundingClientRect().right <= width + 1) return true;
+        return false;
+    };
     const wide = Array.from(document.querySelectorAll('.md-content table'))
-        .filter(table => table.getBoundingClientRect().right > width + 1);
+        .filter(table => table.getBoundingClientRect().right > width + 1 && !framed(table));
     return [document.documentElement.scrollWidth - width, wide.length];
 }"""
 
