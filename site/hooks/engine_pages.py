@@ -40,7 +40,7 @@ from site_i18n import (
     site_gettext,
     site_ngettext,
 )
-from site_notfound import is_not_found, write_404
+from site_notfound import is_not_found, keep_404, write_404s
 from site_search import localize_page, split_search_index
 from site_strategy import render_deal, render_knock
 from site_variants import (
@@ -230,7 +230,16 @@ def render_play_link(page: Page, lang: str, preset: Preset | None = None) -> str
         href, text = f"{site_root(page)}play?{urlencode({'lang': lang})}", _("Play")
     else:
         href, text = play_href(page, preset, lang), _("Play this variant")
-    return f'<p><a class="md-button md-button--primary play" href="{escape(href)}">{text}</a></p>'
+    # The client is served by the API server beside the site; a static copy of the site has
+    # none, so the button says where the game runs and how to start it.
+    note = _("The game runs on the project's server: with {make} or {serve} this button opens "
+             "it. A copy of this site without the server cannot play; install the server with "
+             "{install}, start it with {serve} and open {url}.").format(
+        make="<code>make serve</code>", serve="<code>thirtyone serve</code>",
+        install="<code>pip install 'thirtyone[server]'</code>",
+        url=f"<code>{API_URL}/play</code>")
+    return (f'<p><a class="md-button md-button--primary play" href="{escape(href)}">{text}</a>'
+            f'</p>\n<p class="play-note">{note}</p>')
 
 
 def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
@@ -829,11 +838,13 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     A language's ``not-found`` page is also written as its 404.html."""
     output = localize_page(output, page)
     if is_not_found(page):
-        write_404(output, page, config)
+        keep_404(output, page, config)
     return output
 
 
 @event_priority(-200)
 def on_post_build(config: MkDocsConfig) -> None:
-    """Split the one search index the language plugin writes into one per language."""
+    """Split the one search index the language plugin writes into one per language; write
+    each language's 404 page."""
     split_search_index(Path(config.site_dir))
+    write_404s()

@@ -48,8 +48,13 @@ def absolute_links(output: str, page_url: str, site_path: str) -> str:
     return _CONFIG.sub(rebase, output, count=1)
 
 
-def write_404(output: str, page: Page, config: MkDocsConfig) -> None:
-    """Write ``page`` (a ``not-found`` page) as its language's 404.html."""
+PAGES: dict[Path, str] = {}
+"""Each language's 404 page by the file it is written to, kept until the build is over."""
+
+
+def keep_404(output: str, page: Page, config: MkDocsConfig) -> None:
+    """Keep ``page`` (a ``not-found`` page) as its language's 404.html, for
+    :func:`write_404s`."""
     site_path = urlsplit(config.site_url or "/").path or "/"
     if not site_path.endswith("/"):
         site_path += "/"
@@ -58,6 +63,13 @@ def write_404(output: str, page: Page, config: MkDocsConfig) -> None:
     # The site's root: the page's output file less the address it is written at.
     dest = Path(page.file.abs_dest_path)
     root = dest.parents[len(Path(page.file.dest_uri).parts) - 1]
-    target = root / prefix / "404.html"
-    target.write_text(absolute_links(output, page.url, site_path), encoding="utf-8")
+    PAGES[root / prefix / "404.html"] = absolute_links(output, page.url, site_path)
+
+
+def write_404s() -> None:
+    """Write every 404 page kept so far, over the theme's (English) one. The language plugin
+    builds each language in a pass of its own, and each pass writes the theme's 404 page, so
+    the pages are written again after every pass."""
+    for target, page in PAGES.items():
+        target.write_text(page, encoding="utf-8")
 

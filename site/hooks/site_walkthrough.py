@@ -173,8 +173,9 @@ def render_first_game(lang: str) -> str:
         parts.append(_turn_text(turn, lang, _))
         parts.append(_hand_block(_player(turn.seat, _), turn.hand, caption, lang))
     parts.append("## " + _("The showdown"))
-    parts.append(_("Everyone shows. The lowest hand loses a life; players tied for lowest all "
-                   "lose one, and a knocker who is lowest alone loses two."))
+    parts.append(_("Everyone shows. The lowest hand loses a life, and players tied for lowest "
+                   "all lose one; but a knocker who is lowest, alone or tied, loses two lives, "
+                   "and the players tied with the knocker lose nothing."))
     result = end.result or {}
     for seat, shown in enumerate(result.get("hands", ())):
         codes = tuple(shown["cards"])
