@@ -38,8 +38,20 @@ endif
 translations: $(STAMP)
 	$(BIN)/pybabel compile --statistics -d translations -D messages
 
-site: $(STAMP) translations
+# The site is rebuilt only when what it is made of changed: its pages, hooks, data and theme,
+# the catalogs it reads, the contract and the engine it documents (not the web layer). Each
+# file gets its gzip and brotli copies, which the server sends to clients that take them.
+SITE_STAMP := build/site/.built
+SITE_SOURCES := site/mkdocs.yml $(shell find site/docs site/hooks site/data site/overrides -type f \
+	-not -name '*.pyc') $(wildcard translations/*/LC_MESSAGES/*.po) openapi.yaml \
+	$(shell find api/thirtyone -name '*.py' -not -path 'api/thirtyone/web/*')
+
+$(SITE_STAMP): $(STAMP) $(SITE_SOURCES)
 	$(BIN)/mkdocs build --strict --quiet -f site/mkdocs.yml
+	$(BIN)/python -m whitenoise.compress --quiet build/site
+	touch $@
+
+site: $(SITE_STAMP)
 
 # The API always; the rules site at / when it builds (a failed site build leaves the API up).
 serve: translations

@@ -7,7 +7,7 @@ back with its next request (see :mod:`thirtyone.web.sealing`).
 >>> app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "doctest secret"})
 >>> response = app.test_client().get("/v1/variants/scat?lang=it")
 >>> response.json["name"], response.headers["Content-Language"]
-('Trentuno (Scat)', 'it')
+('Trentuno americano', 'it')
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from typing import Any
 
 from flask import Flask, Response, redirect, request
 from flask_cors import CORS
-from whitenoise import WhiteNoise
 
 import thirtyone
 from thirtyone.web import (
@@ -46,6 +45,7 @@ from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.security import BodyLimit, SecurityHeaders
+from thirtyone.web.site import serve_site
 from thirtyone.web.validation import HAND_DOC, Points
 
 __all__ = ["create_app"]
@@ -163,10 +163,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
-        # The rules site is static: whitenoise answers its files (and "/ru/" with
-        # "/ru/index.html") before Flask routes anything else.
-        app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
-            app.wsgi_app, root=str(site_dir), index_file=True
+        # The rules site is static: its files answer before Flask routes anything else.
+        app.wsgi_app = serve_site(  # type: ignore[method-assign]
+            app, app.wsgi_app, Path(site_dir)
         )
     else:
         site_dir = None
