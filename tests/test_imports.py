@@ -9,9 +9,11 @@ as an edge: a package's ``__init__`` importing its own submodules is how Python 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from types import FunctionType
 
 PACKAGE = Path(__file__).resolve().parents[1] / "api" / "thirtyone"
 
@@ -123,23 +125,20 @@ def test_no_private_name_of_a_web_library_is_used():
     assert used == []
 
 
-def _library_names(tree: ast.AST) -> set[str]:
-    """The names a module binds to the web libraries or to what it imports from them."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names
-                      if alias.name.split(".")[0] in WEB_LIBRARIES}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
-                WEB_LIBRARIES):
-            names |= {alias.asname or alias.name for alias in node.names}
-    return names
-
-
-def _root(node: ast.expr) -> str | None:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
+def _private_overrides(module: str) -> list[str]:
+    """The methods of ``module``'s classes that replace a private one of a library base."""
+    found = []
+    loaded = importlib.import_module(module)
+    for name, value in vars(loaded).items():
+        if not isinstance(value, type) or value.__module__ != module:
+            continue
+        library = [base for base in value.__mro__[1:]
+                   if base.__module__.split(".")[0] in WEB_LIBRARIES]
+        found += [f"{module}: {name}.{attribute}" for attribute, member in vars(value).items()
+                  if isinstance(member, FunctionType | staticmethod | classmethod)
+                  and attribute.startswith("_") and not attribute.endswith("__")
+                  and any(attribute in vars(base) for base in library)]
+    return found
 
 
 def test_no_private_hook_of_a_web_library_is_overridden_and_no_object_is_patched():
@@ -147,14 +146,9 @@ def test_no_private_hook_of_a_web_library_is_overridden_and_no_object_is_patched
     ``load_json``, not ``_raw_load_json``); nothing reaches into an object's ``__dict__``."""
     found = []
     for module, path in MODULES.items():
+        if module.startswith("thirtyone.web") or module == "thirtyone.__main__":
+            found += _private_overrides(module)
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        library = _library_names(tree)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and any(_root(base) in library
-                                                      for base in node.bases):
-                found += [f"{module}: {node.name}.{item.name}" for item in node.body
-                          if isinstance(item, ast.FunctionDef) and item.name.startswith("_")
-                          and not item.name.endswith("__")]
-            if isinstance(node, ast.Attribute) and node.attr == "__dict__":
-                found.append(f"{module}: line {node.lineno} uses __dict__")
+        found += [f"{module}: line {node.lineno} uses __dict__" for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and node.attr == "__dict__"]
     assert found == []

@@ -66,7 +66,7 @@ def _serve(args: argparse.Namespace) -> None:
             for name, value in serving.SETTINGS.items():
                 self.cfg.set(name, value)
             if args.threads > 1:
-                self.cfg.set("worker_class", "gthread")
+                self.cfg.set("worker_class", "thirtyone.web.serving.ThreadWorker")
             self.cfg.set("threads", args.threads)
             self.cfg.set("accesslog", "-" if args.access_log else None)
 

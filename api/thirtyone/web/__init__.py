@@ -7,7 +7,7 @@ back with its next request (see :mod:`thirtyone.web.sealing`).
 >>> app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "doctest secret"})
 >>> response = app.test_client().get("/v1/variants/scat?lang=it")
 >>> response.json["name"], response.headers["Content-Language"]
-('Trentuno (Scat)', 'it')
+('Trentuno americano', 'it')
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from flask import Flask, redirect
 from flask_cors import CORS
 from flask_smorest.pagination import PaginationMetadataSchema
-from whitenoise import WhiteNoise
 
 import thirtyone
 from thirtyone.web import (
     advice,
     compute,
+    connections,
     contract,
     docs,
     games,
@@ -49,6 +49,7 @@ from thirtyone.web.games import MoveSchema
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.security import BodyLimit, SecurityHeaders
+from thirtyone.web.site import serve_site
 from thirtyone.web.validation import HAND_DOC, Points
 
 __all__ = ["create_app"]
@@ -164,12 +165,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.wsgi_app = BodyLimit(  # type: ignore[method-assign]
         app.wsgi_app, lambda: app.config["MAX_CONTENT_LENGTH"]
     )
+    connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
-        # The rules site is static: whitenoise answers its files (and "/ru/" with
-        # "/ru/index.html") before Flask routes anything else.
-        app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
-            app.wsgi_app, root=str(site_dir), index_file=True
+        # The rules site is static: its files answer before Flask routes anything else.
+        app.wsgi_app = serve_site(  # type: ignore[method-assign,assignment]
+            app, app.wsgi_app, Path(site_dir)
         )
     else:
         site_dir = None

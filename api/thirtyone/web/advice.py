@@ -143,9 +143,8 @@ class TableAdvice(MethodView):
     @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
     @tables_blp.response(200, AdviceSchema)
     @tables_blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was sent.")
-    @tables_blp.alt_response(403, response="FORBIDDEN",
-                             description="The key opens no seat here, or hints are off at this "
-                             "table (`hints_off`).")
+    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat "
+                             "here, or hints are off at this table (`hints_off`).")
     @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",

@@ -6,7 +6,7 @@ gevent worker's greenlet, that CPU stops every other connection of the worker (s
 strong bots' moves back to back under gevent: a greenlet sleeping 1 ms woke 174 times a second
 with the work in a thread, 916 with it in a process, p99 12 ms against 2 ms). So such work goes to
 ``THIRTYONE_COMPUTE_PROCESSES`` processes per worker (1 by default), started on first use at
-a lower CPU priority (nice 10) so that the workers' loops get the cores first; the request
+the lowest CPU priority (nice 19) so that the workers' loops get the cores first; the request
 waits for its result cooperatively. At most ``THIRTYONE_COMPUTE_QUEUE`` jobs (16) wait in a
 worker at once; one more is answered 503 ``busy`` with ``Retry-After``, rather than held.
 With 0 processes the work runs in the request itself (a test's app, a script).
@@ -32,7 +32,7 @@ from thirtyone.web.problems import Problem
 
 T = TypeVar("T")
 
-NICENESS = 10
+NICENESS = 19
 BUSY_RETRY_SECONDS = 2
 
 
@@ -77,6 +77,14 @@ class ComputePool:
                 raise busy() from None
         finally:
             self._slots.release()
+
+    def warm(self) -> None:
+        """Start the pool's processes now, without waiting for them: a server's worker calls
+        it as it starts, so that its first strong bot does not wait for a process to boot."""
+        if self.processes > 0:
+            executor = self._pool()
+            for _ in range(self.processes):
+                executor.submit(os.getpid)
 
     def _pool(self) -> ProcessPoolExecutor:
         # Started in the process that uses it: a gunicorn worker forked from a master that

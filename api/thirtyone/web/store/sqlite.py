@@ -15,7 +15,8 @@ committed are woken at once.
 >>> import tempfile, pathlib
 >>> folder = tempfile.TemporaryDirectory()
 >>> store = SQLiteStore(str(pathlib.Path(folder.name) / "tables.sqlite3"), ttl=60)
->>> record = TableRecord("t1", 0, '{"round": 1}', (SeatRecord(None, "h"),), "sha", "e", "d0")
+>>> record = TableRecord("t1", 0, '{"round": 1}', (SeatRecord(None, "h"),), "sha",
+...                      epoch="e", digest="d0")
 >>> store.create(record, start={"round": 1})
 >>> store.commit("t1", 0, {"round": 2}, Entry(1, [{"type": "knock"}], [], "d0").chained())
 >>> store.load("t1").version, store.load("t1").state(), [e.version for e in store.entries("t1", 0)]

@@ -23,7 +23,7 @@ from thirtyone.web.store import (
 )
 from thirtyone.web.tables import idempotency
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import advance, play_due
+from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
 from thirtyone.web.tables.playing import play
@@ -61,47 +61,53 @@ class Tables(MethodView):
         """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
         key = idempotency.request_key()
         record = idempotency.opened(key, body) if key is not None else None
-        if record is None:
-            state = new_game(body["variant"], body["players"], options=body["options"] or None)
-            bots = {int(seat): level for seat, level in body["bots"].items()}
-            keys = {seat: idempotency.seat_key(key, seat) if key is not None else new_key()
-                    for seat in range(state.players) if seat not in bots}
-            seats = tuple(
-                SeatRecord(bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
-                for seat in range(state.players)
-            )
-            start = state.to_dict()
-            hints = body["hints"] == "on" if body["hints"] is not None else len(keys) < 2
-            record = first_record(
-                idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12),
-                dumps(start), seats=seats,
-                seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(), hints=hints,
-                request=None if key is None else {"body": idempotency.body_digest(body)},
-            )
-            try:
-                store().create(record, start)
-            except TableExists:
-                # The same creation, retried while the first one was being made.
-                record = idempotency.opened(key, body) if key is not None else None
-                if record is None:
-                    raise
-        if key is not None:
-            keys = {seat: idempotency.seat_key(key, seat)
-                    for seat, stored in enumerate(record.seats) if stored.bot is None}
-            done = idempotency.committed(record, key, body, None)
-            if done is not None or record.version > 0:
-                version = done.version if done is not None else 0
-                played, events = idempotency.original(record, version)
-                return _opened(record, version, played, events, keys), 201, _location(record)
+        if record is not None and key is not None:
+            return self._again(record, key), 201, _location(record)
+        state = new_game(body["variant"], body["players"], options=body["options"] or None)
+        bots = {int(seat): level for seat, level in body["bots"].items()}
+        keys = {seat: idempotency.seat_key(key, seat) if key is not None else new_key()
+                for seat in range(state.players) if seat not in bots}
+        seats = tuple(
+            SeatRecord(bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
+            for seat in range(state.players)
+        )
+        start = state.to_dict()
+        hints = body["hints"] == "on" if body["hints"] is not None else len(keys) < 2
+        record = first_record(
+            idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12),
+            dumps(start), seats=seats,
+            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(), hints=hints,
+            request=None if key is None else {"body": idempotency.body_digest(body)},
+        )
+        try:
+            store().create(record, start)
+        except TableExists:
+            # The same creation, retried while the first one was being made.
+            again = idempotency.opened(key, body) if key is not None else None
+            if again is None or key is None:
+                raise
+            return self._again(again, key), 201, _location(again)
         # Bots to move first play one slice at once (version 1), before anyone has seen the
-        # table; a table of bots alone plays on as it is read or streamed (autoplay).
-        moves: list[dict[str, Any]] = []
+        # table; a table of bots alone plays on as it is read or streamed.
         with metrics.bot_cpu():
-            played, events = play_due(record.seats, table_state(record), moves)
-        request = None if key is None else (
-            key, RequestRecord(1, idempotency.body_digest(body), None))
-        version = commit(record, 0, moves, played, events, request) if moves else 0
-        return _opened(record, version, played, events, keys), 201, _location(record)
+            advanced = advance(record)
+        return (_opened(record, advanced.version, advanced.state, advanced.events, keys), 201,
+                _location(record))
+
+    @staticmethod
+    def _again(record: TableRecord, key: str) -> Response:
+        """The answer of the creation with idempotency key ``key`` that opened ``record``:
+        version 0, or 1 when bots were to move first (played now if that request stopped
+        before they did)."""
+        keys = {seat: idempotency.seat_key(key, seat)
+                for seat, stored in enumerate(record.seats) if stored.bot is None}
+        dealt, _ = idempotency.original(record, 0)
+        version = 1 if is_due(record.seats, dealt) else 0
+        if version > record.version:
+            advanced = advance(record)
+            return _opened(record, advanced.version, advanced.state, advanced.events, keys)
+        played, events = idempotency.original(record, version)
+        return _opened(record, version, played, events, keys)
 
 
 def _location(record: TableRecord) -> dict[str, str]:

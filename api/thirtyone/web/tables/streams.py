@@ -20,6 +20,12 @@ from flask.views import MethodView
 from werkzeug import Response as WerkzeugResponse
 
 from thirtyone.web import draining, metrics
+from thirtyone.web.connections import (
+    GONE_CHECK_SECONDS,
+    client_gone,
+    holding_stream,
+    stream_slot,
+)
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
 from thirtyone.web.tables.answers import table_answer
@@ -76,7 +82,15 @@ class TableEvents(MethodView):
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
         after = query["after"] if query["after"] is not None else headers["last_event_id"]
-        return _event_stream(record, seat, after)
+        give_back = stream_slot()
+        try:
+            response = _event_stream(record, seat, after)
+        except BaseException:
+            give_back()
+            raise
+        # Called when the server closes the stream: its end, or its client gone.
+        response.call_on_close(give_back)
+        return response
 
 
 @blp.route("/<table>/updates")
@@ -101,7 +115,8 @@ class TableUpdates(MethodView):
         after = record.version if query["after"] is None else query["after"]
         if after > record.version:
             raise stale_version(record.version)
-        return _long_poll(record, seat, after, query["wait"])
+        with holding_stream():
+            return _long_poll(record, seat, after, query["wait"])
 
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
@@ -110,12 +125,18 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
+            woken.set()
             while (remaining := deadline - time.monotonic()) > 0:
-                woken.clear()
-                version = advance(tables.load(record.table)).version
-                if version > after or draining.stopping():
+                if woken.is_set():
+                    woken.clear()
+                    version = advance(tables.load(record.table)).version
+                    if version > after:
+                        break
+                elif client_gone() or draining.stopping():
+                    # The slot goes back as soon as the client does, not when the wait ends;
+                    # an instance that stops answers at once.
                     break
-                woken.wait(remaining)
+                woken.wait(min(remaining, GONE_CHECK_SECONDS))
     if version != record.version:
         record = tables.load(record.table)
     events = [event for entry in tables.entries(record.table, after)
