@@ -26,7 +26,7 @@ from typing import Any
 
 import thirtyone
 from thirtyone import words
-from thirtyone.bots import Bot, GreedyBot, RandomBot
+from thirtyone.bots import BOTS, make_bot
 from thirtyone.errors import N_, ThirtyOneError
 from thirtyone.game import Move, apply_move, legal_moves, new_game, view
 from thirtyone.hands import compare_hands, score_hand
@@ -34,12 +34,6 @@ from thirtyone.race import solve
 
 SERVER_MODULES = ("flask", "flask_smorest", "flask_babel", "gunicorn", "yaml")
 """What ``serve`` and ``openapi`` import, all from the server extra."""
-
-BOTS: dict[str, Callable[[int], Bot]] = {
-    "greedy": lambda seat: GreedyBot(seed=seat),
-    "random": lambda seat: RandomBot(seat),
-}
-
 
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
@@ -147,7 +141,7 @@ def _play(args: argparse.Namespace) -> None:
     rounds, so you do."""
     translations = _catalog(args)
     state = new_game(args.variant, args.players, seed=args.seed)
-    bots = {seat: BOTS[args.bots](seat) for seat in range(1, args.players)}
+    bots = {seat: make_bot(args.bots, seat) for seat in range(1, args.players)}
     say = print
     while not state.is_over:
         seat = state.to_move

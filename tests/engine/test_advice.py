@@ -195,3 +195,33 @@ def test_a_history_cut_short_gives_no_false_knowledge():
     assert whole.known and not cut.known
     for index in range(5):
         GameState.from_dict({**cut(random.Random(index)).to_dict(), "history": []})
+
+
+def test_the_strong_bot_reads_no_clock(monkeypatch):
+    """Its effort is a number of worlds: the same seed and views give the same moves however
+    slow the machine (a clock that jumps an hour at every reading changes nothing)."""
+    import time
+
+    def played():
+        state = new_game("scat", 2, seed="clock", dealer=0)
+        bots = [StrongBot(seed="a", samples=12), StrongBot(seed="b", samples=12)]
+        moves = []
+        for _ in range(30):
+            if state.turn is None:
+                break
+            move = bots[state.turn].choose(view(state, state.turn), legal_moves(state))
+            moves.append(move)
+            state, _ = apply_move(state, move)
+        return moves
+
+    calm = played()
+    now = [0.0]
+
+    def jumping():
+        now[0] += 3600.0
+        return now[0]
+
+    for name in ("perf_counter", "monotonic", "time", "process_time", "thread_time"):
+        monkeypatch.setattr(time, name, jumping)
+    assert played() == calm
+    assert len(calm) >= 10

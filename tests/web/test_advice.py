@@ -75,15 +75,19 @@ def test_refusals(client, start_game):
     assert spectator.json["errors"][0]["field"] == "seat"
 
 
-def test_a_short_time_budget_counts_fewer_samples(app, start_game):
+def test_the_effort_is_a_number_of_worlds_capped_and_the_answer_is_the_same(client, start_game):
+    from thirtyone.web.advice import MAX_SAMPLES
+
     game = start_game()
     seat = game["to_move"]
-    app.config["THIRTYONE_ADVICE_SECONDS"] = 0.0
-    try:
-        answer = _ask(app.test_client(), game, seat, samples=500).json
-    finally:
-        app.config["THIRTYONE_ADVICE_SECONDS"] = 1.0
-    assert answer["samples"] == 1
+    first = _ask(client, game, seat, samples=30).json
+    assert first["samples"] == 30
+    assert _ask(client, game, seat, samples=30).json == first
+    body = {"token": game["token"], "seat": seat, "seat_key": game["seat_keys"][seat]}
+    assert client.post("/v1/games/advice", json=body).json["samples"] == 200
+    refused = _ask(client, game, seat, samples=MAX_SAMPLES + 1)
+    assert refused.status_code == 422
+    assert refused.json["errors"][0]["field"] == "samples"
 
 
 def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):

@@ -94,8 +94,6 @@ def default_config() -> dict[str, Any]:
         "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
         "TRANSLATIONS_DIR": None,
         "BATCH_LIMIT": 10_000,
-        # The most CPU time one hint may take; the answer then counts fewer samples.
-        "THIRTYONE_ADVICE_SECONDS": float(os.environ.get("THIRTYONE_ADVICE_SECONDS", "1.0")),
         # A full batch of 10,000 hands is about 250 kB of JSON.
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "API_TITLE": "Thirty-One API",

@@ -3,19 +3,20 @@
 The game comes as in :mod:`thirtyone.web.games` (a sealed token with the seat's key, or an
 open state with the seat), or is a hosted table (:mod:`thirtyone.web.tables`, the seat
 holding the bearer key); the answer lists the seat's legal moves with their value
-(:func:`thirtyone.advice.advise`), its standard error, and a localized description. Sampling
-stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default), so the answer says how many
-worlds it counts.
+(:func:`thirtyone.advice.advise`), its standard error, and a localized description.
+
+The effort is a number of worlds, never a time, so the same request gets the same answer on
+any machine and under any load: :data:`DEFAULT_SAMPLES` unless the request asks for another
+number, at most :data:`MAX_SAMPLES` (what bounds the CPU time of one request; a final round
+after a knock small enough to enumerate is answered exactly, with no sampling).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
-from flask import current_app
 from flask.views import MethodView
 
 from thirtyone.advice import MEASURES, advise_view
@@ -50,7 +51,10 @@ tables_blp = Blueprint(
 tables_blp.register_error_handler(TableNotFound, table_not_found)
 tables_blp.register_error_handler(StoreUnavailable, store_unavailable)
 
-MAX_SAMPLES = 1000
+DEFAULT_SAMPLES = 200
+"""Worlds a hint samples unless the request asks for another number."""
+MAX_SAMPLES = 400
+"""The most worlds one request may ask for: about a second of CPU in the costliest preset."""
 
 MEASURE_TEXTS: dict[str, str] = {
     "survival": N_("the chance of losing no life this round"),
@@ -86,8 +90,9 @@ class AdviceRequestSchema(GameRequestSchema):
         metadata={"description": "The seat asking: it must be the one to act."},
     )
     samples = ma.fields.Integer(
-        load_default=200, validate=between(1, MAX_SAMPLES),
-        metadata={"description": "Worlds to sample (fewer when the time runs out)."},
+        load_default=DEFAULT_SAMPLES, validate=between(1, MAX_SAMPLES),
+        metadata={"description": f"Worlds to sample ({DEFAULT_SAMPLES} by default, at most "
+                  f"{MAX_SAMPLES}); the same request always gets the same answer."},
     )
     seed = ma.fields.Raw(
         load_default=0,
@@ -104,8 +109,9 @@ class AdviceRequestSchema(GameRequestSchema):
 
 class TableAdviceQuerySchema(Schema):
     samples = ma.fields.Integer(
-        load_default=200, validate=between(1, MAX_SAMPLES),
-        metadata={"description": "Worlds to sample (fewer when the time runs out)."},
+        load_default=DEFAULT_SAMPLES, validate=between(1, MAX_SAMPLES),
+        metadata={"description": f"Worlds to sample ({DEFAULT_SAMPLES} by default, at most "
+                  f"{MAX_SAMPLES}); the same request always gets the same answer."},
     )
     seed = ma.fields.String(
         load_default="0", validate=length(maximum=200),
@@ -204,9 +210,8 @@ class TableAdvice(MethodView):
 
 def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, Any]:
     """The answer of both operations: the advice for the seat of ``seen``, described."""
-    seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
     try:
-        advice = advise_view(seen, samples, seed, deadline=time.perf_counter() + seconds)
+        advice = advise_view(seen, samples, seed)
     except StateError as error:
         raise Problem.from_engine(error, status=409) from None
     moves = [{**entry.to_dict(), "description": describe(entry.move, seen)}
