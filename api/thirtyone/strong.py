@@ -7,8 +7,9 @@ worlds (:func:`~thirtyone.advice.sample_values`): a number of worlds per preset
 (:data:`WORLDS`), never a time, so that the same seed and view give the same move on any
 machine and under any load. It plays the policy's own move unless another one does better
 world by world, by more than ``margin`` standard errors of the difference: a few dozen
-playouts are noisy, and a move picked on noise alone loses to the plain policy. In the race to 31, where nothing is
-hidden, it plays perfectly with the solver (:func:`~thirtyone.policy.race_move`).
+playouts are noisy, and a move picked on noise alone loses to the plain policy. In the race
+to 31, where nothing is hidden, it plays perfectly with the solver
+(:func:`~thirtyone.policy.race_move`).
 
 >>> from thirtyone.bots import GreedyBot, play_match
 >>> from thirtyone.game import new_game
