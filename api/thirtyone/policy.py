@@ -122,11 +122,45 @@ class Judge:
         """How good each move looks (higher is better; ``-inf`` for a move it cannot judge)."""
         score = scorer(self.rules)
         now = best_of(self.hand, score)
+        held = {card.code: card for card in self.hand}
         values = []
+        exchange = None
         for move in moves:
-            value = self._judge(move, now, score)
+            if move["type"] == "exchange" and len(self.hand) == HAND_SIZE:
+                # The hot path of the widow games' playouts (up to 19 exchanges a turn): the
+                # hand after an exchange is read by its mask, one table lookup.
+                exchange = exchange or self._exchange_judge(held)
+                value = exchange(move)
+            else:
+                value = self._judge(move, now, score, held)
             values.append(-math.inf if value is None else value)
         return values
+
+    def _exchange_judge(self, held: Mapping[str, Card]) -> Callable[[Move], float]:
+        worth = mask_scorer(self.rules)
+        table = self.table
+        whole = 0
+        for card in self.hand:
+            whole |= card.mask
+        now = worth(whole)
+        unseen = average_hand(self.rules)
+        sure = self.rules.ranking != "brag"
+
+        def judge(move: Move) -> float:
+            mask = whole
+            seen = 0
+            for position in move["take"]:
+                card = table[position]
+                if card is not None:
+                    mask |= card.mask
+                    seen += 1
+            if seen < len(move["take"]):
+                return unseen if not seen and len(move["take"]) == HAND_SIZE else now - 0.75
+            for code in move["give"]:
+                mask ^= held[code].mask
+            after = worth(mask)
+            return SURE if sure and after >= GOAL else after
+        return judge
 
     def choose(self, moves: Sequence[Move], rng: random.Random) -> Move:
         """The move of highest value, ties broken by ``rng``; the solver's in the race."""
@@ -137,12 +171,13 @@ class Judge:
         chosen = [move for move, value in zip(moves, values, strict=True) if value == top]
         return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
 
-    def _judge(self, move: Move, now: float, score: Callable[[Any], float]) -> float | None:
+    def _judge(self, move: Move, now: float, score: Callable[[Any], float],
+               held: Mapping[str, Card]) -> float | None:
         kind = move["type"]
         hand = self.hand
         if kind == "discard":
-            card = parse_card(move["card"])
-            return score([held for held in hand if held is not card])
+            card = held[move["card"]]
+            return score([other for other in hand if other is not card])
         if kind == "knock":
             return KNOCK if now >= self.knock_at else None
         if kind == "pass" and self.phase == "exchange":
@@ -166,8 +201,8 @@ class Judge:
                 return average_hand(self.rules)  # a whole hand taken unseen
             if None in taken:
                 return now - 0.75
-            given = {parse_card(code) for code in move["give"]}
-            after = score([*(held for held in hand if held not in given), *taken])
+            given = [held[code] for code in move["give"]]
+            after = score([*(card for card in hand if card not in given), *taken])
             return SURE if self._sure(after) else after
         if kind == "swap_hand":
             first = move["hand"] * HAND_SIZE
@@ -227,6 +262,17 @@ def scorer(rules: Rules) -> Callable[[Any], float]:
         return lambda cards: score(cards).points
     worth = _brag_worth(judge)
     return lambda cards: worth[score(cards).strength]
+
+
+@functools.lru_cache(maxsize=64)
+def mask_scorer(rules: Rules) -> Callable[[int], float]:
+    """:func:`scorer` for a hand given as the OR of its three cards' masks."""
+    judge = evaluator(rules)
+    table = judge.table
+    if rules.ranking != "brag":
+        return lambda mask: table[mask].points
+    worth = _brag_worth(judge)
+    return lambda mask: worth[table[mask].strength]
 
 
 @functools.lru_cache(maxsize=16)
