@@ -105,7 +105,7 @@ def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
     assert asked.json["samples"] == 5 and asked.json["seat"] == 0
     again = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
     assert again.json == asked.json
-    assert client.get(f"/v1/tables/{table}/advice").status_code == 403
+    assert client.get(f"/v1/tables/{table}/advice").status_code == 401
     assert client.get(f"/v1/tables/{table}/advice",
                       headers=bearer("not a key")).status_code == 403
     assert client.get("/v1/tables/nosuchtable/advice",

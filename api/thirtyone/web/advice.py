@@ -32,6 +32,7 @@ from thirtyone.web.problems import Problem
 from thirtyone.web.store import StoreUnavailable, TableNotFound
 from thirtyone.web.tables import (
     bearer_key,
+    key_required,
     load_table,
     seat_of,
     store_unavailable,
@@ -191,8 +192,8 @@ class GameAdvice(MethodView):
 class TableAdvice(MethodView):
     @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
     @tables_blp.response(200, AdviceSchema)
-    @tables_blp.alt_response(403, response="FORBIDDEN",
-                             description="No key was sent, or it opens no seat here.")
+    @tables_blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was sent.")
+    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -203,8 +204,7 @@ class TableAdvice(MethodView):
         record = load_table(table)
         seat = seat_of(record, bearer_key())
         if seat is None:
-            raise Problem(403, "seat_key_required", N_("Send the key of your seat."),
-                          title=N_("Forbidden"))
+            raise key_required()
         return hint(view(table_state(record), seat), query["samples"], query["seed"])
 
 

@@ -1,0 +1,68 @@
+"""The problems only tables answer: a table not found, a store not answering, a stale
+version, a missing key (401) or one that opens no seat (403)."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Response
+
+from thirtyone.errors import N_
+from thirtyone.web.problems import Problem
+from thirtyone.web.store import StaleVersion, StoreUnavailable, TableNotFound
+
+_log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 5
+
+
+def table_not_found(error: TableNotFound) -> Response:
+    return Problem(
+        404, "table_not_found", N_("There is no table {table}, or it has expired."),
+        table=str(error)[:64],
+    ).response()
+
+
+def store_unavailable(error: StoreUnavailable) -> Response:
+    _log.error("the table store did not answer: %s", error)
+    return Problem(
+        503, "store_unavailable",
+        N_("The table store is not answering, so nothing was changed; try again in a few "
+           "seconds."),
+        title=N_("Service unavailable"), headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    ).response()
+
+
+def stale(error: StaleVersion) -> Response:
+    return stale_version(error.current).response()
+
+
+def stale_version(current: int) -> Problem:
+    return Problem(
+        409, "stale_version",
+        N_("The table has moved on to version {current}: read it again and choose anew."),
+        title=N_("Stale version"), current=current,
+        errors=[{"field": "version", "code": "stale_version",
+                 "detail": N_("The table's current version is {current}."),
+                 "params": {"current": current}}],
+    )
+
+
+def bad_key() -> Problem:
+    return Problem(
+        403, "bad_seat_key", N_("This key opens no seat at this table."),
+        title=N_("Forbidden"),
+    )
+
+
+def key_required(error: str | None = None) -> Problem:
+    """401: the request shows no bearer key (RFC 6750: ``WWW-Authenticate: Bearer``, with
+    ``error="invalid_request"`` when an Authorization header of another form was sent)."""
+    challenge = 'Bearer realm="thirtyone"'
+    if error is not None:
+        challenge += f', error="{error}"'
+    return Problem(
+        401, "seat_key_required",
+        N_("Show your seat's key: Authorization: Bearer followed by the key."),
+        title=N_("Unauthorized"), headers={"WWW-Authenticate": challenge},
+    )

@@ -1,0 +1,44 @@
+"""Seat keys: made when a table opens, shown by a player as a bearer credential, and stored
+only as their SHA-256, so the store never holds a key that opens a seat."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import request
+
+from thirtyone.web.store import TableRecord
+from thirtyone.web.tables.problems import bad_key, key_required
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def bearer_key() -> str | None:
+    """The seat key of the request's bearer credential, if it shows one; a credential of
+    another form is refused (401), never read as no key at all."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, key = header.partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        raise key_required(error="invalid_request")
+    return key.strip()
+
+
+def seat_of(record: TableRecord, key: str | None) -> int | None:
+    """The seat ``key`` opens at the table; None for no key (a spectator)."""
+    if key is None:
+        return None
+    digest = key_hash(key)
+    for index, stored in enumerate(record.seats):
+        if stored.key_hash is not None and hmac.compare_digest(stored.key_hash, digest):
+            return index
+    raise bad_key()
