@@ -2,12 +2,13 @@
 
 :func:`advise` reads only the seat's :func:`~thirtyone.game.view` of the state. It deals the
 cards the seat cannot see (the other hands, the stock, face-down table cards, cards out of
-play) at random, consistently with what the seat saw this round: a card another seat took
-from the discard pile or from the face-up table is in that seat's hand until it gives it away,
-and a recycled stock holds the discard pile it was turned over from, in order. In each of these
-worlds every legal move is played, then the round is played out by a fixed policy
-(:func:`playout_move`) for every seat; the same worlds serve every move, so the moves are
-compared on equal cards. What a round is worth depends on the match (:func:`measure_of`):
+play) at random, consistently with what every seat knows of the round
+(:mod:`thirtyone.worlds`). In each of these worlds every legal move is played, then the round
+is played out by the judging policy (:mod:`thirtyone.policy`) for every seat; the same worlds
+serve every move, so the moves are compared on equal cards. Where enumeration is cheap the
+values are exact instead (``exact``, no sampling): the race to 31 (its solver) and the last
+turn of a round after a knock against the knocker's hand (:mod:`thirtyone.exact`). What a
+round is worth depends on the match (:func:`measure_of`):
 
 - ``survival``, lives games: the chance of losing no life this round;
 - ``chips``, pot games: the chips won (or lost, when negative) by the end of the deal;
@@ -34,8 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from thirtyone.errors import N_, StateError
+from thirtyone.exact import final_turn_values
 from thirtyone.game import GameState, Phase, apply_move, legal_moves, view
 from thirtyone.policy import Move, playout_move
+from thirtyone.race import solve
 from thirtyone.rules import Rules, Settlement
 from thirtyone.worlds import WorldDealer
 
@@ -67,12 +70,14 @@ class MoveValue:
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The advice for ``seat``: every legal move (in :func:`~thirtyone.game.legal_moves`
-    order, or the moves asked about) with its value in ``measure``, over ``samples`` worlds."""
+    order, or the moves asked about) with its value in ``measure``, over ``samples`` worlds,
+    or ``exact`` (``samples`` is then 0 and every standard error 0)."""
 
     seat: int
     measure: str
     samples: int
     moves: tuple[MoveValue, ...]
+    exact: bool = False
 
     @property
     def best(self) -> MoveValue:
@@ -81,7 +86,7 @@ class Advice:
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "measure": self.measure, "samples": self.samples,
-                "moves": [entry.to_dict() for entry in self.moves]}
+                "exact": self.exact, "moves": [entry.to_dict() for entry in self.moves]}
 
 
 def measure_of(rules: Rules) -> str:
@@ -112,38 +117,60 @@ def advise_view(seen: Mapping[str, Any], samples: int = 200, seed: int | str = 0
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise StateError("bad_samples", N_("the number of samples must be a positive whole "
                                            "number"), field="samples", samples=samples)
-    measure, candidates, values = sample_values(seen, samples, seed, moves=moves)
-    return Advice(seat, measure, len(values[0]), tuple(
+    evaluation = evaluate(seen, samples, seed, moves=moves)
+    if evaluation.exact is not None:
+        return Advice(seat, evaluation.measure, 0, tuple(
+            MoveValue(dict(move), value, 0.0)
+            for move, value in zip(evaluation.moves, evaluation.exact, strict=True)
+        ), exact=True)
+    return Advice(seat, evaluation.measure, samples, tuple(
         MoveValue(dict(move), *_mean_and_error(worlds))
-        for move, worlds in zip(candidates, values, strict=True)
+        for move, worlds in zip(evaluation.moves, evaluation.worlds, strict=True)
     ))
 
 
-def sample_values(seen: Mapping[str, Any], samples: int, seed: int | str, *,
-                  moves: Sequence[Move] | None = None, measure: str | None = None,
-                  ) -> tuple[str, list[Move], list[list[float]]]:
-    """The measure, the moves (the legal ones unless ``moves`` are given), and for each move
-    its value in each world dealt: the same worlds in the same order for every move, so two
-    moves can be compared world by world. Arguments as for :func:`advise_view`; ``measure``
-    may ask for ``lives`` in a lives game: the lives the other seats lost on average, minus
-    the seat's own (a knocker losing two lives, or an opponent, counts as such)."""
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What :func:`evaluate` found: the measure, the moves, and either each move's exact
+    value (``exact``) or its value in each world sampled (``worlds``: the same worlds in the
+    same order for every move, so two moves can be compared world by world)."""
+
+    measure: str
+    moves: list[Move]
+    worlds: list[list[float]]
+    exact: list[float] | None = None
+
+
+def evaluate(seen: Mapping[str, Any], samples: int, seed: int | str, *,
+             moves: Sequence[Move] | None = None, measure: str | None = None,
+             exact: bool = True) -> Evaluation:
+    """Value the moves (the legal ones unless ``moves`` are given) of the seat of ``seen``:
+    exactly in the race (the solver) and in a last turn after a knock that
+    :mod:`thirtyone.exact` enumerates, else on ``samples`` worlds. Arguments as for
+    :func:`advise_view`; ``measure`` may ask for ``lives`` in a lives game: the lives the
+    other seats lost on average, minus the seat's own (a knocker losing two lives, or an
+    opponent, counts as such). ``exact=False`` samples even where enumeration would do (to
+    compare the two)."""
     deal = WorldDealer(seen)
     first = deal(random.Random(f"advice:{seed}:world:0"))
     candidates = list(moves) if moves is not None else legal_moves(first)
     measure = measure or measure_of(first.rules)
+    if candidates and candidates[0]["type"] == "take":
+        winning = set(solve(first).winning_cards)
+        return Evaluation(measure, candidates, [],
+                          [float(move["card"] in winning) for move in candidates])
     worth = _worth(measure, seen["seat"], first)
+    values = final_turn_values(deal, candidates, worth) if exact else None
+    if values is not None:
+        return Evaluation(measure, candidates, [], values)
     totals: list[list[float]] = [[] for _ in candidates]
-    world = first
-    dealt = 0
-    while dealt < samples:
-        if dealt:
-            world = deal(random.Random(f"advice:{seed}:world:{dealt}"))
+    for dealt in range(samples):
+        world = first if not dealt else deal(random.Random(f"advice:{seed}:world:{dealt}"))
         for index, move in enumerate(candidates):
             policy = random.Random(f"advice:{seed}:play:{dealt}")
             after, _ = apply_move(world, move)
             totals[index].append(worth(play_out(after, policy)))
-        dealt += 1
-    return measure, candidates, totals
+    return Evaluation(measure, candidates, totals)
 
 
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:

@@ -3,7 +3,7 @@
 :class:`StrongBot` sees only its seat's view, like every bot. On each decision it keeps a
 shortlist of the legal moves (the playout policy's favourites, plus the knock, stand, pass or
 declaration, which the policy judges by fixed values) and values them on up to ``samples``
-worlds (:func:`~thirtyone.advice.sample_values`): a number of worlds per preset
+worlds (:func:`~thirtyone.advice.evaluate`): a number of worlds per preset
 (:data:`WORLDS`), never a time, so that the same seed and view give the same move on any
 machine and under any load. It plays the policy's own move unless another one does better
 world by world, by more than ``margin`` standard errors of the difference: a few dozen
@@ -26,7 +26,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from thirtyone.advice import sample_values
+from thirtyone.advice import evaluate
 from thirtyone.policy import SURE, Judge, Move, race_move
 from thirtyone.rules import Settlement
 
@@ -79,8 +79,11 @@ class StrongBot:
         # in lives games the bot weighs the lives lost rather than its chance to lose none.
         measure = "lives" if judge.rules.settlement == Settlement.LIVES else None
         samples = self.samples or worlds_for(judge.rules.variant)
-        _, _, values = sample_values(seen, samples, seed, moves=shortlist, measure=measure)
-        return shortlist[self._improve(base, values)]
+        evaluation = evaluate(seen, samples, seed, moves=shortlist, measure=measure)
+        if evaluation.exact is not None:
+            exact = evaluation.exact
+            return shortlist[base if exact[base] >= max(exact) else exact.index(max(exact))]
+        return shortlist[self._improve(base, evaluation.worlds)]
 
     def _improve(self, base: int, values: Sequence[Sequence[float]]) -> int:
         """The move that beats ``base`` by the widest margin, world by world, when that margin

@@ -141,7 +141,14 @@ class AdviceSchema(Schema):
                   "of the deal), `points` (points games), `win` (the race)."},
     )
     measure_description = ma.fields.String(required=True, metadata={"description": "Localized."})
-    samples = ma.fields.Integer(required=True, metadata={"description": "Worlds sampled."})
+    samples = ma.fields.Integer(
+        required=True, metadata={"description": "Worlds sampled (0 when `exact`)."}
+    )
+    exact = ma.fields.Boolean(
+        required=True, metadata={"description": "The values are exact, with no sampling: the "
+                                 "race to 31 (its solver), and the last turn after a knock "
+                                 "against the knocker's hand (every hand enumerated)."},
+    )
     best = ma.fields.Integer(
         required=True, metadata={"description": "The index in `moves` of the best move."}
     )
@@ -221,6 +228,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, An
         "measure": advice.measure,
         "measure_description": format_message(MEASURE_TEXTS[advice.measure]),
         "samples": advice.samples,
+        "exact": advice.exact,
         "best": advice.moves.index(advice.best),
         "moves": moves,
     }
