@@ -10,7 +10,8 @@ values are exact instead (``exact``, no sampling): the race to 31 (its solver) a
 turn of a round after a knock against the knocker's hand (:mod:`thirtyone.exact`). What a
 round is worth depends on the match (:func:`measure_of`):
 
-- ``survival``, lives games: the chance of losing no life this round;
+- ``match``, lives games: the chance of winning the match, from the lives each seat has left
+  once the round is settled (:func:`match_chance`);
 - ``chips``, pot games: the chips won (or lost, when negative) by the end of the deal;
 - ``points``, points games: the points scored this round;
 - ``win``, the race to 31: the chance of winning.
@@ -21,13 +22,14 @@ The advice is the same for the same view, ``samples`` and ``seed``.
 >>> state = new_game("scat", 2, seed=3, dealer=0)
 >>> advice = advise(state, 1, samples=20, seed=1)
 >>> advice.measure, advice.samples, [entry.move["type"] for entry in advice.moves]
-('survival', 20, ['draw', 'draw', 'knock'])
+('match', 20, ['draw', 'draw', 'knock'])
 >>> 0 <= advice.best.value <= 1
 True
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -43,7 +45,7 @@ from thirtyone.rules import Rules, Settlement
 from thirtyone.worlds import WorldDealer
 
 MEASURES: dict[Settlement, str] = {
-    Settlement.LIVES: "survival",
+    Settlement.LIVES: "match",
     Settlement.POT: "chips",
     Settlement.ESCALATING: "chips",
     Settlement.POINTS: "points",
@@ -90,7 +92,7 @@ class Advice:
 
 
 def measure_of(rules: Rules) -> str:
-    """What advice values count under ``rules``: ``survival``, ``chips``, ``points``, ``win``."""
+    """What advice values count under ``rules``: ``match``, ``chips``, ``points``, ``win``."""
     return MEASURES[rules.settlement]
 
 
@@ -142,19 +144,16 @@ class Evaluation:
 
 
 def evaluate(seen: Mapping[str, Any], samples: int, seed: int | str, *,
-             moves: Sequence[Move] | None = None, measure: str | None = None,
-             exact: bool = True) -> Evaluation:
+             moves: Sequence[Move] | None = None, exact: bool = True) -> Evaluation:
     """Value the moves (the legal ones unless ``moves`` are given) of the seat of ``seen``:
     exactly in the race (the solver) and in a last turn after a knock that
     :mod:`thirtyone.exact` enumerates, else on ``samples`` worlds. Arguments as for
-    :func:`advise_view`; ``measure`` may ask for ``lives`` in a lives game: the lives the
-    other seats lost on average, minus the seat's own (a knocker losing two lives, or an
-    opponent, counts as such). ``exact=False`` samples even where enumeration would do (to
+    :func:`advise_view`; ``exact=False`` samples even where enumeration would do (to
     compare the two)."""
     deal = WorldDealer(seen)
     first = deal(random.Random(f"advice:{seed}:world:0"))
     candidates = list(moves) if moves is not None else legal_moves(first)
-    measure = measure or measure_of(first.rules)
+    measure = measure_of(first.rules)
     if candidates and candidates[0]["type"] == "take":
         winning = set(solve(first).winning_cards)
         return Evaluation(measure, candidates, [],
@@ -182,25 +181,48 @@ def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(variance / count)
 
 
+def match_chance(state: GameState, seat: int) -> float:
+    """``seat``'s chance of winning the match of lives from ``state`` (a settled round): 1 or
+    0 (a share when tied) once the match is won, else by a model where each round costs one
+    seat still in, any of them alike, a life, until one seat is left. Playing better moves
+    the chances of the later rounds; the model weighs what this round leaves, so that one
+    life less matters more to a seat with fewer.
+
+    >>> from thirtyone.game import new_game
+    >>> round(match_chance(new_game("scat", 2, seed=1), 0), 3)
+    0.5
+    """
+    if state.winners:
+        return 1 / len(state.winners) if seat in state.winners else 0.0
+    free_ride = state.rules.free_ride
+    left = [0 if standing.eliminated else standing.lives + (
+        free_ride and (standing.lives > 0 or standing.free_ride))
+        for standing in state.seats]
+    if not left[seat]:
+        return 0.0
+    others = tuple(sorted(count for index, count in enumerate(left) if index != seat and count))
+    return _last_seat_chance(left[seat], others)
+
+
+@functools.lru_cache(maxsize=4096)
+def _last_seat_chance(mine: int, others: tuple[int, ...]) -> float:
+    if not others:
+        return 1.0
+    if not mine:
+        return 0.0
+    share = 1 / (1 + len(others))
+    chance = share * _last_seat_chance(mine - 1, others)
+    for index, count in enumerate(others):
+        rest = (*others[:index], count - 1, *others[index + 1:]) if count > 1 else \
+            (*others[:index], *others[index + 1:])
+        chance += share * _last_seat_chance(mine, tuple(sorted(rest)))
+    return chance
+
+
 def _worth(measure: str, seat: int, before: GameState) -> Callable[[GameState], float]:
     """What a round played out to its end was worth to ``seat`` in ``measure``."""
-    if measure == "lives":
-        others = [other for other in before.active_seats if other != seat]
-
-        def lives(after: GameState) -> float:
-            result = after.result or {}
-            lost = result.get("lives_lost") or [0] * after.players
-            out = result.get("eliminated", ())
-            mine = lost[seat] + (seat in out)
-            theirs = sum(lost[other] + (other in out) for other in others)
-            return theirs / len(others) - mine
-        return lives
-    if measure == "survival":
-        def survived(after: GameState) -> float:
-            result = after.result or {}
-            lost = result.get("lives_lost") or ()
-            return float(not (lost and lost[seat]) and seat not in result.get("eliminated", ()))
-        return survived
+    if measure == "match":
+        return lambda after: match_chance(after, seat)
     if measure == "points":
         points = before.seats[seat].points
         return lambda after: float(after.seats[seat].points - points)

@@ -28,7 +28,6 @@ from typing import Any
 
 from thirtyone.advice import evaluate
 from thirtyone.policy import SURE, Judge, Move, race_move
-from thirtyone.rules import Settlement
 
 ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 """Moves the shortlist keeps whatever the playout policy thinks of them."""
@@ -75,11 +74,8 @@ class StrongBot:
                     if move["type"] in ALWAYS_CONSIDERED)
         shortlist = [moves[index] for index in sorted(keep)]
         base = shortlist.index(moves[ranked[0]])
-        # Losing two lives as a knocker is worse than one, and another seat's loss is a gain:
-        # in lives games the bot weighs the lives lost rather than its chance to lose none.
-        measure = "lives" if judge.rules.settlement == Settlement.LIVES else None
         samples = self.samples or worlds_for(judge.rules.variant)
-        evaluation = evaluate(seen, samples, seed, moves=shortlist, measure=measure)
+        evaluation = evaluate(seen, samples, seed, moves=shortlist)
         if evaluation.exact is not None:
             exact = evaluation.exact
             return shortlist[base if exact[base] >= max(exact) else exact.index(max(exact))]

@@ -147,7 +147,8 @@ def test_advice_values_follow_the_hand():
     state = GameState.from_dict(data)
     advice = {entry.move["type"] + entry.move.get("source", ""): entry.value
               for entry in advise(state, 1, samples=60, seed=1).moves}
-    assert advice["knock"] > 0.9
+    # The chance of winning the match: above the even start when the round is all but won.
+    assert advice["knock"] > 0.6 and advice["knock"] >= max(advice.values())
     data.update(hands=[strong, weak])
     weak_state = GameState.from_dict(data)
     advice = {entry.move["type"] + entry.move.get("source", ""): entry.value

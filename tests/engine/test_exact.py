@@ -7,7 +7,7 @@ from statistics import fmean
 
 import pytest
 
-from thirtyone.advice import advise, evaluate
+from thirtyone.advice import advise, evaluate, match_chance
 from thirtyone.bots import GreedyBot
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 from thirtyone.hands import evaluator
@@ -38,12 +38,12 @@ def final_turns(variant, count):
 
 
 def survived(state, seat):
-    lost = state.result.get("lives_lost") or ()
-    return float(not (lost and lost[seat]) and seat not in state.result.get("eliminated", ()))
+    """The match's own measure: the chance of winning it from the lives left."""
+    return match_chance(state, seat)
 
 
 def exact_values(state):
-    """Each legal move's chance of losing no life, by brute force over the worlds."""
+    """Each legal move's chance of winning the match, by brute force over the worlds."""
     seat, knocker = state.turn, state.knocker
     seen = view(state, seat)
     rules = state.rules
@@ -141,7 +141,7 @@ def test_the_last_turn_after_a_knock_is_valued_exactly(variant):
 @pytest.mark.parametrize("variant", sorted(POSITIONS))
 def test_sampled_worlds_agree_with_the_exact_values(variant):
     """The sampler deals the knocker's hand as the enumeration counts it: where the round
-    ends with the move (stand, pass, an exchange), the sampled chance of losing no life is
+    ends with the move (stand, pass, an exchange), the sampled chance of winning is
     within 3 standard errors of the exact one (all but a few of hundreds of values, as
     chance allows)."""
     from thirtyone.advice import _mean_and_error

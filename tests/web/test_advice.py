@@ -21,7 +21,7 @@ def test_the_seat_to_act_gets_every_legal_move_valued(client, start_game):
     answer = _ask(client, game, seat).json
     state = new_game("scat", 3, seed="web tests", dealer=0)
     expected = advise(state, seat, samples=20, seed=4)
-    assert answer["measure"] == "survival" and answer["samples"] == 20
+    assert answer["measure"] == "match" and answer["samples"] == 20
     assert [entry["move"] for entry in answer["moves"]] == [
         entry.move for entry in expected.moves]
     assert [entry["value"] for entry in answer["moves"]] == [

@@ -58,7 +58,7 @@ MAX_SAMPLES = 400
 """The most worlds one request may ask for: about a second of CPU in the costliest preset."""
 
 MEASURE_TEXTS: dict[str, str] = {
-    "survival": N_("the chance of losing no life this round"),
+    "match": N_("the chance of winning the match"),
     "chips": N_("the chips won or lost by the end of the deal"),
     "points": N_("the points scored this round"),
     "win": N_("the chance of winning"),
@@ -136,9 +136,10 @@ class AdviceSchema(Schema):
     seat = ma.fields.Integer(required=True)
     measure = ma.fields.String(
         required=True, validate=one_of(sorted(set(MEASURES.values()))),
-        metadata={"description": "What the values count: `survival` (lives games, the chance "
-                  "of losing no life this round), `chips` (pot games, chips won by the end "
-                  "of the deal), `points` (points games), `win` (the race)."},
+        metadata={"description": "What the values count: `match` (lives games, the chance "
+                  "of winning the match, from the lives left after this round), `chips` (pot "
+                  "games, chips won by the end of the deal), `points` (points games), `win` "
+                  "(the race)."},
     )
     measure_description = ma.fields.String(required=True, metadata={"description": "Localized."})
     samples = ma.fields.Integer(
