@@ -46,7 +46,8 @@ class RandomBot:
 
 class GreedyBot:
     """Plays the judging policy (:class:`~thirtyone.policy.Judge`): keeps the best three
-    cards it can make, knocks at the fitted threshold (or ``knock_at`` points when given).
+    cards it can make, knocks at the fitted threshold (or ``knock_at`` points when given: one
+    number, or one per count of turns each).
 
     It takes the discard (or table cards) when that improves its hand, otherwise draws from
     the stock (or, where a turn may pass, passes); discards the card whose loss costs least;
@@ -57,7 +58,8 @@ class GreedyBot:
 
     uses_view = True
 
-    def __init__(self, knock_at: float | None = None, stand_at: float = STAND_AT,
+    def __init__(self, knock_at: float | Sequence[float] | None = None,
+                 stand_at: float = STAND_AT,
                  seed: int | str | None = None) -> None:
         self.knock_at = knock_at
         self.stand_at = stand_at

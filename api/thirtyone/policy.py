@@ -103,11 +103,14 @@ class Judge:
         )
 
     @classmethod
-    def of_view(cls, seen: Mapping[str, Any], knock_at: float | None = None,
+    def of_view(cls, seen: Mapping[str, Any], knock_at: float | Sequence[float] | None = None,
                 stand_at: float = STAND_AT) -> Judge:
-        """The position of the seat of the view ``seen``."""
+        """The position of the seat of the view ``seen``; ``knock_at`` a threshold, or one per
+        count of turns each (as :func:`knock_thresholds`), instead of the fitted ones."""
         rules = make_rules(seen["rules"]["variant"], seen["rules"]["options"])
         players = sum(1 for held in seen["hands"] if held) or len(seen["hands"])
+        if isinstance(knock_at, Sequence):
+            knock_at = knock_at[min(seen["turns"] // players, len(knock_at) - 1)]
         return cls(
             rules=rules, hand=tuple(parse_card(code) for code in seen["hands"][seen["turn"]]),
             top=parse_card(seen["discard"][-1]) if seen["discard"] else None,

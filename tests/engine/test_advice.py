@@ -288,3 +288,20 @@ def test_the_strong_bot_reads_no_clock(monkeypatch):
         monkeypatch.setattr(time, name, jumping)
     assert played() == calm
     assert len(calm) >= 10
+
+
+def test_the_race_hint_is_the_solvers_verdict():
+    from thirtyone.race import solve
+
+    checked = 0
+    for seed in range(20):
+        state = _playing("race", f"race:{seed}", seed % 9)
+        if state is None:
+            continue
+        advice = advise(state, state.turn, samples=3)
+        winning = set(solve(state).winning_cards)
+        assert advice.exact and advice.samples == 0
+        assert [entry.value for entry in advice.moves] == [
+            float(entry.move["card"] in winning) for entry in advice.moves]
+        checked += 1
+    assert checked >= 15

@@ -110,3 +110,32 @@ def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
                       headers=bearer("not a key")).status_code == 403
     assert client.get("/v1/tables/nosuchtable/advice",
                       headers=bearer(key)).status_code == 404
+
+
+def test_a_tables_hint_is_computed_once_per_version_and_seat(tmp_path, monkeypatch):
+    from thirtyone.web import advice as web_advice
+
+    calls = []
+    real = web_advice.advise_view
+
+    def counted(*args, **kwargs):
+        calls.append(args[1:])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(web_advice, "advise_view", counted)
+    app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
+    client = app.test_client()
+    created = client.post("/v1/tables", json={"variant": "scat", "players": 2,
+                                              "bots": {"1": "greedy"}}).json
+    table, key = created["table"], keys_of(created)[0]
+    url = f"/v1/tables/{table}/advice?samples=6&seed=c"
+    first = client.get(url, headers=bearer(key)).json
+    assert client.get(f"{url}&lang=ru", headers=bearer(key)).json["moves"][0]["value"] \
+        == first["moves"][0]["value"]
+    assert len(calls) == 1
+    moved = client.post(f"/v1/tables/{table}/moves", headers=bearer(key),
+                        json={"version": client.get(f"/v1/tables/{table}").json["version"],
+                              "move": {"type": "draw", "source": "stock"}})
+    assert moved.status_code < 300, moved.json
+    client.get(url, headers=bearer(key))
+    assert len(calls) == 2

@@ -8,18 +8,21 @@ holding the bearer key); the answer lists the seat's legal moves with their valu
 The effort is a number of worlds, never a time, so the same request gets the same answer on
 any machine and under any load: :data:`DEFAULT_SAMPLES` unless the request asks for another
 number, at most :data:`MAX_SAMPLES` (what bounds the CPU time of one request; a final round
-after a knock small enough to enumerate is answered exactly, with no sampling).
+after a knock small enough to enumerate is answered exactly, with no sampling). At a hosted
+table the advice of a (table, version, seat) is computed once per process and kept.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
 from flask.views import MethodView
 
-from thirtyone.advice import MEASURES, advise_view
+from thirtyone.advice import MEASURES, Advice, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
 from thirtyone.web.api import Blueprint
@@ -213,15 +216,36 @@ class TableAdvice(MethodView):
         seat = seat_of(record, bearer_key())
         if seat is None:
             raise key_required()
-        return hint(view(table_state(record), seat), query["samples"], query["seed"])
+        # A version of a table is never reused: its advice for a seat is computed once.
+        key = (record.table, record.version, seat, query["samples"], query["seed"])
+        return hint(view(table_state(record), seat), query["samples"], query["seed"], key)
 
 
-def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, Any]:
-    """The answer of both operations: the advice for the seat of ``seen``, described."""
-    try:
-        advice = advise_view(seen, samples, seed)
-    except StateError as error:
-        raise Problem.from_engine(error, status=409) from None
+TABLE_CACHE_SIZE = 256
+"""Hints kept per process, by table, version, seat, samples and seed (a seat asking again, or
+from a second tab, gets the same answer without the CPU)."""
+_cache: OrderedDict[tuple[Any, ...], Advice] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
+         key: tuple[Any, ...] | None = None) -> dict[str, Any]:
+    """The answer of both operations: the advice for the seat of ``seen``, described;
+    ``key`` names a table's version and seat whose advice is kept."""
+    with _cache_lock:
+        advice = _cache.get(key) if key is not None else None
+        if advice is not None:
+            _cache.move_to_end(key)
+    if advice is None:
+        try:
+            advice = advise_view(seen, samples, seed)
+        except StateError as error:
+            raise Problem.from_engine(error, status=409) from None
+        if key is not None:
+            with _cache_lock:
+                _cache[key] = advice
+                while len(_cache) > TABLE_CACHE_SIZE:
+                    _cache.popitem(last=False)
     moves = [{**entry.to_dict(), "description": describe(entry.move, seen)}
              for entry in advice.moves]
     return {
