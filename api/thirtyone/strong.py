@@ -32,9 +32,12 @@ from thirtyone.policy import SURE, Judge, Move, race_move
 ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 """Moves the shortlist keeps whatever the playout policy thinks of them."""
 
-WORLDS = 48
+WORLDS = 40
 """The worlds a decision samples, unless :data:`PRESET_WORLDS` says otherwise."""
-PRESET_WORLDS: dict[str, int] = {}
+PRESET_WORLDS: dict[str, int] = {
+    "schwimmen": 48, "stop-the-bus": 48, "schnautz": 28, "jokers": 28, "trentuno": 24,
+    "switch": 22, "bank": 22,
+}
 """Worlds per decision for presets whose playouts cost more (long rounds, many moves): what
 keeps the median decision near 50 ms of CPU (``benchmarks/bots.py`` measures it)."""
 
