@@ -75,6 +75,9 @@ def fit(variant: str, players: int, matches: int) -> tuple[list[float], float, l
     lines.append(f"  flat: {', '.join(f'{v:g}: {m:.3f}' for v, (m, _) in flat_scores.items())}"
                  f" -> {flat:g}")
     incumbent = [flat] * BUCKETS
+    # What the incumbent scores against itself on these seeds (not always 1 / players: a
+    # match may end with no winner).
+    baseline = score(variant, players, incumbent, incumbent, matches)[0]
     for bucket in range(BUCKETS):
         base = incumbent[bucket]
         for value in (base - 2, base - 1, base + 1, base + 2):
@@ -83,9 +86,9 @@ def fit(variant: str, players: int, matches: int) -> tuple[list[float], float, l
             trial = list(incumbent)
             trial[bucket] = value
             mean, error = score(variant, players, trial, incumbent, matches)
-            # Against itself the incumbent scores 1 / players.
-            if mean - 1 / players > error:
+            if mean - baseline > error:
                 incumbent = trial
+                baseline = score(variant, players, incumbent, incumbent, matches)[0]
                 lines.append(f"  turn {bucket}: {base:g} -> {value:g} ({mean:.3f} +- {error:.3f})")
                 break
     return incumbent, flat, lines

@@ -73,6 +73,16 @@ def knock_threshold(rules: Rules, players: int, turns: int) -> float:
     return table[min(turns // max(players, 1), len(table) - 1)]
 
 
+def knock_model(rules: Rules, players: int, turns: int) -> float:
+    """The least a seat that knocked after ``turns`` turns is taken to hold (the worlds'
+    knock model): the policy's threshold, but never above the former rule's
+    (:data:`DEFAULT_KNOCK`): a fitted policy that knocks only with 31 (a blitz ends the round
+    by itself) says nothing of a seat that did knock, and the seats met play their own way."""
+    table = DEFAULT_KNOCK
+    former = table[min(turns // max(players, 1), len(table) - 1)]
+    return min(knock_threshold(rules, players, turns), former)
+
+
 @dataclass(frozen=True, slots=True)
 class Judge:
     """One seat's position as the policy reads it: its hand, the top of the discard pile and
@@ -239,13 +249,15 @@ def race_move(discard: Sequence[Card | str], moves: Sequence[Move]) -> Move:
     return moves[0]
 
 
-def playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -> Move:
-    """The policy's move for the seat to act in ``state`` (a world of the advice)."""
+def playout_move(state: GameState, moves: Sequence[Move], rng: random.Random,
+                 hurry: bool = False) -> Move:
+    """The policy's move for the seat to act in ``state`` (a world of the advice); with
+    ``hurry`` it knocks at its first chance (a playout past its horizon)."""
     if len(moves) == 1:
         return moves[0]
     if moves[0]["type"] == "take":
         return race_move(state.discard, moves)
-    return Judge.of_state(state).choose(moves, rng)
+    return Judge.of_state(state, knock_at=-math.inf if hurry else None).choose(moves, rng)
 
 
 def best_of(cards: Sequence[Card], score: Callable[[Any], float]) -> float:

@@ -32,7 +32,7 @@ from thirtyone.policy import SURE, Judge, Move, race_move
 ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 """Moves the shortlist keeps whatever the playout policy thinks of them."""
 
-WORLDS = 40
+WORLDS = 32
 """The worlds a decision samples, unless :data:`PRESET_WORLDS` says otherwise."""
 PRESET_WORLDS: dict[str, int] = {
     "schwimmen": 48, "stop-the-bus": 48, "schnautz": 28, "jokers": 28, "trentuno": 24,

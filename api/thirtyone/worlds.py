@@ -10,7 +10,8 @@ play) and with what the policy (:mod:`thirtyone.policy`) makes of the hands:
 - a seat that drew cards from the stock kept the best of what it saw (each card drawn gives
   it one more card to choose from); a card taken blind (Schwimmen's dealer taking the second
   hand, a face-down table card) is a card dealt at random;
-- a knocker holds a hand the policy knocks with at the turn of the knock: its hidden cards
+- a knocker holds a hand the knock model (:func:`~thirtyone.policy.knock_model`) knocks with
+  at the turn of the knock: its hidden cards
   are drawn uniformly from every completion of its known cards that qualifies (enumerated
   once per view), not by trying random hands.
 """
@@ -26,7 +27,7 @@ from thirtyone.cards import Card, parse_card
 from thirtyone.game import GameState, Seat
 from thirtyone.game.public import Public
 from thirtyone.hands import HAND_SIZE
-from thirtyone.policy import knock_threshold, mask_scorer, scorer
+from thirtyone.policy import knock_model, mask_scorer, scorer
 from thirtyone.rules import make_rules
 
 MAX_CHOICE = 4
@@ -65,7 +66,7 @@ class WorldDealer:
         self.knocker: int | None = seen["knocker"]
         players = sum(1 for hand in seen["hands"] if hand)
         knocked_at = public["knocked_at"]
-        self.knock_at = knock_threshold(
+        self.knock_at = knock_model(
             rules, players, seen["turns"] if knocked_at is None else knocked_at)
         self.worth = scorer(rules)
         visible = {card for hand in self.hands for card in hand if card is not None}

@@ -11,7 +11,7 @@ from thirtyone.advice import advise, evaluate, match_chance
 from thirtyone.bots import GreedyBot
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 from thirtyone.hands import evaluator
-from thirtyone.policy import knock_threshold, scorer
+from thirtyone.policy import knock_model, scorer
 
 POSITIONS = {"scat": 60, "schwimmen": 50}
 
@@ -55,7 +55,7 @@ def exact_values(state):
     visible |= {by_code[code] for code in seen["public"]["out"]}  # renewed, face up
     visible |= {card for card, up in zip(state.table, state.table_face_up, strict=True) if up}
     unseen = [card for card in rules.deck_cards if card not in visible]
-    threshold = knock_threshold(rules, 2, seen["public"]["knocked_at"])
+    threshold = knock_model(rules, 2, seen["public"]["knocked_at"])
     every = [cards for cards in combinations(unseen, 3 - len(known))]
     completions = [(*known, *cards) for cards in every if worth((*known, *cards)) >= threshold]
     completions = completions or [(*known, *cards) for cards in every]

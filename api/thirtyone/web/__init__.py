@@ -35,6 +35,7 @@ from thirtyone.web import (
     play,
     problems,
     race,
+    review,
     tables,
     variants,
 )
@@ -140,7 +141,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # flask-smorest's own, for paginated answers, which this API has none of.
     del api.spec.components.schemas["PaginationMetadata"]
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
-                  race.blp, meta.blp)
+                  race.blp, review.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     docs.init_app(app)

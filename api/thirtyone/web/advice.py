@@ -22,7 +22,7 @@ from typing import Any
 import marshmallow as ma
 from flask.views import MethodView
 
-from thirtyone.advice import MEASURES, Advice, advise_view
+from thirtyone.advice import MEASURE_TEXTS, MEASURES, Advice, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
 from thirtyone.web.api import Blueprint
@@ -59,13 +59,6 @@ DEFAULT_SAMPLES = 200
 """Worlds a hint samples unless the request asks for another number."""
 MAX_SAMPLES = 400
 """The most worlds one request may ask for: about a second of CPU in the costliest preset."""
-
-MEASURE_TEXTS: dict[str, str] = {
-    "match": N_("the chance of winning the match"),
-    "chips": N_("the chips won or lost by the end of the deal"),
-    "points": N_("the points scored this round"),
-    "win": N_("the chance of winning"),
-}
 
 class AdviceRequestSchema(GameRequestSchema):
     seat = ma.fields.Integer(
