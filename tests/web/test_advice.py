@@ -120,13 +120,13 @@ def test_a_tables_hint_is_computed_once_per_version_and_seat(tmp_path, monkeypat
     from thirtyone.web import advice as web_advice
 
     calls = []
-    real = web_advice.advise_view
 
-    def counted(*args, **kwargs):
+    def counted(function, *args, **kwargs):
+        # In this process: what the pool would run, counted.
         calls.append(args[1:])
-        return real(*args, **kwargs)
+        return function(*args, **kwargs)
 
-    monkeypatch.setattr(web_advice, "advise_view", counted)
+    monkeypatch.setattr(web_advice.compute, "run", counted)
     app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
     client = app.test_client()
     created = client.post("/v1/tables", json={"variant": "scat", "players": 2,

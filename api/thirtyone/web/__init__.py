@@ -26,11 +26,13 @@ from whitenoise import WhiteNoise
 import thirtyone
 from thirtyone.web import (
     advice,
+    compute,
     contract,
     docs,
     games,
     hands,
     i18n,
+    limits,
     meta,
     play,
     problems,
@@ -129,6 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
+    compute.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
@@ -144,6 +147,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                   race.blp, review.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
+    limits.init_app(app)
     docs.init_app(app)
     # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
     app.register_blueprint(play.blp)
@@ -176,7 +180,7 @@ def _cors(app: Flask, origins: str | list[str]) -> None:
     CORS(app, resources={r"/v1/*": {"origins": origins}}, expose_headers=["Content-Language"])
     funcs = app.after_request_funcs[None]
     (index, cors_after_request), = (
-        (i, f) for i, f in enumerate(funcs) if f.__name__ == "cors_after_request"
+        (i, f) for i, f in enumerate(funcs) if getattr(f, "__name__", None) == "cors_after_request"
     )
 
     def cors_for_browsers(response: Response) -> Response:

@@ -10,6 +10,9 @@ any machine and under any load: :data:`DEFAULT_SAMPLES` unless the request asks 
 number, at most :data:`MAX_SAMPLES` (what bounds the CPU time of one request; a final round
 after a knock small enough to enumerate is answered exactly, with no sampling). At a hosted
 table the advice of a (table, version, seat) is computed once per process and kept.
+The sampling runs in the worker's compute pool (:mod:`thirtyone.web.compute`), never on its
+event loop. A hosted table's hints follow its ``hints`` rule: off, the advice there is 403
+``hints_off``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from flask.views import MethodView
 from thirtyone.advice import MEASURE_TEXTS, MEASURES, Advice, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
+from thirtyone.web import compute
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import EXAMPLE_STATE, GameRequestSchema, Table
@@ -150,7 +154,9 @@ class TableAdvice(MethodView):
     @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
     @tables_blp.response(200, AdviceSchema)
     @tables_blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was sent.")
-    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
+    @tables_blp.alt_response(403, response="FORBIDDEN",
+                             description="The key opens no seat here, or hints are off at this "
+                             "table (`hints_off`).")
     @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -162,6 +168,9 @@ class TableAdvice(MethodView):
         seat = seat_of(record, bearer_key())
         if seat is None:
             raise key_required()
+        if not record.hints:
+            raise Problem(403, "hints_off", N_("Hints are off at this table."),
+                          title=N_("Forbidden"))
         # A version of a table is never reused: its advice for a seat is computed once.
         key = (record.table, record.version, seat, query["samples"], query["seed"])
         return hint(view(table_state(record), seat), query["samples"], query["seed"], key)
@@ -184,7 +193,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
             _cache.move_to_end(key)
     if advice is None:
         try:
-            advice = advise_view(seen, samples, seed)
+            advice = compute.run(advise_view, seen, samples, seed)
         except StateError as error:
             raise Problem.from_engine(error, status=409) from None
         if key is not None:

@@ -35,6 +35,7 @@ from thirtyone.web.validation import (
     between,
     length,
     one_of,
+    players_field,
 )
 from thirtyone.words import event_message
 
@@ -64,10 +65,7 @@ EXAMPLE_MOVE = {"type": "draw", "source": "stock"}
 
 
 class NewGameSchema(RulesSchema):
-    players = ma.fields.Integer(
-        required=True, validate=between(1, 15),
-        metadata={"description": "Seats at the table; each variant has its own range."},
-    )
+    players = players_field()
     seed = ma.fields.Raw(
         allow_none=True,
         metadata={"description": "A number or a text of up to 200 characters: the same seed, "

@@ -6,7 +6,8 @@ dealer, and the moves in order. A sealed game gives all of it to the client that
 the seed shows in the state once the match is over, and the moves are those it sent and the
 events it was answered with; a match record of a hosted table carries the same fields. The
 CPU of one request is bounded by the engine's budget (:data:`thirtyone.review.WORLDS` worlds
-in all, at most :data:`thirtyone.review.MAX_DECISIONS` decisions).
+in all, at most :data:`thirtyone.review.MAX_DECISIONS` decisions), run in the worker's
+compute pool (:mod:`thirtyone.web.compute`) and limited per client like the hints.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from flask.views import MethodView
 from thirtyone.advice import MEASURE_TEXTS
 from thirtyone.errors import ThirtyOneError
 from thirtyone.review import MAX_MOVES, mistake_text, review
+from thirtyone.web import compute
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import catalog, describe_move, format_message
 from thirtyone.web.problems import Problem
@@ -101,7 +103,7 @@ class GameReview(MethodView):
         record = {key: body.get(key) for key in ("variant", "players", "seed", "dealer",
                                                  "options", "moves")}
         try:
-            done = review(record)
+            done = compute.run(review, record)
         except ThirtyOneError as error:
             raise Problem.from_engine(error) from None
         translations = catalog()

@@ -10,12 +10,15 @@ in a greenlet: one worker holds thousands of streams and slow clients.
 
 >>> redact("GET /v1/tables/t/events?lang=ru&key=s3cret&after=2 HTTP/1.1")
 'GET /v1/tables/t/events?lang=ru&key=[redacted]&after=2 HTTP/1.1'
+>>> redact("GET /v1/tables/t/events?%6Bey=s3cret&K%2545Y=s3cret HTTP/1.1")
+'GET /v1/tables/t/events?%6Bey=[redacted]&K%2545Y=[redacted] HTTP/1.1'
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote_plus
 
 from gunicorn import glogging
 
@@ -41,12 +44,22 @@ SETTINGS: dict[str, Any] = {
 DEFAULT_STORE = "sqlite:///.data/tables.sqlite3"
 """The table store of ``thirtyone serve`` when ``THIRTYONE_STORE`` is not set."""
 
-_KEY_PARAMETER = re.compile(r"(?<=[?&])key=[^&\s]*")
+_PARAMETER = re.compile(r"(?<=[?&;])([^=&;\s]*)=([^&;\s]*)")
+# Percent-encodings of percent-encodings are undone this many times over.
+_DECODINGS = 4
+
+
+def _hide_key(match: re.Match[str]) -> str:
+    name = match.group(1)
+    for _ in range(_DECODINGS):
+        name = unquote_plus(name)
+    return f"{match.group(1)}=[redacted]" if name.strip().lower() == "key" else match.group(0)
 
 
 def redact(text: str) -> str:
-    """``text`` (a request line or query string) with the value of ``key=`` hidden."""
-    return _KEY_PARAMETER.sub("key=[redacted]", text)
+    """``text`` (a request line, query string or URL) with the value of every parameter named
+    ``key`` hidden, however its name is spelled or percent-encoded."""
+    return _PARAMETER.sub(_hide_key, text) if "=" in text else text
 
 
 class AccessLogger(glogging.Logger):
@@ -56,7 +69,7 @@ class AccessLogger(glogging.Logger):
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         atoms = super().atoms(resp, req, environ, request_time)
         for name, value in atoms.items():
-            if isinstance(value, str) and "key=" in value:
+            if isinstance(value, str):
                 atoms[name] = redact(value)
         if "{authorization}i" in atoms:
             atoms["{authorization}i"] = "[redacted]"

@@ -78,6 +78,8 @@ class TableRecord:
     state_json: str | bytes
     seats: tuple[SeatRecord, ...]
     seed_sha256: str
+    # The table's rule on hints: whether its seats may ask the advice.
+    hints: bool = True
 
     def state(self) -> dict[str, Any]:
         return json.loads(self.state_json)  # type: ignore[no-any-return]
@@ -87,6 +89,7 @@ class TableRecord:
         return dumps({
             "seats": [{"bot": seat.bot, "key_hash": seat.key_hash} for seat in self.seats],
             "seed_sha256": self.seed_sha256,
+            "hints": self.hints,
         })
 
     @classmethod
@@ -96,7 +99,7 @@ class TableRecord:
         return cls(
             table=table, version=version, state_json=state,
             seats=tuple(SeatRecord(seat["bot"], seat["key_hash"]) for seat in data["seats"]),
-            seed_sha256=data["seed_sha256"],
+            seed_sha256=data["seed_sha256"], hints=data.get("hints", True),
         )
 
 

@@ -23,6 +23,7 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
         "variant": state.rules.variant,
         "players": state.players,
         "seats": [{"seat": index, "bot": stored.bot} for index, stored in enumerate(record.seats)],
+        "hints": "on" if record.hints else "off",
         "seed_sha256": record.seed_sha256,
         "seat": seat,
         "view": seen,

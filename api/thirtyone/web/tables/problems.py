@@ -66,3 +66,13 @@ def key_required(error: str | None = None) -> Problem:
         N_("Show your seat's key: Authorization: Bearer followed by the key."),
         title=N_("Unauthorized"), headers={"WWW-Authenticate": challenge},
     )
+
+
+def key_parameter_encoded() -> Problem:
+    return Problem(
+        400, "key_parameter_encoded",
+        N_("Send the seat's key as the query parameter key, spelled so (not percent-encoded), "
+           "or as Authorization: Bearer followed by the key."),
+        errors=[{"field": "key", "code": "key_parameter_encoded",
+                 "detail": N_("The parameter's name must be key, spelled so.")}],
+    )

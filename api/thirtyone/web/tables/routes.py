@@ -15,9 +15,10 @@ from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import SeatRecord, TableRecord
 from thirtyone.web.tables.answers import table_answer
+from thirtyone.web.tables.autoplay import advance, play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import commit, load_table, store, table_state
-from thirtyone.web.tables.playing import play, play_bots
+from thirtyone.web.tables.playing import play
 from thirtyone.web.tables.problems import key_required, stale_version
 from thirtyone.web.tables.schemas import (
     NewTableResultSchema,
@@ -50,16 +51,16 @@ class Tables(MethodView):
             for seat in range(state.players)
         )
         start = state.to_dict()
+        hints = body["hints"] == "on" if body["hints"] is not None else len(keys) < 2
         record = TableRecord(
             table=secrets.token_urlsafe(12), version=0, state_json=dumps(start), seats=seats,
-            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(),
+            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(), hints=hints,
         )
         store().create(record, start)
-        # A bot to move first plays at once: version 1, before anyone has seen the table.
-        moves: list[dict[str, Any]] = []
-        played, events = play_bots(state, seats, moves)
-        version = commit(record, 0, moves, played, events) if moves else 0
-        answer = table_answer(record, version, played, None, events)
+        # Bots to move first play one slice at once (version 1), before anyone has seen the
+        # table; a table of bots alone plays on as it is read or streamed.
+        advanced = advance(record)
+        answer = table_answer(record, advanced.version, advanced.state, None, advanced.events)
         answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
                            for seat, stored in enumerate(seats)]
         return jsonify(answer), 201, {"Location": url_for("tables.Table", table=record.table)}
@@ -80,7 +81,8 @@ class Table(MethodView):
         """The table as a seat (with its key) or a spectator (without) sees it."""
         record = load_table(table)
         seat = seat_of(record, bearer_key())
-        return jsonify(table_answer(record, record.version, table_state(record), seat))
+        advanced = advance(record)
+        return jsonify(table_answer(record, advanced.version, advanced.state, seat))
 
 
 @blp.route("/<table>/moves")
@@ -97,8 +99,9 @@ class TableMoves(MethodView):
                       description="The table store is not answering.")
     @blp.doc(security=[{"seatKey": []}])
     def post(self, body: dict[str, Any], table: str) -> Response:
-        """Move for your seat; the bots answer at once. The next version, what happened and
-        what your seat now sees."""
+        """Move for your seat; the bots answer at once (for a slice of work: strong bots at a
+        long table go on after the answer, as its stream shows). The next version, what
+        happened and what your seat now sees."""
         record = load_table(table)
         key = bearer_key()
         if key is None:
@@ -112,6 +115,6 @@ class TableMoves(MethodView):
             moved, events = play(state, {**body["move"], "seat": seat}, moves)
         except MoveError as error:
             raise Problem.from_engine(error, status=409) from None
-        moved, bot_events = play_bots(moved, record.seats, moves)
+        moved, bot_events = play_due(record.seats, moved, moves)
         version = commit(record, record.version, moves, moved, events + bot_events)
         return jsonify(table_answer(record, version, moved, seat, events + bot_events))

@@ -13,6 +13,7 @@ from thirtyone.game import GameState
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
 from thirtyone.web.tables.answers import table_answer
+from thirtyone.web.tables.autoplay import advance, is_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, store, table_state
 from thirtyone.web.tables.problems import stale_version
@@ -22,7 +23,7 @@ from thirtyone.web.tables.schemas import (
     TableUpdateSchema,
     UpdatesQuerySchema,
 )
-from thirtyone.web.tables.seats import bearer_key, seat_of
+from thirtyone.web.tables.seats import bearer_key, query_key, seat_of
 
 
 @blp.route("/<table>/events")
@@ -52,10 +53,11 @@ class TableEvents(MethodView):
     def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
         """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
         if query["wait"] is not None:
+            query_key(query["key"])  # an encoded key's name is refused here as there
             return redirect(url_for("tables.TableUpdates", table=table, **request.args), 307)
         record = load_table(table)
         key = bearer_key()
-        seat = seat_of(record, key if key is not None else query["key"])
+        seat = seat_of(record, key if key is not None else query_key(query["key"]))
         after = query["after"] if query["after"] is not None else headers["last_event_id"]
         if after is not None and after > record.version:
             raise stale_version(record.version)
@@ -80,7 +82,7 @@ class TableUpdates(MethodView):
         event since, for clients without Server-Sent Events."""
         record = load_table(table)
         key = bearer_key()
-        seat = seat_of(record, key if key is not None else query["key"])
+        seat = seat_of(record, key if key is not None else query_key(query["key"]))
         after = record.version if query["after"] is None else query["after"]
         if after > record.version:
             raise stale_version(record.version)
@@ -89,15 +91,18 @@ class TableUpdates(MethodView):
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
     tables = store()
-    if record.version <= after and wait > 0:
+    version = advance(record).version
+    if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
             while (remaining := deadline - time.monotonic()) > 0:
                 woken.clear()
-                record = tables.load(record.table)
-                if record.version > after:
+                version = advance(tables.load(record.table)).version
+                if version > after:
                     break
                 woken.wait(remaining)
+    if version != record.version:
+        record = tables.load(record.table)
     events = [event for entry in tables.entries(record.table, after)
               if entry.version <= record.version for event in entry.events]
     state = table_state(record)
@@ -142,6 +147,13 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                 if state.is_over or remaining <= 0:
                     return
                 woken.clear()
+                if is_due(record.seats, state):
+                    # The worker holding the stream plays the table on, slice by slice: its
+                    # commit wakes this stream (and every other) with the new version.
+                    try:
+                        advance(tables.load(record.table))
+                    except StoreUnavailable:
+                        return
                 try:
                     # After a quiet spell the log is read, whatever the notices said.
                     pending = tables.entries_after(record.table, cursor, from_log=quiet)
