@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gettext
 import importlib.util
+import json
 import os
 import secrets
 import sys
@@ -27,21 +28,16 @@ from typing import Any
 
 import thirtyone
 from thirtyone import words
-from thirtyone.bots import Bot, GreedyBot, RandomBot
+from thirtyone.bots import BOTS, make_bot
 from thirtyone.errors import N_, ThirtyOneError
 from thirtyone.game import apply_move, legal_moves, new_game, view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
+from thirtyone.review import mistake_text, review
 from thirtyone.rules import OPTIONS, find_preset
 
 SERVER_MODULES = ("flask", "flask_smorest", "flask_babel", "gunicorn", "yaml")
 """What ``serve`` and ``openapi`` import, all from the server extra."""
-
-BOTS: dict[str, Callable[[int], Bot]] = {
-    "greedy": lambda seat: GreedyBot(seed=seat),
-    "random": lambda seat: RandomBot(seat),
-}
-
 
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
@@ -182,12 +178,30 @@ def _solve(args: argparse.Namespace) -> None:
             {"total": solution.total}))
 
 
+def _review(args: argparse.Namespace) -> None:
+    """Review a match record: each player's accuracy and the biggest mistakes, in words."""
+    translations = _catalog(args)
+    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    done = review(record)
+    for player in done.players:
+        print(translations.ngettext(
+            "Seat {seat}: {accurate} of {decisions} decision as good as the best "
+            "({accuracy}%).",
+            "Seat {seat}: {accurate} of {decisions} decisions as good as the best "
+            "({accuracy}%).", player.decisions).format(
+            seat=player.seat, decisions=player.decisions,
+            accurate=round(player.accuracy * player.decisions),
+            accuracy=round(100 * player.accuracy)))
+    for decision in done.mistakes:
+        print(mistake_text(translations, decision, done.measure))
+
+
 def _play(args: argparse.Namespace) -> None:
     """A match in the terminal: you hold seat 0, bots the others; any seat deals between
     rounds, so you do."""
     translations = _catalog(args)
     state = new_game(args.variant, args.players, seed=args.seed, options=_options(args))
-    bots = {seat: BOTS[args.bots](seat) for seat in range(1, args.players)}
+    bots = {seat: make_bot(args.bots, seat) for seat in range(1, args.players)}
     say = print
     while not state.is_over:
         seat = state.to_move
@@ -276,6 +290,11 @@ def main(argv: list[str] | None = None) -> None:
                                help="solve the race to 31 from the cards taken so far")
     race.add_argument("taken", nargs="*", metavar="CARD", help="the cards taken, any order")
     race.set_defaults(run=_solve)
+    checked = commands.add_parser("review", parents=[language],
+                                  help="review a match record: accuracy and biggest mistakes")
+    checked.add_argument("record", metavar="RECORD.json",
+                         help="variant, players, seed, dealer, options and the moves played")
+    checked.set_defaults(run=_review)
     play = commands.add_parser("play", parents=[language, options],
                                help="play a match against bots; you hold seat 0")
     play.add_argument("variant", help="a variant id or name: scat, blitz, schnautz, ...")
