@@ -24,6 +24,7 @@ from thirtyone.cards import ALL_CARDS, SUITS, Card, parse_card
 from thirtyone.errors import N_, CardError, OptionError, StateError
 from thirtyone.game.families import flow_for
 from thirtyone.game.moves import MOVE_TYPES
+from thirtyone.game.public import read_public
 from thirtyone.game.settlement import PointsSettler, rounds_in_match
 from thirtyone.game.settlers import settler_for
 from thirtyone.game.shuffle import is_seed
@@ -150,6 +151,13 @@ def read_state(data: Any) -> GameState:
         winners=tuple(winners), history=tuple(thaw(history)),
     )
     check_state(state)
+    if data.get("public") is not None:
+        try:
+            known = read_public(data["public"], state)
+        except ValueError:
+            raise bad("bad_public", N_("what the round made public does not fit the cards"),
+                      field="public") from None
+        state = state.evolve(public=known)
     return state
 
 
@@ -173,7 +181,7 @@ def read_sealed_state(data: Mapping[str, Any]) -> GameState:
     cards = _BY_CODE
     rules = data["rules"]
     pickup = data["pickup"]
-    return GameState(
+    state = GameState(
         rules=_sealed_rules(rules["variant"], tuple(rules["options"].items())),
         seed=data["seed"],
         seats=tuple(Seat(seat["lives"], seat["chips"], seat["points"], seat["free_ride"],
@@ -190,6 +198,9 @@ def read_sealed_state(data: Mapping[str, Any]) -> GameState:
         pickup=None if pickup is None else cards[pickup], pot=data["pot"],
         result=data["result"], winners=tuple(data["winners"]), history=tuple(data["history"]),
     )
+    if data.get("public") is not None:
+        state = state.evolve(public=read_public(data["public"], state))
+    return state
 
 
 @functools.lru_cache(maxsize=256)

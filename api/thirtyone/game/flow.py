@@ -30,6 +30,7 @@ from thirtyone.game.families import flow_for, flow_of
 from thirtyone.game.family import Events, FamilyFlow
 from thirtyone.game.moves import Move, move_seat, move_type, refuse
 from thirtyone.game.operations import NextRound
+from thirtyone.game.public import track
 from thirtyone.game.settlers import settler_for
 from thirtyone.game.shuffle import fresh_seed, is_seed
 from thirtyone.game.state import HISTORY_LIMIT, MAX_ROUND, GameState, Phase
@@ -115,6 +116,7 @@ def apply_move(state: GameState, move: Mapping[str, Any]) -> tuple[GameState, li
     else:
         history = (*state.history[1 - HISTORY_LIMIT:], {"seat": seat, **canonical})
     object.__setattr__(new, "history", history)
+    object.__setattr__(new, "public", track(state, new, events))
     return new, cast(list[Event], events)
 
 

@@ -41,6 +41,7 @@ from thirtyone.web import (
     play,
     problems,
     race,
+    review,
     tables,
     variants,
 )
@@ -102,8 +103,6 @@ def default_config() -> dict[str, Any]:
         "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
         "TRANSLATIONS_DIR": None,
         "BATCH_LIMIT": 10_000,
-        # The most CPU time one hint may take; the answer then counts fewer samples.
-        "THIRTYONE_ADVICE_SECONDS": float(os.environ.get("THIRTYONE_ADVICE_SECONDS", "1.0")),
         # A full batch of 10,000 hands is about 250 kB of JSON.
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "API_TITLE": "Thirty-One API",
@@ -153,7 +152,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
-                  race.blp, meta.blp)
+                  race.blp, review.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     limits.init_app(app)
