@@ -25,6 +25,7 @@ from flask_cors import CORS
 import thirtyone
 from thirtyone.web import (
     advice,
+    codes,
     compute,
     connections,
     contract,
@@ -144,6 +145,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
+    codes.document(api.spec)
     # flask-smorest's own, for paginated answers, which this API has none of.
     del api.spec.components.schemas["PaginationMetadata"]
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
