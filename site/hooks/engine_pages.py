@@ -41,6 +41,7 @@ from site_i18n import (
     site_ngettext,
 )
 from site_notfound import is_not_found, keep_404, write_404s
+from site_problems import render_problem_codes
 from site_search import localize_page, split_search_index
 from site_strategy import render_deal, render_knock
 from site_variants import (
@@ -823,6 +824,8 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         return render_knock(lang)
     if directive == "engine-reference":
         return render_engine_reference()
+    if directive == "problem-codes":
+        return render_problem_codes(lang)
     raise PluginError(f"{page.file.src_uri}: unknown directive {directive!r}")
 
 

@@ -414,6 +414,8 @@ def foreign_strings(article: Node, lang: str) -> list[str]:
     article = _own_language_text(article, lang)
     text = " ".join(article.text().split())
     found = [run for run in runs if run in text]
+    # A run found inside a longer one found is the same foreign text, counted once.
+    found = [run for run in found if not any(run != other and run in other for other in found)]
     found += [
         cell for node in article.iter()
         if node.tag in ("th", "td", "h1", "h2", "h3", "strong", "figcaption", "a")

@@ -28,6 +28,7 @@ from flask_smorest.pagination import PaginationMetadataSchema
 import thirtyone
 from thirtyone.web import (
     advice,
+    codes,
     compute,
     connections,
     contract,
@@ -151,6 +152,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
+    codes.document(api.spec)
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
                   race.blp, review.blp, meta.blp)
     for blueprint in blueprints:

@@ -40,6 +40,8 @@ from gunicorn import glogging, util
 from gunicorn.http import errors
 from gunicorn.workers import ggevent, gthread
 
+from thirtyone.errors import N_
+
 worker_class = "thirtyone.web.serving.GeventWorker"
 worker_connections = 2000
 logger_class = "thirtyone.web.serving.AccessLogger"
@@ -155,18 +157,19 @@ class AccessLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn is untype
 
 
 # What gunicorn answers itself, before the app sees a request: the requests it cannot read.
-# No request was read, so no language is known: these are in English.
-_PARSE_PROBLEMS: tuple[
+# No request was read, so no language is known: these are in English (marked for the
+# catalogs all the same, for the site's page of problem codes).
+PARSE_PROBLEMS: tuple[
     tuple[type[Exception] | tuple[type[Exception], ...], int, str, str, str], ...] = (
     (errors.LimitRequestHeaders, 431, "Request Header Fields Too Large", "headers_too_large",
-     "The request's headers are larger than this server reads."),
+     N_("The request's headers are larger than this server reads.")),
     (errors.LimitRequestLine, 414, "URI Too Long", "uri_too_long",
-     "The request line is longer than this server reads."),
+     N_("The request line is longer than this server reads.")),
     ((errors.InvalidRequestLine, errors.InvalidRequestMethod, errors.InvalidHTTPVersion,
       errors.InvalidHeader, errors.InvalidHeaderName, errors.ObsoleteFolding,
       errors.InvalidChunkSize, errors.ChunkMissingTerminator, errors.InvalidChunkExtension,
       errors.InvalidSchemeHeaders, errors.InvalidProxyLine), 400, "Bad Request",
-     "bad_request", "The request cannot be read."),
+     "bad_request", N_("The request cannot be read.")),
 )
 
 
@@ -184,7 +187,7 @@ def parse_problem(exc: BaseException) -> bytes | None:
     """
     if isinstance(exc, errors.InvalidResponseHeader | errors.InvalidResponseHeaderName):
         return None  # the app's fault: a 500, as gunicorn answers it
-    for kinds, status, reason, code, detail in _PARSE_PROBLEMS:
+    for kinds, status, reason, code, detail in PARSE_PROBLEMS:
         if isinstance(exc, kinds):
             body = json.dumps({"type": f"urn:thirtyone:problem:{code}", "title": reason,
                                "status": status, "detail": detail, "code": code}).encode()
