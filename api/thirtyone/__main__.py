@@ -27,10 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import thirtyone
-from thirtyone import words
-from thirtyone.bots import BOTS, make_bot
+from thirtyone import terminal, words
+from thirtyone.bots import BOTS
 from thirtyone.errors import N_, ThirtyOneError
-from thirtyone.game import apply_move, legal_moves, new_game, view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
 from thirtyone.review import mistake_text, review
@@ -197,53 +196,9 @@ def _review(args: argparse.Namespace) -> None:
 
 
 def _play(args: argparse.Namespace) -> None:
-    """A match in the terminal: you hold seat 0, bots the others; any seat deals between
-    rounds, so you do."""
-    translations = _catalog(args)
-    state = new_game(args.variant, args.players, seed=args.seed, options=_options(args))
-    bots = {seat: make_bot(args.bots, seat) for seat in range(1, args.players)}
-    say = print
-    while not state.is_over:
-        seat = state.to_move
-        moves = legal_moves(state)
-        if seat in bots:
-            bot = bots[seat]
-            move = bot.choose(view(state, seat) if bot.uses_view else None, moves)
-        else:
-            seen = view(state, 0)
-            cards = ", ".join(words.card_name(translations, card)
-                              for card in seen["hands"][0] if card is not None)
-            say(words.format_message(translations, N_("Your cards: {cards}."), {"cards": cards}))
-            if seen["discard"]:
-                top = words.card_name(translations, seen["discard"][-1])
-                say(words.format_message(translations, N_("Top of the discard pile: {card}."),
-                                         {"card": top}))
-            if seen["table"]:
-                # Numbered as the moves' words name the places.
-                table = ", ".join(
-                    f"{words.ordinal(position)}: "
-                    + ("?" if card is None else words.card_name(translations, card))
-                    for position, card in enumerate(seen["table"]))
-                say(words.format_message(translations, N_("On the table: {cards}."),
-                                         {"cards": table}))
-            for number, option in enumerate(moves, start=1):
-                say(f"  {number}) {words.describe_move(translations, option, seen)}")
-            move = moves[_ask(translations, len(moves)) - 1]
-        state, events = apply_move(state, move)
-        for event in events:
-            say(words.event_message(translations, event))
-
-
-def _ask(translations: gettext.NullTranslations, count: int) -> int:
-    prompt = words.format_message(translations, N_("Your move (1-{count}): "), {"count": count})
-    while True:
-        try:
-            answer = input(prompt).strip()
-        except EOFError:
-            print()
-            sys.exit(0)
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer)
+    """A match in the terminal: you hold seat 0, bots the others (:mod:`thirtyone.terminal`)."""
+    terminal.play(_catalog(args), args.variant, args.players, bots=args.bots, seed=args.seed,
+                  options=_options(args), colour=False if args.no_colour else None)
 
 
 def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
@@ -301,6 +256,8 @@ def main(argv: list[str] | None = None) -> None:
     play.add_argument("--players", type=int, default=3)
     play.add_argument("--bots", choices=sorted(BOTS), default="greedy")
     play.add_argument("--seed", default=None, help="the same seed deals the same match")
+    play.add_argument("--no-colour", "--no-color", action="store_true",
+                      help="plain text even in a terminal (so does NO_COLOR)")
     play.set_defaults(run=_play)
     serve = commands.add_parser("serve", help="run the API (and the rules site) with gunicorn")
     serve.add_argument("--host", default="127.0.0.1")
