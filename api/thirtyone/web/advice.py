@@ -12,7 +12,6 @@ pool (:mod:`thirtyone.web.compute`), never on its event loop. A hosted table's h
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +22,7 @@ from flask.views import MethodView
 from thirtyone.advice import MEASURES, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
+from thirtyone.pool import within
 from thirtyone.web import compute
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
@@ -166,9 +166,8 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, An
     """The answer of both operations: the advice for the seat of ``seen``, described."""
     seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
     try:
-        # perf_counter is the machine's monotonic clock: the pool's process keeps the deadline.
-        advice = compute.run(advise_view, seen, samples, seed,
-                             deadline=time.perf_counter() + seconds)
+        # The deadline counts from the job's start in the pool, not from its wait there.
+        advice = compute.run(within, seconds, advise_view, seen, samples, seed)
     except StateError as error:
         raise Problem.from_engine(error, status=409) from None
     moves = [{**entry.to_dict(), "description": describe_move(entry.move, seen)}

@@ -9,10 +9,11 @@ with the work in a thread, 916 with it in a process, p99 12 ms against 2 ms). So
 the lowest CPU priority (nice 19) so that the workers' loops get the cores first; the request
 waits for its result cooperatively. At most ``THIRTYONE_COMPUTE_QUEUE`` jobs (16) wait in a
 worker at once; one more is answered 503 ``busy`` with ``Retry-After``, rather than held.
-With 0 processes the work runs in the request itself (a test's app, a script).
+With 0 processes the work runs in the request itself (an app made for tests).
 
 Only engine functions are sent (a bot's ``choose``, :func:`thirtyone.advice.advise_view`): a
-pool process imports the engine alone, never the app.
+pool process starts with :func:`thirtyone.pool.start_pool_process` and imports the engine
+alone, never the app.
 """
 
 from __future__ import annotations
@@ -28,18 +29,19 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 
 from thirtyone.errors import N_
+from thirtyone.pool import start_pool_process
 from thirtyone.web.problems import Problem
 
 T = TypeVar("T")
 
-NICENESS = 19
 BUSY_RETRY_SECONDS = 2
 
 
 def default_config() -> dict[str, Any]:
     """The pool's settings, from the environment where it names them."""
+    processes = os.environ.get("THIRTYONE_COMPUTE_PROCESSES")
     return {
-        "THIRTYONE_COMPUTE_PROCESSES": int(os.environ.get("THIRTYONE_COMPUTE_PROCESSES") or 1),
+        "THIRTYONE_COMPUTE_PROCESSES": int(processes) if processes else None,
         "THIRTYONE_COMPUTE_QUEUE": int(os.environ.get("THIRTYONE_COMPUTE_QUEUE") or 16),
     }
 
@@ -95,7 +97,7 @@ class ComputePool:
                 # spawn, not fork: a forked gevent hub (or a held lock) would be inherited.
                 self._executor = ProcessPoolExecutor(
                     self.processes, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=os.nice, initargs=(NICENESS,),
+                    initializer=start_pool_process, initargs=(pid,),
                 )
                 self._pid = pid
             return self._executor
@@ -110,10 +112,16 @@ def busy() -> Problem:
 
 
 def init_app(app: Flask) -> None:
+    """The app's pool: 1 process unless ``THIRTYONE_COMPUTE_PROCESSES`` says otherwise, and
+    none (inline) in an app made for tests, which has no event loop to keep free (the tests
+    on real servers run the pool)."""
     for key, value in default_config().items():
         app.config.setdefault(key, value)
+    processes = app.config["THIRTYONE_COMPUTE_PROCESSES"]
+    if processes is None:
+        processes = 0 if app.config.get("TESTING") else 1
     app.extensions["thirtyone.compute"] = ComputePool(
-        int(app.config["THIRTYONE_COMPUTE_PROCESSES"]), int(app.config["THIRTYONE_COMPUTE_QUEUE"])
+        int(processes), int(app.config["THIRTYONE_COMPUTE_QUEUE"])
     )
 
 
