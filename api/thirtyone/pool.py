@@ -1,5 +1,4 @@
-"""The start of a process that computes for another one (a server worker's compute pool),
-and its jobs' deadlines.
+"""The start of a process that computes for another one (a server worker's compute pool).
 
 It lives beside the engine, with the standard library alone, so that such a process imports
 the engine and nothing of the server (whose import takes a second of CPU): it is ready as
@@ -12,11 +11,6 @@ import ctypes
 import os
 import signal
 import sys
-import time
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-T = TypeVar("T")
 
 NICENESS = 19
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -34,9 +28,3 @@ def start_pool_process(parent: int) -> None:
             # The parent ended before the request to be told of it was made.
             os._exit(0)
 
-
-def within(seconds: float, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``function(*args, deadline=..., **kwargs)`` with a ``deadline`` (a
-    :func:`time.perf_counter` value) ``seconds`` from now: from the pool process's start on
-    the job, so that the time a job waited in the pool's queue does not count."""
-    return function(*args, deadline=time.perf_counter() + seconds, **kwargs)

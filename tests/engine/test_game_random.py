@@ -35,9 +35,22 @@ def _match_setup(variant, rng):
         options["knock_first_round"] = rng.choice(("forbidden", "showdown"))
     if "blitz_after_knock" in settable and rng.random() < 0.2:
         options["blitz_after_knock"] = True
-    if "knocker_ties" in settable and not PRESETS[variant].rules.honour_tie_break \
-            and rng.random() < 0.2:
-        options["knocker_ties"] = "safe"
+    if "knocker_ties" in settable and rng.random() < 0.2:
+        safe = () if PRESETS[variant].rules.honour_tie_break else ("safe",)
+        options["knocker_ties"] = rng.choice(("penalty", "shared", *safe))
+    if "knocker_must_win" in settable and rng.random() < 0.2:
+        options["knocker_must_win"] = True
+    if "lose_below" in settable and rng.random() < 0.2:
+        options["lose_below"] = rng.choice((15, 21))
+    if "blitz" in settable and rng.random() < 0.1:
+        options["blitz"] = "ace-ten-face"
+    if "three_of_a_kind" in settable and rng.random() < 0.2:
+        # Trips worth a plain 30, or cards of one rank added up (which needs trips off).
+        if rng.random() < 0.5:
+            options["three_of_a_kind"] = "30"
+        else:
+            options |= {"three_of_a_kind": "off", "count_same_rank": True,
+                        "trips_equal": False}
     if "may_discard_pickup" in settable and rng.random() < 0.2:
         options["may_discard_pickup"] = True
     if "rounds" in settable and rng.random() < 0.1:
@@ -103,9 +116,16 @@ def check_invariants(state, before, look, events=()):
     if look:
         for seat in {state.to_move, None}:
             seen = view(state, seat)
-            body = {key: value for key, value in seen.items() if key != "history"}
+            body = {key: value for key, value in seen.items()
+                    if key not in ("history", "public")}
             leaked = _codes_in(body, set()) - _public_codes(state, seat)
             assert not leaked, f"hidden cards in the view of {seat}: {leaked}"
+            # What the round made public was face up when it became known: by induction
+            # over the moves, every card it names was seen by all.
+            known = _codes_in(seen["public"], set()) - _codes_in(
+                view(before, seat)["public"], set())
+            leaked = known - _public_codes(before, None) - _public_codes(state, None)
+            assert not leaked, f"hidden cards in the public knowledge: {leaked}"
             if state is not before and seen["history"]:
                 named = _codes_in(seen["history"][-1], set())
                 leaked = named - _public_codes(before, seat) - _public_codes(state, seat)

@@ -23,6 +23,7 @@ from typing import Any
 from thirtyone.cards import ALL_CARDS, SUITS, Card, parse_card
 from thirtyone.errors import N_, CardError, OptionError, StateError
 from thirtyone.game.moves import MOVE_TYPES
+from thirtyone.game.public import read_public
 from thirtyone.game.settlement import PointsSettler, rounds_in_match
 from thirtyone.game.shuffle import is_seed
 from thirtyone.game.state import (
@@ -35,7 +36,7 @@ from thirtyone.game.state import (
     thaw,
 )
 from thirtyone.hands import CATEGORY_NAMES
-from thirtyone.rules import Rules, Settlement, make_rules
+from thirtyone.rules import Rules, Settlement, read_rules
 
 _CARD_PLACES = ("stock", "discard", "table", "out")
 _MOST_CARDS = 54
@@ -85,7 +86,7 @@ def _rules(data: Any) -> Rules:
     if not isinstance(data, Mapping):
         raise malformed("rules")
     try:
-        return make_rules(data.get("variant"), data.get("options") or None)
+        return read_rules(data)
     except OptionError as error:
         raise bad(error.code, error.message, field=f"rules.{error.field or 'variant'}",
                   **error.params) from None
@@ -148,6 +149,13 @@ def read_state(data: Any) -> GameState:
         winners=tuple(winners), history=tuple(thaw(history)),
     )
     check_state(state)
+    if data.get("public") is not None:
+        try:
+            known = read_public(data["public"], state)
+        except ValueError:
+            raise bad("bad_public", N_("what the round made public does not fit the cards"),
+                      field="public") from None
+        state = state.evolve(public=known)
     return state
 
 
@@ -171,7 +179,7 @@ def read_sealed_state(data: Mapping[str, Any]) -> GameState:
     cards = _BY_CODE
     rules = data["rules"]
     pickup = data["pickup"]
-    return GameState(
+    state = GameState(
         rules=_sealed_rules(rules["variant"], tuple(rules["options"].items())),
         seed=data["seed"],
         seats=tuple(Seat(seat["lives"], seat["chips"], seat["points"], seat["free_ride"],
@@ -188,11 +196,14 @@ def read_sealed_state(data: Mapping[str, Any]) -> GameState:
         pickup=None if pickup is None else cards[pickup], pot=data["pot"],
         result=data["result"], winners=tuple(data["winners"]), history=tuple(data["history"]),
     )
+    if data.get("public") is not None:
+        state = state.evolve(public=read_public(data["public"], state))
+    return state
 
 
 @functools.lru_cache(maxsize=256)
 def _sealed_rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
-    return make_rules(variant, dict(options) or None)
+    return read_rules({"variant": variant, "options": dict(options)})
 
 
 def check_state(state: GameState) -> None:
@@ -309,6 +320,7 @@ _MOVE_FIELDS: dict[str, Callable[[Any, int], bool]] = {
         _is_int(position) and 0 <= position < 9 for position in value),
     "hand": lambda value, n: value in (0, 1) and not isinstance(value, bool),
     "face_up": lambda value, n: isinstance(value, bool),
+    "knock": lambda value, n: value is True,
 }
 """Every field a move in the history may have (those of :mod:`thirtyone.game.moves`), and
 whether a value fits it at a table of ``n`` seats."""

@@ -29,6 +29,7 @@ from thirtyone.game import bank, racing  # noqa: F401  (each registers its famil
 from thirtyone.game.dealing import first_dealer
 from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
 from thirtyone.game.moves import Move, NextRound, move_seat, move_type, refuse
+from thirtyone.game.public import track
 from thirtyone.game.settlement import settler_for
 from thirtyone.game.shuffle import fresh_seed, is_seed
 from thirtyone.game.state import HISTORY_LIMIT, MAX_ROUND, GameState, Phase
@@ -114,6 +115,7 @@ def apply_move(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
     else:
         history = (*state.history[1 - HISTORY_LIMIT:], {"seat": seat, **canonical})
     object.__setattr__(new, "history", history)
+    object.__setattr__(new, "public", track(state, new, events))
     return new, cast(list[Event], events)
 
 

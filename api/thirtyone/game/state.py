@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
 from thirtyone.cards import Card, CardCode
+from thirtyone.game.public import NOTHING_KNOWN, Public
 from thirtyone.hands import ScoreData
 from thirtyone.rules import Rules
 
@@ -138,7 +139,9 @@ class GameState:
     knock; ``pickup`` the card just taken from the discard pile (it may not be discarded in the
     same turn unless ``may_discard_pickup``); ``result`` the last round's settlement (plain
     data); ``winners`` the seats that won the match; ``history`` the last moves of the current
-    deal (at most :data:`HISTORY_LIMIT`), each with the ``seat`` that made it.
+    deal (at most :data:`HISTORY_LIMIT`), each with the ``seat`` that made it; ``public``
+    what every seat knows of the round (:mod:`thirtyone.game.public`), kept for the whole
+    round.
     """
 
     rules: Rules
@@ -162,6 +165,7 @@ class GameState:
     result: Mapping[str, Any] | None
     winners: tuple[int, ...]
     history: tuple[Mapping[str, Any], ...]
+    public: Public = NOTHING_KNOWN
 
     @property
     def players(self) -> int:
@@ -204,7 +208,7 @@ class GameState:
         copies: for a caller that serializes the data at once and changes nothing (sealing).
         """
         copy = _shared if shared else thaw
-        return {
+        data = {
             "version": STATE_VERSION,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -228,6 +232,10 @@ class GameState:
             "winners": list(self.winners),
             "history": [copy(entry) for entry in self.history],
         }
+        if not self.public.is_empty:
+            # Absent when nothing is known beyond what lies face up (a fresh deal).
+            data["public"] = self.public.to_dict(len(self.seats))
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> "GameState":

@@ -7,7 +7,7 @@ back with its next request (see :mod:`thirtyone.web.sealing`).
 >>> app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "doctest secret"})
 >>> response = app.test_client().get("/v1/variants/scat?lang=it")
 >>> response.json["name"], response.headers["Content-Language"]
-('Trentuno (Scat)', 'it')
+('Trentuno americano', 'it')
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from typing import Any
 
 from flask import Flask, Response, redirect, request
 from flask_cors import CORS
-from whitenoise import WhiteNoise
 
 import thirtyone
 from thirtyone.web import (
@@ -35,9 +34,11 @@ from thirtyone.web import (
     i18n,
     limits,
     meta,
+    metrics,
     play,
     problems,
     race,
+    review,
     tables,
     variants,
 )
@@ -45,6 +46,7 @@ from thirtyone.web.api import Api
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.security import BodyLimit, SecurityHeaders
+from thirtyone.web.site import serve_site
 from thirtyone.web.validation import HAND_DOC, Points
 
 __all__ = ["create_app"]
@@ -97,8 +99,6 @@ def default_config() -> dict[str, Any]:
         "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
         "TRANSLATIONS_DIR": None,
         "BATCH_LIMIT": 10_000,
-        # The most CPU time one hint may take; the answer then counts fewer samples.
-        "THIRTYONE_ADVICE_SECONDS": float(os.environ.get("THIRTYONE_ADVICE_SECONDS", "1.0")),
         # A full batch of 10,000 hands is about 250 kB of JSON.
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "API_TITLE": "Thirty-One API",
@@ -134,6 +134,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
     compute.init_app(app)
+    metrics.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
@@ -146,7 +147,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # flask-smorest's own, for paginated answers, which this API has none of.
     del api.spec.components.schemas["PaginationMetadata"]
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
-                  race.blp, meta.blp)
+                  race.blp, review.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     limits.init_app(app)
@@ -161,10 +162,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
-        # The rules site is static: whitenoise answers its files (and "/ru/" with
-        # "/ru/index.html") before Flask routes anything else.
-        app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
-            app.wsgi_app, root=str(site_dir), index_file=True
+        # The rules site is static: its files answer before Flask routes anything else.
+        app.wsgi_app = serve_site(  # type: ignore[method-assign]
+            app, app.wsgi_app, Path(site_dir)
         )
     else:
         site_dir = None

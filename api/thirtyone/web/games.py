@@ -145,6 +145,10 @@ class MoveSchema(Schema):
     face_up = ma.fields.Boolean(
         metadata={"description": "Switch: whether a renewed table hand lies face up."}
     )
+    knock = ma.fields.Boolean(
+        metadata={"description": "Exchanges with `close_after_exchange`: knock at the end of "
+                  "the exchange, in the same turn."}
+    )
     description = ma.fields.String(
         load_only=True,
         metadata={"description": "Ignored: the words `legal_moves` gives, so that a legal move "

@@ -10,9 +10,9 @@ its own setting, from the environment:
 - ``THIRTYONE_LIMIT_MOVES``: moves at tables (``POST /v1/tables/{table}/moves``), 300 per
   minute (sealed games keep nothing on the server and cost a fixed slice: not limited);
 - ``THIRTYONE_LIMIT_ADVICE``: hints (``POST /v1/games/advice``, ``GET
-  /v1/tables/{table}/advice``), 30 per minute;
+  /v1/tables/{table}/advice``) and reviews (``POST /v1/review``), 30 per minute;
 - ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
-  (``GET /v1/tables/{table}/events`` and ``/updates``), 120 per minute.
+  (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute.
 
 The client is the connection's address; behind ``THIRTYONE_TRUSTED_PROXIES`` proxies (a
 number, 0 by default) it is the address they put in ``X-Forwarded-For``, through werkzeug's
@@ -45,7 +45,8 @@ from thirtyone.web.problems import Problem
 LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
     "THIRTYONE_LIMIT_TABLES": (("tables.Tables", "POST"),),
     "THIRTYONE_LIMIT_MOVES": (("tables.TableMoves", "POST"),),
-    "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET")),
+    "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET"),
+                               ("review.GameReview", "POST")),
     "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"), ("tables.TableUpdates", "GET")),
 }
 

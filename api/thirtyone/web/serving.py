@@ -1,9 +1,17 @@
-"""How gunicorn serves the API: gevent workers, and an access log that shows no seat key.
+"""How gunicorn serves the API: gevent workers, an access log that shows no seat key, metrics
+shared by the workers, and a graceful stop.
 
 A sync worker is held by one client for as long as it stays connected, so a few open event
 streams, or sockets that send half a request and wait, would starve everyone else (with two
 sync workers, two such sockets stop even ``/healthz``). A gevent worker serves each connection
 in a greenlet: one worker holds thousands of streams and slow clients.
+
+On SIGTERM a worker first reports not-ready (``/readyz`` answers 503) and ends every open
+stream with a last event that tells its client to reconnect after a jittered ``retry:`` (to
+another instance, through the load balancer, with ``Last-Event-ID``); then gunicorn stops it,
+within the graceful timeout. The workers keep their metrics in files of one folder
+(``PROMETHEUS_MULTIPROC_DIR``, made when the server starts unless set), which ``/metrics`` adds
+up.
 
 ``thirtyone serve`` applies these settings; gunicorn reads them from this module too:
 ``gunicorn -c python:thirtyone.web.serving 'thirtyone.web:create_app()'``.
@@ -17,7 +25,12 @@ in a greenlet: one worker holds thousands of streams and slow clients.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import signal
+import tempfile
+import threading
 from contextlib import suppress
 from typing import Any
 from urllib.parse import unquote_plus
@@ -38,11 +51,59 @@ graceful_timeout = 5
 control_socket_disable = True
 
 
+
+def on_starting(server: Any) -> None:
+    """Before the workers fork: the folder where they keep their metrics (prometheus_client
+    reads the variable when it is first imported, in each worker)."""
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        folder = tempfile.mkdtemp(prefix="thirtyone-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+        os.environ["THIRTYONE_METRICS_DIR_OWNED"] = folder
+
+
+def on_exit(server: Any) -> None:
+    folder = os.environ.get("THIRTYONE_METRICS_DIR_OWNED")
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def post_worker_init(worker: Any) -> None:
-    """A worker starts its compute pool (:mod:`thirtyone.web.compute`) as soon as it runs."""
+    """A worker starts its compute pool (:mod:`thirtyone.web.compute`) as soon as it runs, and
+    on SIGTERM drains before gunicorn's own handler stops it."""
     pool = getattr(worker.wsgi, "extensions", {}).get("thirtyone.compute")
     if pool is not None:
         pool.warm()
+    stop = signal.getsignal(signal.SIGTERM)
+
+    def drain(signum: int, frame: Any) -> None:
+        from thirtyone.web import draining
+
+        # Out of the signal handler: waking the streams takes locks the interrupted code
+        # may hold. Under gevent a greenlet (a thread's start would block in the handler).
+        if _gevent_patched():
+            import gevent
+
+            gevent.spawn(draining.begin)
+        else:
+            threading.Thread(target=draining.begin, daemon=True).start()
+        if callable(stop):
+            stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, drain)
+
+
+def _gevent_patched() -> bool:
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("threading"))
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    from thirtyone.web import metrics
+
+    metrics.worker_exited(worker.pid)
 
 
 SETTINGS: dict[str, Any] = {
@@ -51,7 +112,10 @@ SETTINGS: dict[str, Any] = {
     "logger_class": logger_class,
     "graceful_timeout": graceful_timeout,
     "control_socket_disable": control_socket_disable,
+    "on_starting": on_starting,
+    "on_exit": on_exit,
     "post_worker_init": post_worker_init,
+    "child_exit": child_exit,
 }
 """The settings above, for a gunicorn application to apply (``cfg.set``)."""
 

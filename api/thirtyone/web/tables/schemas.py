@@ -20,10 +20,10 @@ from thirtyone.web.validation import (
 )
 
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
-HINTS = ("off", "on")
 # A long poll answers within this many seconds: below the proxies' timeouts (deploy/).
 MAX_WAIT_SECONDS = 60
 DEFAULT_WAIT_SECONDS = 25
+HINTS = ("off", "on")
 
 _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot seat, null for a "
               "human seat."}
@@ -209,6 +209,11 @@ class TableEventMessageSchema(ma.Schema):
     """One Server-Sent Event of a table's stream, its fields as the `text/event-stream` lines
     carry them (`id:`, `data:`, `retry:`); comment lines (`: keep-alive`) carry none."""
 
+    event = ma.fields.String(metadata={
+        "description": "Absent for a new version. `table_reset`: `data` is the table as it is "
+        "now, replacing what the client showed (its cursor was not on the table's timeline). "
+        "`reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID`.",
+        "enum": ["table_reset", "reconnect"]})
     id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
                                      "`Last-Event-ID` resumes after)."})
     data = ma.fields.Nested(TableUpdateSchema, metadata={
