@@ -207,9 +207,10 @@ def test_hint_loops_leave_healthz_fast(tmp_path):
     assert None not in times and None not in idle
     p99, idle_p99 = statistics.quantiles(times, n=100)[98], statistics.quantiles(idle, n=100)[98]
     # 50 ms on a quiet machine; on a busy one (other processes on the cores), no worse than
-    # twice what /healthz took here just before. A hint on the worker's loop (a second of
-    # CPU each, four at a time) would hold /healthz for hundreds of ms.
-    assert p99 <= max(50, 2 * idle_p99), f"/healthz p99 {p99:.1f} ms, {idle_p99:.1f} idle"
+    # three times what /healthz took here just before. Hints on the workers' loops (hundreds
+    # of ms of CPU each, four at a time) hold /healthz for most of that time: its median too.
+    assert p99 <= max(50, 3 * idle_p99), f"/healthz p99 {p99:.1f} ms, {idle_p99:.1f} idle"
+    assert statistics.median(times) <= max(10, 3 * statistics.median(idle))
     assert answered and set(answered) <= {200, 503}, set(answered)
 
 

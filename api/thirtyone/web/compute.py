@@ -21,8 +21,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -35,6 +37,12 @@ from thirtyone.web.problems import Problem
 T = TypeVar("T")
 
 BUSY_RETRY_SECONDS = 2
+PENDING_JOBS = 256
+"""Jobs left running by requests that could not wait for them, kept for the next request."""
+
+
+class NotReady(Exception):
+    """A job of :meth:`ComputePool.result` still running when its request could wait no more."""
 
 
 def default_config() -> dict[str, Any]:
@@ -59,6 +67,7 @@ class ComputePool:
         self._executor: ProcessPoolExecutor | None = None
         self._pid: int | None = None
         self._lock = threading.Lock()
+        self._pending: OrderedDict[Hashable, Future[Any]] = OrderedDict()
 
     def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``function(*args, **kwargs)`` in a pool process; a 503 ``busy`` problem when the
@@ -72,13 +81,49 @@ class ComputePool:
             try:
                 return executor.submit(function, *args, **kwargs).result()
             except BrokenProcessPool:
-                # A pool process died (killed, out of memory): the next job starts a new pool.
-                with self._lock:
-                    if self._executor is executor:
-                        self._executor = None
+                self._drop_pool()
                 raise busy() from None
         finally:
             self._slots.release()
+
+    def result(self, key: Hashable, seconds: float, function: Callable[..., T], *args: Any,
+               **kwargs: Any) -> T:
+        """``function(*args, **kwargs)`` in a pool process, waited for ``seconds`` at most:
+        :class:`NotReady` if it is still running then. The job goes on, kept under ``key``:
+        the next call with that key waits for the same job (it is never started twice)."""
+        if self.processes <= 0:
+            return function(*args, **kwargs)
+        with self._lock:
+            future = self._pending.get(key)
+        if future is None:
+            if not self._slots.acquire(blocking=False):
+                raise busy()
+            try:
+                future = self._pool().submit(function, *args, **kwargs)
+            except BaseException:
+                self._slots.release()
+                raise
+            future.add_done_callback(lambda _: self._slots.release())
+            with self._lock:
+                self._pending[key] = future
+                while len(self._pending) > PENDING_JOBS:
+                    self._pending.popitem(last=False)
+        try:
+            return future.result(timeout=max(seconds, 0.0))
+        except FutureTimeout:
+            raise NotReady(key) from None
+        except BrokenProcessPool:
+            self._drop_pool()
+            raise busy() from None
+        finally:
+            if future.done():
+                with self._lock:
+                    self._pending.pop(key, None)
+
+    def _drop_pool(self) -> None:
+        # A pool process died (killed, out of memory): the next job starts a new pool.
+        with self._lock:
+            self._executor = None
 
     def warm(self) -> None:
         """Start the pool's processes now, without waiting for them: a server's worker calls
@@ -129,3 +174,10 @@ def run(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``function(*args, **kwargs)`` in the app's pool (see :class:`ComputePool`)."""
     pool: ComputePool = current_app.extensions["thirtyone.compute"]
     return pool.run(function, *args, **kwargs)
+
+
+def result(key: Hashable, seconds: float, function: Callable[..., T], *args: Any,
+           **kwargs: Any) -> T:
+    """:meth:`ComputePool.result` in the app's pool."""
+    pool: ComputePool = current_app.extensions["thirtyone.compute"]
+    return pool.result(key, seconds, function, *args, **kwargs)
