@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from thirtyone.web.advice import MAX_SAMPLES
+
 pytestmark = pytest.mark.slow
 
 STRONG_15 = {str(seat): "strong" for seat in range(15)}
@@ -184,7 +186,7 @@ def test_hint_loops_leave_healthz_fast(tmp_path):
         assert status == 201
         seat = game["to_move"]
         body = {"token": game["token"], "seat": seat, "seat_key": game["seat_keys"][seat],
-                "samples": 1000}
+                "samples": MAX_SAMPLES}
         idle = [server.healthz_ms(timeout=2) for _ in range(50)]
         stop = threading.Event()
         answered: list[int] = []
