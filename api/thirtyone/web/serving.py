@@ -53,7 +53,6 @@ graceful_timeout = 5
 control_socket_disable = True
 
 
-
 def on_starting(server: Any) -> None:
     """Before the workers fork: the folder where they keep their metrics (prometheus_client
     reads the variable when it is first imported, in each worker)."""

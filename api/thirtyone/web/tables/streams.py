@@ -29,7 +29,7 @@ from thirtyone.web.connections import (
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import advance, is_due
+from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, advance, is_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, state_at, store, table_state
 from thirtyone.web.tables.problems import stale_version
@@ -121,15 +121,18 @@ class TableUpdates(MethodView):
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
     tables = store()
-    version = advance(record).version
+    advanced = advance(record)
+    version = advanced.version
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
             woken.set()
             while (remaining := deadline - time.monotonic()) > 0:
-                if woken.is_set():
+                # A table whose due move is still being thought out is advanced again.
+                if woken.is_set() or is_due(record.seats, advanced.state):
                     woken.clear()
-                    version = advance(tables.load(record.table)).version
+                    advanced = advance(tables.load(record.table))
+                    version = advanced.version
                     if version > after:
                         break
                 elif client_gone() or draining.stopping():
@@ -208,7 +211,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                 if state.is_over or remaining <= 0:
                     return
                 woken.clear()
-                if is_due(record.seats, state):
+                due = is_due(record.seats, state)
+                if due:
                     # The worker holding the stream plays the table on, slice by slice: its
                     # commit wakes this stream (and every other) with the new version.
                     try:
@@ -231,7 +235,10 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     # The client reconnects with Last-Event-ID when the store is back.
                     return
                 quiet = False
-                if not pending and not woken.wait(min(keepalive, remaining)):
+                # A due move still being thought out (a strong bot in the pool) is taken up
+                # again after a slice's time rather than after the keep-alive's.
+                pause = SLICE_WALL_SECONDS if due else keepalive
+                if not pending and not woken.wait(min(pause, remaining)) and not due:
                     quiet = True
                     yield b": keep-alive\n\n"
 
