@@ -114,12 +114,18 @@ def lives(preset: Preset, lang: str) -> str:
                 "a knocker alone lowest loses {count} life",
                 "a knocker alone lowest loses {count} lives", rules.knocker_penalty,
             ).format(count=rules.knocker_penalty)
-    elif rules.knocker_penalty > 1:
+    elif rules.knocker_ties == "penalty":
         text += "; " + ngettext(
             "a knocker lowest or tied for lowest loses {count} life, and the others tied lose "
             "nothing",
             "a knocker lowest or tied for lowest loses {count} lives, and the others tied lose "
             "nothing", rules.knocker_penalty,
+        ).format(count=rules.knocker_penalty)
+    elif rules.knocker_penalty > 1:
+        # knocker_ties: shared, where a tie costs the knocker what it costs the others.
+        text += "; " + ngettext(
+            "a knocker alone lowest loses {count} life",
+            "a knocker alone lowest loses {count} lives", rules.knocker_penalty,
         ).format(count=rules.knocker_penalty)
     return text
 

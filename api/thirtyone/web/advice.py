@@ -4,8 +4,10 @@ The game comes as in :mod:`thirtyone.web.games` (a sealed token with the seat's 
 open state with the seat), or is a hosted table (:mod:`thirtyone.web.tables`, the seat
 holding the bearer key); the answer lists the seat's legal moves with their value
 (:func:`thirtyone.advice.advise`), its standard error, and a localized description. Sampling
-stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default), so the answer says how many
-worlds it counts.
+stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default) or ``MAX_SAMPLES`` worlds
+(1000), so the answer says how many worlds it counts. The sampling runs in the worker's compute
+pool (:mod:`thirtyone.web.compute`), never on its event loop. A hosted table's hints follow its
+``hints`` rule: off, the advice there is 403 ``hints_off``.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from flask.views import MethodView
 from thirtyone.advice import MEASURES, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
+from thirtyone.web import compute
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import EXAMPLE_STATE, GameRequestSchema, Table
-from thirtyone.web.i18n import card_name, format_message
+from thirtyone.web.i18n import describe_move, format_message
 from thirtyone.web.problems import Problem
 
 # The table's helpers: the same key check, store and state cache as its other operations.
@@ -59,27 +62,6 @@ MEASURE_TEXTS: dict[str, str] = {
     "points": N_("the points scored this round"),
     "win": N_("the chance of winning"),
 }
-
-MOVE_TEXTS: dict[str, str] = {
-    "draw stock": N_("Draw from the stock"),
-    "draw discard": N_("Take from the discard pile: {card}"),
-    "discard": N_("Discard: {card}"),
-    "knock": N_("Knock"),
-    "stand": N_("Stand: keep your hand"),
-    "exchange": N_("Exchange with the table: give {given}; take {taken}"),
-    "face-down": N_("the face-down card in place {place}"),
-    "declare": N_("Declare your hand"),
-    "pass": N_("Pass"),
-    "join": N_("Join the deal"),
-    "reveal": N_("Turn the table cards face up"),
-    "keep": N_("Keep hand {hand}"),
-    "swap_hand": N_("Swap your hand for table hand {hand}"),
-    "renew up": N_("Renew table hand {hand} face up"),
-    "renew down": N_("Renew table hand {hand} face down"),
-    "take": N_("Take: {card}"),
-}
-"""The description of each kind of move, by type (and source or side)."""
-
 
 class AdviceRequestSchema(GameRequestSchema):
     seat = ma.fields.Integer(
@@ -142,32 +124,6 @@ class AdviceSchema(Schema):
     moves = ma.fields.List(ma.fields.Nested(MoveValueSchema), required=True)
 
 
-def describe(move: Mapping[str, Any], seen: Mapping[str, Any]) -> str:
-    """A move in words of the request's language, with the cards the seat sees named."""
-    kind = move["type"]
-    if kind == "draw":
-        if move["source"] == "stock":
-            return format_message(MOVE_TEXTS["draw stock"])
-        return format_message(MOVE_TEXTS["draw discard"], {"card": card_name(seen["discard"][-1])})
-    if kind in ("discard", "take"):
-        return format_message(MOVE_TEXTS[kind], {"card": card_name(move["card"])})
-    if kind == "exchange":
-        table = seen["table"]
-        taken = [card_name(table[place]) if table[place] is not None
-                 else format_message(MOVE_TEXTS["face-down"], {"place": place + 1})
-                 for place in move["take"]]
-        return format_message(MOVE_TEXTS["exchange"], {
-            "given": ", ".join(card_name(code) for code in move["give"]),
-            "taken": ", ".join(taken),
-        })
-    if kind in ("keep", "swap_hand"):
-        return format_message(MOVE_TEXTS[kind], {"hand": move["hand"] + 1})
-    if kind == "renew":
-        side = "renew up" if move["face_up"] else "renew down"
-        return format_message(MOVE_TEXTS[side], {"hand": move["hand"] + 1})
-    return format_message(MOVE_TEXTS[kind])
-
-
 @blp.route("/advice")
 class GameAdvice(MethodView):
     @blp.arguments(AdviceRequestSchema(),
@@ -187,7 +143,8 @@ class TableAdvice(MethodView):
     @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
     @tables_blp.response(200, AdviceSchema)
     @tables_blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was sent.")
-    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
+    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat "
+                             "here, or hints are off at this table (`hints_off`).")
     @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -199,6 +156,9 @@ class TableAdvice(MethodView):
         seat = seat_of(record, bearer_key())
         if seat is None:
             raise key_required()
+        if not record.hints:
+            raise Problem(403, "hints_off", N_("Hints are off at this table."),
+                          title=N_("Forbidden"))
         return hint(view(table_state(record), seat), query["samples"], query["seed"])
 
 
@@ -206,10 +166,12 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, An
     """The answer of both operations: the advice for the seat of ``seen``, described."""
     seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
     try:
-        advice = advise_view(seen, samples, seed, deadline=time.perf_counter() + seconds)
+        # perf_counter is the machine's monotonic clock: the pool's process keeps the deadline.
+        advice = compute.run(advise_view, seen, samples, seed,
+                             deadline=time.perf_counter() + seconds)
     except StateError as error:
         raise Problem.from_engine(error, status=409) from None
-    moves = [{**entry.to_dict(), "description": describe(entry.move, seen)}
+    moves = [{**entry.to_dict(), "description": describe_move(entry.move, seen)}
              for entry in advice.moves]
     return {
         "seat": advice.seat,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from thirtyone.game import GameState, legal_moves, view
-from thirtyone.web.games import localize_events
+from thirtyone.game import GameState, view
+from thirtyone.web.games import described_moves, localize_events
 from thirtyone.web.store import TableRecord
 
 
@@ -16,18 +16,20 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
     to_move = state.to_move
     # Between rounds (to_move is None) any human seat may deal; a key is always a human's.
     may_move = seat is not None and (to_move is None or to_move == seat)
+    seen = view(state, seat)
     answer = {
         "table": record.table,
         "version": version,
         "variant": state.rules.variant,
         "players": state.players,
         "seats": [{"seat": index, "bot": stored.bot} for index, stored in enumerate(record.seats)],
+        "hints": "on" if record.hints else "off",
         "seed_sha256": record.seed_sha256,
         "seat": seat,
-        "view": view(state, seat),
+        "view": seen,
         "to_move": to_move,
         "is_over": state.is_over,
-        "legal_moves": legal_moves(state) if may_move else [],
+        "legal_moves": described_moves(state, seen) if may_move else [],
     }
     if events is not None:
         answer["events"] = localize_events(events)

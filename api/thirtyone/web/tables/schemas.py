@@ -10,22 +10,27 @@ from thirtyone.bots import BOTS
 from thirtyone.errors import N_
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema
-from thirtyone.web.validation import Message, RulesSchema, Schema, between, one_of
+from thirtyone.web.validation import (
+    Message,
+    RulesSchema,
+    Schema,
+    between,
+    one_of,
+    players_field,
+)
 
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
 # A long poll answers within this many seconds: below the proxies' timeouts (deploy/).
 MAX_WAIT_SECONDS = 60
 DEFAULT_WAIT_SECONDS = 25
+HINTS = ("off", "on")
 
 _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot seat, null for a "
               "human seat."}
 
 
 class NewTableSchema(RulesSchema):
-    players = ma.fields.Integer(
-        required=True, validate=between(1, 15),
-        metadata={"description": "Seats at the table; each variant has its own range."},
-    )
+    players = players_field()
     bots = ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.String(validate=one_of(BOT_LEVELS)),
@@ -33,6 +38,14 @@ class NewTableSchema(RulesSchema):
         metadata={"description": "Bot seats: a bot level by seat number, e.g. "
                   "`{\"1\": \"greedy\"}`. The other seats are for humans.",
                   "additionalProperties": {"type": "string", "enum": list(BOT_LEVELS)}},
+    )
+
+    hints = ma.fields.String(
+        load_default=None, validate=one_of(HINTS),
+        metadata={"description": "Whether the seats may ask for hints "
+                  "(`GET /v1/tables/{table}/advice`): `on` or `off`. By default `off` at a "
+                  "table of two or more human seats (a hint there would help one friend "
+                  "against another), `on` at a table of one human and bots."},
     )
 
     @ma.pre_load
@@ -64,7 +77,7 @@ class TableMoveRequestSchema(Schema):
                   "the seat whose key is shown. The legal ones are in `legal_moves`."},
     )
     version = ma.fields.Integer(
-        required=True, validate=between(0, 2**53),
+        required=True, strict=True, validate=between(0, 2**53),
         metadata={"description": "The table's version the move was chosen at (from the last "
                   "answer or event); another version is refused with `stale_version`."},
     )
@@ -147,6 +160,10 @@ class TableSchema(ma.Schema):
     variant = ma.fields.String(required=True)
     players = ma.fields.Integer(required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True, metadata=_SEATS_DOC)
+    hints = ma.fields.String(
+        required=True, metadata={"enum": list(HINTS),
+                                 "description": "Whether the seats may ask for hints."},
+    )
     seed_sha256 = ma.fields.String(
         required=True,
         metadata={"description": "SHA-256 (hex) of the seed as UTF-8 text, published before "
@@ -192,6 +209,11 @@ class TableEventMessageSchema(ma.Schema):
     """One Server-Sent Event of a table's stream, its fields as the `text/event-stream` lines
     carry them (`id:`, `data:`, `retry:`); comment lines (`: keep-alive`) carry none."""
 
+    event = ma.fields.String(metadata={
+        "description": "Absent for a new version. `table_reset`: `data` is the table as it is "
+        "now, replacing what the client showed (its cursor was not on the table's timeline). "
+        "`reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID`.",
+        "enum": ["table_reset", "reconnect"]})
     id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
                                      "`Last-Event-ID` resumes after)."})
     data = ma.fields.Nested(TableUpdateSchema, metadata={
