@@ -89,11 +89,12 @@ def differing_pairs(preset: Preset) -> list[tuple[str, str]]:
 
 
 @cache
-def dealt_mean(deck: str, preset_id: str) -> float:
+def dealt_mean(preset_id: str) -> float:
     """The average points of every three-card hand the preset's pack can deal."""
     preset = PRESETS[preset_id]
     cards = list(preset.rules.deck_cards)
-    total = count = 0
+    total: float = 0
+    count = 0
     for hand in combinations(cards, 3):
         total += score_hand(list(hand), preset_id).points
         count += 1
@@ -146,12 +147,12 @@ def render_distinct(preset: Preset, lang: str) -> str:
                                words[_verdict(pair, base)]()]))
         parts.append("\n".join(lines))
     if preset.rules.deck != base.rules.deck and preset.rules.ranking != "brag":
-        here = dealt_mean(preset.rules.deck, preset.id)
-        there = dealt_mean(base.rules.deck, base.id)
+        mean_here = dealt_mean(preset.id)
+        mean_there = dealt_mean(base.id)
         parts.append(_("With this pack a dealt hand is worth {here} points on average, against "
                        "{there} in {base}: the engine scored every hand of three cards each "
                        "pack can deal.").format(
-            here=_decimal(here, lang), there=_decimal(there, lang), base=name))
+            here=_decimal(mean_here, lang), there=_decimal(mean_there, lang), base=name))
     return "\n\n".join(parts) if len(parts) > 1 else ""
 
 
