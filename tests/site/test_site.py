@@ -1469,3 +1469,32 @@ def test_a_summary_told_as_changes_prints_the_rules_it_changes(built: Built,
                                                                            lang))
     scat_rules = re.sub(r"^\s*- |[*`]", "", scat_rules, flags=re.MULTILINE)
     assert "".join(scat_rules.split()[:8]) in "".join(sheet.text().split())
+
+
+def test_make_rebuilds_the_site_only_when_one_of_its_sources_changed(tmp_path: Path) -> None:
+    """`make serve` builds the site through a stamp: nothing to do while no source is newer;
+    a page, a hook, a catalog, the engine or the contract makes it build again, the web
+    layer does not."""
+    import shutil
+
+    make = shutil.which("make")
+    if make is None:
+        pytest.fail("make is missing")
+    installed = tmp_path / "installed"
+    installed.touch()
+    stamp = tmp_path / "built"
+    stamp.touch()
+    question = [make, "--question", "-C", str(ROOT), f"SITE_STAMP={stamp}",
+                f"STAMP={installed}", str(stamp)]
+
+    def up_to_date(*changed: str) -> bool:
+        what_if = [argument for path in changed for argument in ("--what-if", path)]
+        return subprocess.run([*question, *what_if], capture_output=True,
+                              check=False).returncode == 0
+
+    assert up_to_date()
+    for source in ("site/docs/ru/strategy.md", "site/hooks/site_i18n.py",
+                   "site/overrides/main.html", "translations/it/LC_MESSAGES/site.po",
+                   "api/thirtyone/cards.py", "openapi.yaml", "site/mkdocs.yml"):
+        assert not up_to_date(source), source
+    assert up_to_date("api/thirtyone/web/site.py")
