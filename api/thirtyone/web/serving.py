@@ -140,12 +140,12 @@ def redact(text: str) -> str:
     return _PARAMETER.sub(_hide_key, text) if "=" in text else text
 
 
-class AccessLogger(glogging.Logger):
+class AccessLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn is untyped
     """gunicorn's logger, with seat keys taken out of everything an access log line may show:
     a browser's EventSource sends its seat key as ``?key=``, others as a bearer credential."""
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        atoms = super().atoms(resp, req, environ, request_time)
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
         for name, value in atoms.items():
             if isinstance(value, str):
                 atoms[name] = redact(value)
@@ -156,7 +156,8 @@ class AccessLogger(glogging.Logger):
 
 # What gunicorn answers itself, before the app sees a request: the requests it cannot read.
 # No request was read, so no language is known: these are in English.
-_PARSE_PROBLEMS: tuple[tuple[type[Exception], int, str, str, str], ...] = (
+_PARSE_PROBLEMS: tuple[
+    tuple[type[Exception] | tuple[type[Exception], ...], int, str, str, str], ...] = (
     (errors.LimitRequestHeaders, 431, "Request Header Fields Too Large", "headers_too_large",
      "The request's headers are larger than this server reads."),
     (errors.LimitRequestLine, 414, "URI Too Long", "uri_too_long",
@@ -211,7 +212,7 @@ class _ProblemErrors:
             util.write_nonblock(client, answer)
 
 
-class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
+class GeventWorker(_ProblemErrors, ggevent.GeventWorker):  # type: ignore[misc]  # untyped
     """gunicorn's gevent worker, fair between connections.
 
     A greenlet serving a keep-alive connection whose client sends its next request at once
@@ -225,5 +226,5 @@ class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
         return super().handle_request(listener_name, req, sock, addr)
 
 
-class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):
+class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):  # type: ignore[misc]  # untyped
     """gunicorn's threads worker (``thirtyone serve --threads N``), with problem+json errors."""

@@ -28,6 +28,7 @@ import json
 import select
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -157,7 +158,7 @@ class RedisStore(TableStore):
         if url.startswith("redis+cluster://"):
             parts = urlsplit(url)
             self._cluster = redis.cluster.RedisCluster(
-                startup_nodes=[redis.cluster.ClusterNode(host, port)
+                startup_nodes=[redis.cluster.ClusterNode(host, port)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                                for host, port in _nodes(parts.netloc)],
                 # A full pool waits for a connection (redis-py allows 20 s) rather than fail.
                 connection_pool_class=redis.BlockingConnectionPool, max_connections=64,
@@ -167,9 +168,9 @@ class RedisStore(TableStore):
         elif url.startswith("redis+sentinel://"):
             parts = urlsplit(url)
             service, _, db = parts.path.strip("/").partition("/")
-            sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)
+            sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             # Sentinel's pool cannot wait for a free connection: it may open more instead.
-            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,
+            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                                                **_CLIENT)
         else:
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
@@ -187,7 +188,7 @@ class RedisStore(TableStore):
         map) for that one request."""
         if self._cluster is None:
             return self._client
-        node = self._cluster.get_node_from_key(_table_key(table))
+        node = self._cluster.get_node_from_key(_table_key(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         return self._cluster.get_redis_connection(node)
 
     def _script(self, client: Any) -> tuple[Any, Any]:
@@ -207,7 +208,7 @@ class RedisStore(TableStore):
             with contextlib.suppress(redis.exceptions.RedisError):
                 self._cluster.nodes_manager.initialize()
 
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
         state = dumps(start)
         fields = ["version", record.version, "digest", record.digest, "epoch", record.epoch,
                   "state", record.state_json, "meta", record.meta_json(),
@@ -255,7 +256,7 @@ class RedisStore(TableStore):
             return int(prev_version), json.loads(prev_state)
         return None
 
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
         key, request = entry.request or ("", None)
         wait = self.replicas > 0
         node = self._node(table)
@@ -326,7 +327,7 @@ class RedisStore(TableStore):
         """The node that publishes ``table``'s channel, and a client for it."""
         if self._cluster is None:
             return "", self._client
-        node = self._cluster.get_node_from_key(_channel(table))
+        node = self._cluster.get_node_from_key(_channel(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         return node.name, self._cluster.get_redis_connection(node)
 
     def _watch(self) -> None:

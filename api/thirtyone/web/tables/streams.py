@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, redirect, request, stream_with_context, url_for
 from flask.views import MethodView
+from werkzeug import Response as WerkzeugResponse
 
 from thirtyone.web import draining, metrics
 from thirtyone.web.connections import (
@@ -70,11 +71,13 @@ class TableEvents(MethodView):
         "instance that stops: reconnect after its `retry:`.",
         "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
     }})
-    def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
+    def get(self, query: dict[str, Any], headers: dict[str, Any],
+            table: str) -> WerkzeugResponse:
         """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
         if query["wait"] is not None:
             query_key(query["key"])  # an encoded key's name is refused here as there
-            return redirect(url_for("tables.TableUpdates", table=table, **request.args), 307)
+            values: dict[str, Any] = {**request.args.to_dict(), "table": table}
+            return redirect(url_for("tables.TableUpdates", **values), 307)
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
@@ -150,6 +153,7 @@ def _sse(answer: dict[str, Any], event: str | None = None) -> bytes:
 def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
     tables = store()
     found = None if after is None or after > record.version else state_at(record, after)
+    pending: list[Entry]
     if found is None:
         # No cursor, or one the store cannot rebuild: the stream starts from the table now.
         state, pending = table_state(record), []
@@ -173,7 +177,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
 
     def follow() -> Iterator[bytes]:
         nonlocal state, pending, record
-        cursor = record.version if found is None else after
+        # A cursor was found only for a version asked for (``after``).
+        cursor = record.version if found is None or after is None else after
         # The digest of the cursor's version: the next entry must have been played on it.
         digest = record.digest if not pending else pending[0].prev
         if after is None or reset:
