@@ -29,6 +29,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from site_cards import cards_picture, cards_text
+from site_distinct import render_distinct
 from site_i18n import (
     LANGUAGES,
     ROOT,
@@ -618,7 +619,8 @@ def _game_commands(preset: Preset, players: int, seat: int, move: dict[str, Any]
 def render_preset_details(preset: Preset, lang: str) -> str:
     """The generated sections of a preset page: options, examples, and the API."""
     _ = site_gettext(lang)
-    sections = ["## " + _("Options"), render_options(preset, lang)]
+    sections = [distinct] if (distinct := render_distinct(preset, lang)) else []
+    sections += ["## " + _("Options"), render_options(preset, lang)]
     examples = (
         render_openings(lang) if preset.family is Family.RACE else render_examples(preset, lang)
     )
