@@ -4,7 +4,7 @@
 import { ApiError, getAdvice, getTable, openStream, playMove, scoreHand, variants } from "./api.js";
 import { h } from "./dom.js";
 import { cardName, categoryName, LANGUAGE, t } from "./i18n.js";
-import { seatLink } from "./links.js";
+import { inviteLink, seatLink } from "./links.js";
 import { recall } from "./storage.js";
 
 const LOG_LENGTH = 200;
@@ -278,6 +278,14 @@ export class TableView {
     }
     const moves = answer.legal_moves ?? [];
     const table = this.element;
+    if (answer.phase === "waiting") {
+      // No card is dealt until every invited seat is claimed: the invitations meanwhile.
+      table.setAttribute("aria-busy", "false");
+      table.dataset.version = answer.version;
+      table.replaceChildren(h("p", { class: "status", role: "status" }, t("waiting_players")),
+        this.invites());
+      return;
+    }
     table.setAttribute("aria-busy", String(this.busy));
     table.dataset.seat = answer.seat ?? "";
     table.dataset.version = answer.version;
@@ -600,7 +608,9 @@ export class TableView {
       h("h2", {}, t("result", { round: result.round ?? view.round })),
       reason !== reasonKey ? h("p", {}, reason) : null,
       h("ul", { class: "shown" }, rows),
-      view.seed === null || view.seed === undefined ? null : this.seed(view.seed));
+      // The server's seed is the one whose SHA-256 was published; the deal's derives from it.
+      view.seed === null || view.seed === undefined ? null
+        : this.seed(this.answer.server_seed ?? view.seed));
   }
 
   /** The seed, revealed at the end, checked against the fingerprint published at the start. */
@@ -627,7 +637,8 @@ export class TableView {
       invites.length ? [
         h("h2", {}, t("invites")),
         h("p", {}, t("invite_hint")),
-        h("ul", {}, invites.map(({ seat, key }) => link(seatLink(this.table, key), seat))),
+        h("ul", {}, invites.map(({ seat, invitation }) =>
+          link(inviteLink(this.table, seat, invitation), seat))),
       ] : null,
       h("p", {}, t("your_link")),
       h("ul", {}, link(seatLink(this.table, this.key), null)));

@@ -22,7 +22,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from thirtyone.web.jsonio import dumps
@@ -71,22 +71,26 @@ class SeatRecord:
 class TableRecord:
     """A table as stored: ``state_json`` is the JSON of :meth:`GameState.to_dict` at
     ``version``, read by :meth:`state` (a process that holds that version's state already
-    need not read it)."""
+    need not read it). ``meta`` is what the table's life adds (names, invitations, phase,
+    clocks: :mod:`thirtyone.web.tables.life`), plain JSON, replaced by a commit that names it."""
 
     table: str
     version: int
     state_json: str | bytes
     seats: tuple[SeatRecord, ...]
     seed_sha256: str
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def state(self) -> dict[str, Any]:
         return json.loads(self.state_json)  # type: ignore[no-any-return]
 
     def meta_json(self) -> bytes:
-        """What never changes after the table is created."""
+        """The seats, the seed's SHA-256 and ``meta``: written at creation and by a commit
+        that changes them."""
         return dumps({
             "seats": [{"bot": seat.bot, "key_hash": seat.key_hash} for seat in self.seats],
             "seed_sha256": self.seed_sha256,
+            "meta": self.meta,
         })
 
     @classmethod
@@ -96,7 +100,7 @@ class TableRecord:
         return cls(
             table=table, version=version, state_json=state,
             seats=tuple(SeatRecord(seat["bot"], seat["key_hash"]) for seat in data["seats"]),
-            seed_sha256=data["seed_sha256"],
+            seed_sha256=data["seed_sha256"], meta=data.get("meta") or {},
         )
 
 
@@ -206,10 +210,13 @@ class TableStore(ABC):
         """The table as last committed; :class:`TableNotFound` if unknown or expired."""
 
     @abstractmethod
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry,
+               meta: bytes | None = None) -> None:
         """Replace the state at ``version`` with ``state`` at ``entry.version`` (one more) and
         append ``entry`` to the log, all or nothing; :class:`StaleVersion` if the table is no
-        longer at ``version``, :class:`TableNotFound` if it is gone."""
+        longer at ``version``, :class:`TableNotFound` if it is gone. ``meta`` (a record's
+        :meth:`TableRecord.meta_json`), when given, replaces the seats and meta in the same
+        step."""
 
     @abstractmethod
     def entries(self, table: str, after: int) -> list[Entry]:
@@ -249,6 +256,26 @@ class TableStore(ABC):
                 threading.Thread(target=self._watch, name="thirtyone-table-watcher",
                                  daemon=True).start()
                 self._watcher_pid = pid
+
+    @abstractmethod
+    def touch(self, table: str, seat: int, when: float) -> None:
+        """Note that ``seat`` was seen at ``when`` (Unix time): a request, or an open stream."""
+
+    @abstractmethod
+    def seen(self, table: str) -> dict[int, float]:
+        """When each seat of ``table`` was last seen (seats never seen are left out)."""
+
+    @abstractmethod
+    def list_public(self, table: str, when: float) -> None:
+        """Put ``table`` in the lobby, in order of ``when`` (its creation)."""
+
+    @abstractmethod
+    def unlist(self, table: str) -> None:
+        """Take ``table`` out of the lobby (it started, or expired)."""
+
+    @abstractmethod
+    def public_tables(self, offset: int, limit: int) -> tuple[list[str], int]:
+        """A page of the lobby's tables, newest first, and how many it holds."""
 
     @abstractmethod
     def close(self) -> None:

@@ -34,13 +34,15 @@ from thirtyone.web.store import (
 PREFIX = "thirtyone:"
 
 # KEYS: the table's hash, its log. ARGV: expected version, new version, state, entry, ttl,
-# channel. Returns 1 when committed, -1 when the table is gone, else the current version
-# (as a negative number minus 2, so that version 0 and "gone" stay apart).
+# channel, and the new meta (empty: unchanged). Returns 1 when committed, -1 when the table
+# is gone, else the current version (as a negative number minus 2, so that version 0 and
+# "gone" stay apart).
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 if current ~= ARGV[1] then return -2 - tonumber(current) end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[7]) end
 redis.call('XADD', KEYS[2], ARGV[2] .. '-0', 'entry', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
@@ -62,6 +64,14 @@ def _log_key(table: str) -> str:
 
 def _channel(table: str) -> str:
     return f"{PREFIX}moves:{table}"
+
+
+def _presence_key(table: str) -> str:
+    return f"{PREFIX}table:{table}:presence"
+
+
+# The lobby: a sorted set of table ids by creation time.
+_LOBBY = f"{PREFIX}lobby"
 
 
 class RedisStore(TableStore):
@@ -106,12 +116,13 @@ class RedisStore(TableStore):
             raise TableNotFound(table)
         return json.loads(start)
 
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry,
+               meta: bytes | None = None) -> None:
         try:
             result = self._commit(
                 keys=[_table_key(table), _log_key(table)],
                 args=[version, entry.version, dumps(state), entry.to_json(), self.ttl,
-                      _channel(table)],
+                      _channel(table), meta or b""],
             )
         except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
@@ -145,6 +156,48 @@ class RedisStore(TableStore):
                 time.sleep(0.5)
             finally:
                 pubsub.close()
+
+    def touch(self, table: str, seat: int, when: float) -> None:
+        key = _presence_key(table)
+        try:
+            with self._client.pipeline(transaction=False) as pipe:
+                pipe.hset(key, str(seat), repr(when))
+                pipe.expire(key, self.ttl)
+                pipe.execute()
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+
+    def seen(self, table: str) -> dict[int, float]:
+        try:
+            stored = self._client.hgetall(_presence_key(table))
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+        return {int(seat): float(when) for seat, when in stored.items()}
+
+    def list_public(self, table: str, when: float) -> None:
+        try:
+            self._client.zadd(_LOBBY, {table: when})
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+
+    def unlist(self, table: str) -> None:
+        try:
+            self._client.zrem(_LOBBY, table)
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+
+    def public_tables(self, offset: int, limit: int) -> tuple[list[str], int]:
+        try:
+            # Tables that expired while listed leave the lobby here, the first time it is read
+            # after their time to live (listed at creation; a waiting table has no moves).
+            self._client.zremrangebyscore(_LOBBY, "-inf", time.time() - self.ttl)
+            with self._client.pipeline(transaction=False) as pipe:
+                pipe.zrevrange(_LOBBY, offset, offset + limit - 1)
+                pipe.zcard(_LOBBY)
+                ids, total = pipe.execute()
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+        return [table.decode() for table in ids], int(total)
 
     def close(self) -> None:
         self._client.close()

@@ -18,8 +18,9 @@ from typing import Any
 from apispec import APISpec
 from flask import Flask, current_app
 
-from thirtyone.game import GameState, apply_move
+from thirtyone.game import GameState
 from thirtyone.web.store import Entry, TableNotFound, TableRecord, TableStore, open_store
+from thirtyone.web.tables.playing import replay_move
 
 _log = logging.getLogger(__name__)
 
@@ -128,12 +129,13 @@ def table_state(record: TableRecord) -> GameState:
 
 
 def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after: GameState,
-           events: list[Any]) -> int:
-    """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``;
-    the new version."""
+           events: list[Any], meta: TableRecord | None = None) -> int:
+    """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``
+    (with ``meta``'s seats and meta when given); the new version."""
     data = after.to_dict()
     entry = Entry(version + 1, moves, events)
-    store().commit(record.table, version, data, entry)
+    store().commit(record.table, version, data, entry,
+                   meta=None if meta is None else meta.meta_json())
     _states().put(record.table, entry.version, after)
     return entry.version
 
@@ -147,6 +149,6 @@ def replay(table: str, state: GameState, entry: Entry) -> GameState:
     if cached is not None:
         return cached
     for move in entry.moves:
-        state, _ = apply_move(state, move)
+        state = replay_move(state, move)
     states.put(table, entry.version, state)
     return state

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from thirtyone.bots import make_bot
-from thirtyone.game import GameState, apply_move, legal_moves, view
+from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 from thirtyone.web.store import SeatRecord
 
 # The bots of one table stop after this many moves in one commit: a safeguard, since every
@@ -27,19 +27,28 @@ def play(state: GameState, move: Mapping[str, Any],
     return after, events
 
 
+def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
+    """The state after a logged move: the engine's, or the ``deal`` that ends a table's wait
+    (:mod:`~thirtyone.web.tables.life`), which names the deal's seed."""
+    if move.get("type") == "deal":
+        return new_game(state.rules, state.players, seed=move["seed"])
+    return apply_move(state, move)[0]  # type: ignore[arg-type]
+
+
 def play_bots(state: GameState, seats: tuple[SeatRecord, ...],
               moves: list[dict[str, Any]]) -> tuple[GameState, list[Any]]:
     """The bots move until a human is to move or the match is over; between rounds they deal
-    on only at a table of bots alone. Each bot sees only its seat's view; each move played is
-    appended to ``moves``."""
-    humans = any(stored.bot is None for stored in seats)
+    on only when no human is left in the match. Each bot sees only its seat's view; each
+    move played is appended to ``moves``."""
     events: list[Any] = []
     for _ in range(MAX_BOT_MOVES):
         if state.is_over:
             break
         seat = state.to_move
         if seat is None:
-            if humans:
+            # A human still in the match deals; once they are all out, the bots play on.
+            if any(stored.bot is None and not state.seats[index].eliminated
+                   for index, stored in enumerate(seats)):
                 break
             move: dict[str, Any] = {"type": "next_round"}
         else:

@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from typing import Any
 
 from flask import Response, jsonify
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
-from thirtyone.game import new_game
-from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
-from thirtyone.web.store import SeatRecord, TableRecord
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.ledger import commit, load_table, store, table_state
+from thirtyone.web.tables.clocks import enforce
+from thirtyone.web.tables.ledger import commit, load_table, table_state
+from thirtyone.web.tables.life import (
+    WAITING,
+    TableSpec,
+    changed,
+    clocked,
+    commit_life,
+    open_table,
+    phase,
+)
 from thirtyone.web.tables.playing import play, play_bots
-from thirtyone.web.tables.problems import key_required, stale_version
+from thirtyone.web.tables.presence import touch
+from thirtyone.web.tables.problems import (
+    key_required,
+    seat_played_by_bot,
+    stale_version,
+    table_waiting,
+)
 from thirtyone.web.tables.schemas import (
     NewTableResultSchema,
     NewTableSchema,
@@ -26,40 +37,36 @@ from thirtyone.web.tables.schemas import (
     TableSchema,
     TableUpdateSchema,
 )
-from thirtyone.web.tables.seats import bearer_key, key_hash, new_key, seat_of
+from thirtyone.web.tables.seats import bearer_key, seat_of
 
 
 @blp.route("")
 class Tables(MethodView):
     @blp.doc(operationId="openTable")
     @blp.arguments(NewTableSchema(),
-                   example={"variant": "scat", "players": 2, "bots": {"1": "greedy"}})
+                   example={"variant": "scat", "players": 3, "bots": {"2": "greedy"},
+                            "name": "Ana", "public": True, "turn_seconds": 60})
     @blp.response(201, NewTableResultSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     def post(self, body: dict[str, Any]) -> tuple[Response, int]:
-        """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
-        state = new_game(body["variant"], body["players"], options=body["options"] or None)
-        bots = {int(seat): level for seat, level in body["bots"].items()}
-        keys = {seat: new_key() for seat in range(state.players)
-                if seat not in bots}
-        seats = tuple(
-            SeatRecord(bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
-            for seat in range(state.players)
-        )
-        start = state.to_dict()
-        record = TableRecord(
-            table=secrets.token_urlsafe(12), version=0, state_json=dumps(start), seats=seats,
-            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(),
-        )
-        store().create(record, start)
-        # A bot to move first plays at once: version 1, before anyone has seen the table.
-        moves: list[dict[str, Any]] = []
-        played, events = play_bots(state, seats, moves)
-        version = commit(record, 0, moves, played, events) if moves else 0
-        answer = table_answer(record, version, played, None, events)
-        answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
-                           for seat, stored in enumerate(seats)]
+        """Open a table: your own seat's key, one invitation per other human seat, bots in
+        the others, and the SHA-256 of the server's seed. With other human seats it waits
+        (phase `waiting`, no card dealt) until they are claimed or you start it."""
+        opened = open_table(TableSpec(
+            variant=body["variant"], players=body["players"], options=body["options"] or {},
+            bots={int(seat): level for seat, level in body["bots"].items()},
+            creator=body["seat"], name=body["name"], entropy=body["entropy"],
+            public=body["public"],
+            turn_seconds=body["turn_seconds"], level=body["level"],
+        ))
+        record = opened.record
+        if record.meta.get("creator") is not None:
+            touch(record, record.meta["creator"])
+        answer = table_answer(record, opened.version, opened.state, None, opened.events)
+        for seat in answer["seats"]:
+            seat["key"] = opened.keys.get(seat["seat"])
+            seat["invitation"] = opened.invitations.get(seat["seat"])
         return jsonify(answer), 201
 
 
@@ -76,6 +83,8 @@ class Table(MethodView):
         """The table as a seat (with its key) or a spectator (without) sees it."""
         record = load_table(table)
         seat = seat_of(record, bearer_key())
+        touch(record, seat)
+        record = enforce(record)
         return jsonify(table_answer(record, record.version, table_state(record), seat))
 
 
@@ -99,8 +108,14 @@ class TableMoves(MethodView):
         if key is None:
             raise key_required()
         seat = seat_of(record, key)
+        touch(record, seat)
+        record = enforce(record)
         if body["version"] != record.version:
             raise stale_version(record.version)
+        if phase(record) == WAITING:
+            raise table_waiting()
+        if record.seats[seat].bot is not None:
+            raise seat_played_by_bot(seat)
         state = table_state(record)
         moves: list[dict[str, Any]] = []
         try:
@@ -108,5 +123,11 @@ class TableMoves(MethodView):
         except MoveError as error:
             raise Problem.from_engine(error, status=409) from None
         moved, bot_events = play_bots(moved, record.seats, moves)
-        version = commit(record, record.version, moves, moved, events + bot_events)
+        if clocked(record):
+            # The player moved in time: the count of missed turns starts again.
+            record = commit_life(record, changed(record, seat_meta_changes={seat: {"missed": 0}}),
+                                 moves, moved, events + bot_events)
+            version = record.version
+        else:
+            version = commit(record, record.version, moves, moved, events + bot_events)
         return jsonify(table_answer(record, version, moved, seat, events + bot_events))

@@ -12,9 +12,12 @@ from flask.views import MethodView
 from thirtyone.game import GameState
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
+from thirtyone.web.tables import clocks, presence
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, store, table_state
+from thirtyone.web.tables.life import clocked
+from thirtyone.web.tables.notices import MESSAGES
 from thirtyone.web.tables.problems import stale_version
 from thirtyone.web.tables.schemas import EventsQuerySchema, ResumeHeadersSchema, TableUpdateSchema
 from thirtyone.web.tables.seats import bearer_key, seat_of
@@ -48,6 +51,8 @@ class TableEvents(MethodView):
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query["key"])
+        presence.touch(record, seat)
+        record = clocks.enforce(record)
         after = query["after"] if query["after"] is not None else headers["last_event_id"]
         if after is not None and after > record.version:
             raise stale_version(record.version)
@@ -55,6 +60,20 @@ class TableEvents(MethodView):
             return _long_poll(record, seat, record.version if after is None else after,
                               query["wait"])
         return _event_stream(record, seat, after)
+
+
+def _final(record: TableRecord) -> bool:
+    """Whether a finished table will have no more versions: it has no human seat to ask for a
+    rematch, or its rematch was announced."""
+    return record.meta.get("rematch") is not None or all(
+        stored.bot is not None and stored.key_hash is None for stored in record.seats)
+
+
+def _fresh(record: TableRecord) -> TableRecord:
+    try:
+        return store().load(record.table)
+    except StoreUnavailable:
+        return record
 
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
@@ -89,14 +108,14 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
         for entry in log[:after]:
             state = replay(record.table, state, entry)
         pending = log[after:]
-    if state.is_over and after is not None and not pending:
+    if state.is_over and after is not None and not pending and _final(record):
         # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
         return Response(status=204)
     keepalive = float(current_app.config["TABLE_KEEPALIVE_SECONDS"])
     deadline = time.monotonic() + float(current_app.config["TABLE_STREAM_SECONDS"])
 
     def stream() -> Iterator[bytes]:
-        nonlocal state, pending
+        nonlocal state, pending, record
         yield b"retry: 1000\n\n"
         cursor = record.version if after is None else after
         if after is None:
@@ -107,10 +126,23 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                 for entry in pending:
                     state = replay(record.table, state, entry)
                     cursor = entry.version
+                    if clocked(record) or any(event["type"] in MESSAGES
+                                              for event in entry.events):
+                        # Seats, names, phase or clock changed: the answer shows them.
+                        record = _fresh(record)
                     yield _sse(table_answer(record, cursor, state, seat, entry.events))
                 remaining = deadline - time.monotonic()
-                if state.is_over or remaining <= 0:
+                if remaining <= 0 or (state.is_over and _final(record)):
                     return
+                presence.touch(record, seat)
+                if cursor == record.version:
+                    limit = clocks.deadline(record, state)
+                    if limit is not None and time.time() >= limit:
+                        # This worker holds the stream: it plays the move that is due.
+                        clocks.enforce(record)
+                        limit = None
+                else:
+                    limit = None
                 woken.clear()
                 try:
                     # After a quiet spell the log is read, whatever the notices said.
@@ -119,7 +151,10 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     # The client reconnects with Last-Event-ID when the store is back.
                     return
                 quiet = False
-                if not pending and not woken.wait(min(keepalive, remaining)):
+                wait = min(keepalive, remaining)
+                if limit is not None:
+                    wait = max(0.0, min(wait, limit - time.time() + 0.01))
+                if not pending and not woken.wait(wait):
                     quiet = True
                     yield b": keep-alive\n\n"
 
