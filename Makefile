@@ -7,12 +7,14 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: install system translations site serve test lint bench bench-bots clean clients
 
-# What the tests start themselves: Debian's redis-server and chromium, and node and npm for
-# the TypeScript client check, installed when missing (CI runs as root on a machine that may be
+# What the tests start themselves: Debian's redis-server and chromium, node and npm for
+# the TypeScript client check, and curl and jq for the README's shell examples, installed when
+# missing (CI runs as root on a machine that may be
 # new; elsewhere, install them the same way).
 SYSTEM_PACKAGES := $(if $(shell command -v redis-server),,redis-server) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
-	$(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm)
+	$(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm) \
+	$(if $(shell command -v jq),,jq) $(if $(shell command -v curl),,curl)
 CLIENTS := clients/ts
 
 $(STAMP): pyproject.toml

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import gettext
 import importlib.util
-import json
 import os
 import secrets
 import sys
@@ -30,7 +29,7 @@ import thirtyone
 from thirtyone import record, words
 from thirtyone.bots import Bot, GreedyBot, RandomBot
 from thirtyone.errors import N_, ThirtyOneError
-from thirtyone.game import Move, apply_move, legal_moves, new_game, view
+from thirtyone.game import apply_move, legal_moves, new_game, view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
 
@@ -137,13 +136,6 @@ def _solve(args: argparse.Namespace) -> None:
             {"total": solution.total}))
 
 
-def _move_text(translations: gettext.NullTranslations, move: Move) -> str:
-    """A move as the API writes it, with the names of the cards it names."""
-    named = [move.get("card"), *move.get("give", [])]  # type: ignore[misc]
-    names = [words.card_name(translations, card) for card in named if isinstance(card, str)]
-    return json.dumps(move, ensure_ascii=False) + (f"  ({', '.join(names)})" if names else "")
-
-
 def _play(args: argparse.Namespace) -> None:
     """A match in the terminal: you hold seat 0, bots the others; any seat deals between
     rounds, so you do."""
@@ -167,14 +159,15 @@ def _play(args: argparse.Namespace) -> None:
                 say(words.format_message(translations, N_("Top of the discard pile: {card}."),
                                          {"card": top}))
             if seen["table"]:
-                # Numbered as exchanges name them (``take``).
+                # Numbered as the moves' words name the places.
                 table = ", ".join(
-                    f"{position}: " + ("?" if card is None else words.card_name(translations, card))
+                    f"{words.ordinal(position)}: "
+                    + ("?" if card is None else words.card_name(translations, card))
                     for position, card in enumerate(seen["table"]))
                 say(words.format_message(translations, N_("On the table: {cards}."),
                                          {"cards": table}))
             for number, option in enumerate(moves, start=1):
-                say(f"  {number}) {_move_text(translations, option)}")
+                say(f"  {number}) {words.describe_move(translations, option, seen)}")
             move = moves[_ask(translations, len(moves)) - 1]
         state, events = apply_move(state, move)
         for event in events:
@@ -205,7 +198,9 @@ def _replay(args: argparse.Namespace) -> None:
     translations = _catalog(args)
     match = record.load(args.record)
     names = [seat["name"] or f"#{seat['seat']}" for seat in match["seats"]]
+    before = None
     for step in record.replay(match):
+        seen, before = (None if before is None else view(before, step.move.get("seat"))), step.state
         if step.index < 0:
             for seat, hand in enumerate(step.state.hands):
                 if not hand:
@@ -215,7 +210,8 @@ def _replay(args: argparse.Namespace) -> None:
             continue
         seat = step.move.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "*"
-        print(f"{step.index + 1}. {who}: {_move_text(translations, step.move)}")  # type: ignore[arg-type]
+        assert seen is not None  # the deal came first
+        print(f"{step.index + 1}. {who}: {words.describe_move(translations, step.move, seen)}")
         for event in step.events:
             print("    " + words.event_message(translations, event))
         if args.step and input().strip().lower() == "q":

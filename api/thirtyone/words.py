@@ -1,4 +1,5 @@
-"""The game's words in a language: card names, points, hand descriptions, event sentences.
+"""The game's words in a language: card names, points, hand descriptions, event sentences,
+moves.
 
 Each function reads one translations object with the interface of the standard library's
 :mod:`gettext` (``gettext``, ``ngettext``, ``pgettext``): the API passes the catalog of the
@@ -11,6 +12,8 @@ library alone (the API reads them with Babel, which also compiles a ``.po`` in m
 'Blitz: 31 points in spades (ace of spades, king of spades, ten of spades).'
 >>> event_message(NULL, {"type": "drew", "seat": 1, "source": "stock"})
 'Seat 1 drew from the stock.'
+>>> describe_move(NULL, {"type": "swap_hand", "hand": 0}, {"table": [], "discard": []})
+'Swap your hand for table hand 1'
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
 from thirtyone.errors import N_
 from thirtyone.events import EVENT_MESSAGES
+from thirtyone.game.moves import CardNames, Ordinal, Phrase, operation_of
 from thirtyone.hands import CATEGORY_NAMES, HandScore
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
@@ -149,10 +153,19 @@ def describe_score(translations: gettext.NullTranslations, score: HandScore) -> 
     )
 
 
+def ordinal(index: int) -> int:
+    """A table hand or table position as words count it: from 1, where moves and events count
+    from 0 (``{"type": "swap_hand", "hand": 0}`` is "table hand 1")."""
+    return index + 1
+
+
 def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -> Any:
-    """An event parameter as the sentence shows it: card names, localized sources."""
+    """An event parameter as the sentence shows it: card names, localized sources, table
+    hands counted from 1."""
     if key == "card" and isinstance(value, str):
         return card_name(translations, value)
+    if key == "hand" and isinstance(value, int):
+        return ordinal(value)
     if key == "source" and value == "stock":
         return translations.pgettext("event source", "stock")
     if key == "source" and value == "discard":
@@ -167,3 +180,29 @@ def event_message(translations: gettext.NullTranslations, event: Mapping[str, An
         return str(event["type"])
     params = {key: _event_words(translations, key, value) for key, value in event.items()}
     return format_message(translations, template, params)
+
+
+def say(translations: gettext.NullTranslations, phrase: Phrase) -> str:
+    """A :class:`~thirtyone.game.moves.Phrase` in the language of ``translations``."""
+    return format_message(translations, phrase.template,
+                          {key: _part(translations, value) for key, value in phrase.params.items()})
+
+
+def _part(translations: gettext.NullTranslations, value: Any) -> Any:
+    if isinstance(value, Phrase):
+        return say(translations, value)
+    if isinstance(value, CardNames):
+        return ", ".join(card_name(translations, card) for card in value.cards)
+    if isinstance(value, Ordinal):
+        return ordinal(value.index)
+    if isinstance(value, list):
+        return ", ".join(str(_part(translations, part)) for part in value)
+    return value
+
+
+def describe_move(translations: gettext.NullTranslations, move: Mapping[str, Any],
+                  seen: Mapping[str, Any]) -> str:
+    """A legal move in words, with the cards named that ``seen`` (the mover's
+    :func:`~thirtyone.game.view`) shows: what the API's ``legal_moves``, the command line and
+    the hints say."""
+    return say(translations, operation_of(move).words(move, seen))

@@ -97,11 +97,15 @@ def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
     mine = client.get(f"/v1/tables/{table}", headers=bearer(key)).json
     asked = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
     assert asked.status_code == 200
-    assert [entry["move"] for entry in asked.json["moves"]] == mine["legal_moves"]
+    # Each legal move says itself in words; the hint says each move too, beside it.
+    legal = [{k: v for k, v in move.items() if k != "description"} for move in mine["legal_moves"]]
+    assert [entry["move"] for entry in asked.json["moves"]] == legal
+    assert [entry["description"] for entry in asked.json["moves"]] == [
+        move["description"] for move in mine["legal_moves"]]
     assert asked.json["samples"] == 5 and asked.json["seat"] == 0
     again = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
     assert again.json == asked.json
-    assert client.get(f"/v1/tables/{table}/advice").status_code == 403
+    assert client.get(f"/v1/tables/{table}/advice").status_code == 401
     assert client.get(f"/v1/tables/{table}/advice",
                       headers=bearer("not a key")).status_code == 403
     assert client.get("/v1/tables/nosuchtable/advice",

@@ -2,8 +2,8 @@
 
 `make clients` installs the pinned packages of clients/ts, lints openapi.yaml with redocly,
 generates TypeScript types with openapi-typescript and compiles an openapi-fetch script with
-`tsc --strict`; here that script plays a whole sealed game against the API, and redocly must
-find no problem beyond the justified ones in .redocly.lint-ignore.yaml.
+`tsc --strict`; here that script plays a whole sealed game and a hosted table against the API,
+and redocly must find no problem beyond the justified ones in .redocly.lint-ignore.yaml.
 """
 
 from __future__ import annotations
@@ -29,14 +29,15 @@ def node() -> str:
 
 
 @pytest.mark.slow
-def test_the_typescript_client_plays_a_sealed_game(node, live_server, app):
+def test_the_typescript_client_plays_a_sealed_game_and_a_table(node, live_server, app):
     base = live_server(app)
     played = subprocess.run([node, str(CLIENTS / "build" / "play.js"), base],
                             capture_output=True, text=True, timeout=120)
     assert played.returncode == 0, played.stderr
     lines = played.stdout.splitlines()
     assert any(line.startswith("Il giocatore") for line in lines)
-    assert lines[-1].startswith("winners: ")
+    assert any(line.startswith("winners: ") for line in lines)
+    assert lines[-1].startswith("table over at version ")
 
 
 @pytest.mark.slow

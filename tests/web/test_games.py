@@ -48,7 +48,7 @@ def test_a_seat_sees_its_own_hand_and_its_moves(client, start_game):
     assert all(answer["view"]["hands"][seat])
     assert all(card is None for other in (0, 1, 2) if other != seat
                for card in answer["view"]["hands"][other])
-    assert {"type": "knock"} in answer["legal_moves"]
+    assert {"type": "knock", "description": "Knock"} in answer["legal_moves"]
     assert "token" not in answer
 
 

@@ -151,7 +151,8 @@ def test_keys_unknown_tables_and_language(client):
     wrong = client.get(f"/v1/tables/{table}", headers=bearer("not a key"))
     assert (wrong.status_code, wrong.json["code"]) == (403, "bad_seat_key")
     basic = client.get(f"/v1/tables/{table}", headers={"Authorization": "Basic eDp5"})
-    assert basic.json["code"] == "bad_seat_key"
+    assert (basic.status_code, basic.json["code"]) == (401, "seat_key_required")
+    assert basic.headers["WWW-Authenticate"] == 'Bearer realm="thirtyone", error="invalid_request"'
     missing = client.get("/v1/tables/nothing-here?lang=it")
     assert (missing.status_code, missing.json["code"]) == (404, "table_not_found")
     assert "nothing-here" in missing.json["detail"] and "tavolo" in missing.json["detail"]
@@ -185,7 +186,8 @@ def test_a_move_needs_the_current_version_so_nothing_is_replayed(app, client):
     assert (turn.status_code, turn.json["code"]) == (409, "not_your_turn")
     nokey = client.post(f"/v1/tables/{table}/moves", json={"move": {"type": "knock"},
                                                            "version": start + 1})
-    assert (nokey.status_code, nokey.json["code"]) == (403, "seat_key_required")
+    assert (nokey.status_code, nokey.json["code"]) == (401, "seat_key_required")
+    assert nokey.headers["WWW-Authenticate"] == 'Bearer realm="thirtyone"'
     assert stored_state(app, table) == before
 
 
@@ -285,17 +287,23 @@ def test_a_long_poll_answers_json_with_every_event_after_the_cursor(client):
     created = open_table(client, bots={"1": "greedy"})
     table, keys = created["table"], keys_of(created)
     moves = [play_one(client, table, keys) for _ in range(2)]
-    polled = client.get(f"/v1/tables/{table}/events?after={created['version']}&wait=5",
+    polled = client.get(f"/v1/tables/{table}/updates?after={created['version']}&wait=5",
                         headers=bearer(keys[0]))
     assert polled.status_code == 200 and polled.mimetype == "application/json"
     assert polled.json["version"] == moves[-1]["version"]
     assert polled.json["events"] == [event for move in moves for event in move["events"]]
     start = time.monotonic()
-    idle = client.get(f"/v1/tables/{table}/events?after={moves[-1]['version']}&wait=1")
+    idle = client.get(f"/v1/tables/{table}/updates?after={moves[-1]['version']}&wait=1")
     assert time.monotonic() - start >= 0.9
     assert idle.json["events"] == [] and idle.json["version"] == moves[-1]["version"]
-    ahead = client.get(f"/v1/tables/{table}/events?after=999&wait=1")
+    ahead = client.get(f"/v1/tables/{table}/updates?after=999&wait=1")
     assert (ahead.status_code, ahead.json["code"]) == (409, "stale_version")
+    current = client.get(f"/v1/tables/{table}/updates?wait=0")
+    assert current.json["version"] == moves[-1]["version"] and current.json["events"] == []
+    # The long poll once lived on the stream's address: such a request is sent on, query kept.
+    moved = client.get(f"/v1/tables/{table}/events?after=1&wait=5&lang=ru")
+    assert moved.status_code == 307
+    assert moved.headers["Location"] == f"/v1/tables/{table}/updates?after=1&wait=5&lang=ru"
     bad = client.get(f"/v1/tables/{table}/events", headers={"Last-Event-ID": "x"})
     assert bad.status_code == 422
 

@@ -234,11 +234,11 @@ def test_half_open_sockets_do_not_stop_healthz_and_the_log_hides_keys(tmp_path):
             for _ in range(10):
                 assert server.request("GET", "/healthz", timeout=2)[0] == 200
             table, keys, _ = _open(server, players=2)
-            status, _ = server.request("GET", f"/v1/tables/{table}/events?key={keys[0]}&wait=0")
+            status, _ = server.request("GET", f"/v1/tables/{table}/updates?key={keys[0]}&wait=0")
             assert status == 200
         finally:
             for sock in idle:
                 sock.close()
     log = server.log.read_text()
-    assert "/events?key=[redacted]&wait=0" in log
+    assert "/updates?key=[redacted]&wait=0" in log
     assert keys[0] not in log

@@ -12,25 +12,25 @@ plain draw-and-discard flow.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from thirtyone.errors import N_, StateError
+from thirtyone.errors import N_, MoveError, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.draw import DrawFlow
+from thirtyone.game.draw import AFTER_DRAWING, DRAW, KNOCK, STAND, DrawFlow
 from thirtyone.game.family import Events, register, shows_blitz
-from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.moves import Exchange, Operation, move_card, refuse
 from thirtyone.game.settlement import settle_blitz
 from thirtyone.game.state import GameState, Phase
 from thirtyone.game.widow import (
+    JOINING,
     WIDOW_SIZE,
     WidowPhase,
     check_carried_deal,
     exchange_moves,
     exchange_sizes,
     hide_gift,
-    join_or_pass,
     next_player,
     read_exchange,
     swap,
@@ -61,9 +61,9 @@ class BankFlow(DrawFlow):
         joining = to_join(state, order)
         if joining:
             return state.evolve(phase=WidowPhase.JOIN, turn=joining[0]), events
-        return self._begin(state, events)
+        return self.begin(state, events)
 
-    def _begin(self, state: GameState, events: Events) -> tuple[GameState, Events]:
+    def begin(self, state: GameState, events: Events) -> tuple[GameState, Events]:
         """After the deal (and the joins): blitzes shown at once, then the first turn."""
         players = self.players(state)
         state = state.evolve(phase=Phase.DRAW, turn=players[0])
@@ -73,59 +73,31 @@ class BankFlow(DrawFlow):
             return settle_blitz(state, blitz, events)
         return state, events
 
-    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
+    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
         if not state.table:
-            return super().legal_moves(state)
+            return super().operations(state)
         if state.phase == WidowPhase.JOIN:
-            return [{"type": "join"}, {"type": "pass"}]
-        moves = [move for move in super().legal_moves(state) if move["type"] != "knock"]
-        if state.phase == Phase.DRAW:
-            hand = state.hands[state.turn]  # type: ignore[index]
-            moves += exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
-            if state.knocker is None and self.may_knock(state):
-                moves.append({"type": "knock"})
-        return moves
+            return JOINING
+        return WIDOW_TURN if state.phase == Phase.DRAW else AFTER_DRAWING
 
-    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
-        if not state.table:
-            return super().check(state, move, kind)
-        joining = state.phase == WidowPhase.JOIN
-        if kind in ("join", "pass") and state.rules.tie == "carry":
-            if not joining:
-                raise refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} "
-                                               "phase"), field="type", move=kind,
-                             phase=str(state.phase))
-            return {"type": kind}
-        if joining:
-            raise refuse("must_join", N_("join the carried deal or pass first"), field="type")
-        if kind != "exchange":
-            return super().check(state, move, kind)
-        if state.phase != Phase.DRAW:
-            raise refuse("must_discard", N_("discard a card first"))
-        hand = state.hands[state.turn]  # type: ignore[index]
-        return read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
+    def uses(self, rules: Rules) -> frozenset[str]:
+        if rules.widow == "none":
+            return super().uses(rules)
+        carried = frozenset({"join", "pass"}) if rules.tie == "carry" else frozenset()
+        return super().uses(rules) | {"exchange"} | carried
 
-    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
-        kind = move["type"]
-        seat: int = state.turn  # type: ignore[assignment]
-        if not state.table:
-            return super().play(state, move)
-        if kind in ("join", "pass"):
-            state, events, decided = join_or_pass(state, seat, kind == "join")
-            return self._begin(state, events) if decided else (state, events)
-        if kind != "exchange":
-            return super().play(state, move)
-        cards = [move_card({"card": code}) for code in move["give"]]
-        state, event = swap(state, seat, cards, move["take"],
-                            state.rules.widow_discards == "face-up")
-        events: Events = [event]
-        if shows_blitz(state, evaluator(state.rules).score(state.hands[seat])):
-            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
-        return self._end_turn(state, seat, events)
+    def refusal(self, state: GameState, kind: str) -> MoveError:
+        """A carried deal is joined (or passed) first; ``join`` and ``pass`` are for it."""
+        if state.table and state.phase == WidowPhase.JOIN:
+            return refuse("must_join", N_("join the carried deal or pass first"), field="type")
+        if state.table and kind in ("join", "pass") and state.rules.tie == "carry":
+            return refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
+                          field="type", move=kind, phase=str(state.phase))
+        return super().refusal(state, kind)
 
-    def _end_turn(self, state: GameState, seat: int, events: Events,
+    def end_turn(self, state: GameState, seat: int, events: Events,
                   **changes: Any) -> tuple[GameState, Events]:
-        new, events = super()._end_turn(state, seat, events, **changes)
+        new, events = super().end_turn(state, seat, events, **changes)
         if new.turn is not None and not new.hands[new.turn]:
             # A seat sitting out a carried deal has no turns.
             new = new.evolve(turn=next_player(new, seat))
@@ -149,5 +121,33 @@ class BankFlow(DrawFlow):
                       for index, seat in enumerate(state.seats))
         super().check_state(state.evolve(table=(), table_face_up=(), out=(), seats=seats))
 
+
+class WidowExchange(Exchange[BankFlow]):
+    """Exchange with the widow instead of drawing: the turn ends (a blitz it makes is shown
+    at once)."""
+
+    def legal(self, flow: BankFlow, state: GameState) -> list[dict[str, Any]]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+
+    def verify(self, flow: BankFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
+
+    def apply(self, flow: BankFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        cards = [move_card({"card": code}) for code in move["give"]]
+        state, event = swap(state, seat, cards, move["take"],
+                            state.rules.widow_discards == "face-up")
+        events: Events = [event]
+        if shows_blitz(state, evaluator(state.rules).score(state.hands[seat])):
+            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
+        return flow.end_turn(state, seat, events)
+
+
+WIDOW_TURN: tuple[Operation[Any], ...] = (DRAW, STAND, WidowExchange(), KNOCK)
+"""A turn's first step: draw or exchange with the widow, or knock (``stand`` after one)."""
 
 register(BankFlow())

@@ -20,24 +20,29 @@ which plays these turns as they are when there is no widow.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from thirtyone.cards import Card
-from thirtyone.errors import N_, StateError
+from thirtyone.errors import N_, MoveError, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import Events, FamilyFlow, close_turn, showdown_due, shows_blitz
-from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.family import (
+    Events,
+    PlainKnock,
+    PlainStand,
+    TurnFlow,
+    close_turn,
+    showdown_due,
+    shows_blitz,
+)
+from thirtyone.game.moves import Discard, Draw, Operation, move_card, refuse, unknown_move
 from thirtyone.game.settlement import Outcome, settle_blitz, settle_round, settle_showdown
 from thirtyone.game.shuffle import shuffled
 from thirtyone.game.state import GameState, Phase
 from thirtyone.hands import HAND_SIZE, evaluator
 from thirtyone.rules import Family, Rules
 
-SOURCES = ("stock", "discard")
 
-
-class DrawFlow(FamilyFlow):
+class DrawFlow(TurnFlow):
     family = Family.DRAW
     phases = frozenset({Phase.DRAW, Phase.DISCARD})
 
@@ -64,104 +69,26 @@ class DrawFlow(FamilyFlow):
             return settle_blitz(state, blitz, events)
         return state, events
 
-    # Legal moves and their checks
+    # The operations of each phase
 
-    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
-        if state.phase == Phase.DISCARD:
-            pickup = None if state.rules.may_discard_pickup else state.pickup
-            return [{"type": "discard", "card": card.code}
-                    for card in state.hands[state.turn] if card is not pickup]  # type: ignore[index]
-        moves: list[dict[str, Any]] = []
-        if state.stock or _can_recycle(state):
-            moves.append({"type": "draw", "source": "stock"})
-        if state.discard:
-            moves.append({"type": "draw", "source": "discard"})
-        return moves + self.knock_or_stand(state)
+    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
+        return TURN if state.phase == Phase.DRAW else AFTER_DRAWING
 
-    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
-        drawing = state.phase == Phase.DRAW
-        if kind == "discard":
-            if drawing:
-                raise refuse("must_draw", N_("draw a card (or knock) before discarding"))
-            card = move_card(move)
-            if card not in state.hands[state.turn]:  # type: ignore[index]
-                raise refuse("card_not_in_hand", N_("{card} is not in your hand"),
-                             field="card", card=card.code)
-            if card is state.pickup and not state.rules.may_discard_pickup:
-                raise refuse("cannot_discard_pickup",
-                             N_("{card} was just taken from the discard pile and may not be "
-                                "discarded this turn"), field="card", card=card.code)
-            return {"type": "discard", "card": card.code}
-        if kind not in ("draw", "knock", "stand"):
-            raise unknown_move(kind, state.rules.variant)
-        if not drawing:
-            raise refuse("must_discard", N_("discard a card first"))
-        if kind == "draw":
-            source = move.get("source")
-            if source not in SOURCES:
-                raise refuse("bad_move", N_("draw from the stock or the discard pile"),
-                             field="source", source=source)
-            if source == "stock" and not state.stock and not _can_recycle(state):
-                raise refuse("stock_empty", N_("the stock is empty"), field="source")
-            if source == "discard" and not state.discard:
-                raise refuse("discard_empty", N_("the discard pile is empty"), field="source")
-            return {"type": "draw", "source": source}
-        if kind == "knock":
-            return self.check_knock(state)
-        return self.check_stand(state)
+    def uses(self, rules: Rules) -> frozenset[str]:
+        return MOVE_TYPES
+
+    def refusal(self, state: GameState, kind: str) -> MoveError:
+        """A draw-family move out of its phase: draw before discarding, discard after."""
+        if kind not in self.uses(state.rules):
+            return unknown_move(kind, state.rules.variant)
+        if state.phase == Phase.DRAW:
+            return refuse("must_draw", N_("draw a card (or knock) before discarding"))
+        return refuse("must_discard", N_("discard a card first"))
 
     # Playing a move
 
-    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
-        kind = move["type"]
-        seat: int = state.turn  # type: ignore[assignment]
-        if kind == "draw":
-            return self._draw(state, seat, move["source"])
-        if kind == "discard":
-            return self._discard(state, seat, move_card(move))
-        if kind == "knock":
-            events: Events = [{"type": "knocked", "seat": seat}]
-            return self._end_turn(state, seat, events, **self.knock(state, seat, events))
-        return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
-
-    def _draw(self, state: GameState, seat: int, source: str) -> tuple[GameState, Events]:
-        hands = list(state.hands)
-        stock, discard = state.stock, state.discard
-        events: Events = []
-        if source == "discard":
-            card = discard[-1]
-            hands[seat] += (card,)
-            events.append({"type": "drew", "seat": seat, "source": source, "card": card.code})
-            return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), discard=discard[:-1],
-                                pickup=card), events
-        if not stock:
-            stock, discard = discard[:-1], discard[-1:]
-            if state.rules.stock_exhausted == "reshuffle":
-                label = f"reshuffle:{state.round}:{state.turns}"
-                stock = shuffled(stock, state.seed, label)
-                events.append({"type": "stock_reshuffled", "cards": len(stock)})
-            else:
-                # Turned over without shuffling: the first card discarded is now on top.
-                events.append({"type": "stock_recycled", "cards": len(stock)})
-        hands[seat] += (stock[0],)
-        events.append({"type": "drew", "seat": seat, "source": source})
-        return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), stock=stock[1:],
-                            discard=discard, pickup=None), events
-
-    def _discard(self, state: GameState, seat: int, card: Card) -> tuple[GameState, Events]:
-        hands = list(state.hands)
-        hand = tuple(held for held in hands[seat] if held is not card)
-        hands[seat] = hand
-        events: Events = [{"type": "discarded", "seat": seat, "card": card.code}]
-        if shows_blitz(state, evaluator(state.rules).score(hand)):
-            state = state.evolve(hands=tuple(hands), discard=(*state.discard, card),
-                                 pickup=None, turns=state.turns + 1)
-            return settle_blitz(state, (seat,), events)
-        return self._end_turn(state, seat, events, hands=tuple(hands),
-                              discard=(*state.discard, card), pickup=None)
-
-    def _end_turn(self, state: GameState, seat: int, events: Events,
-                  **changes: Any) -> tuple[GameState, Events]:
+    def end_turn(self, state: GameState, seat: int, events: Events,
+                 **changes: Any) -> tuple[GameState, Events]:
         """Close ``seat``'s turn: a void round or a showdown when the stock ran out before
         anyone knocked, a showdown after the last final turn or at ``max_turns``, else the
         next seat."""
@@ -200,6 +127,99 @@ class DrawFlow(FamilyFlow):
         if playing and state.phase == Phase.DRAW and not (state.stock or state.discard):
             raise StateError("bad_stock", N_("the stock and the discard pile are both empty"),
                              field="stock")
+
+
+class DrawCard(Draw["DrawFlow"]):
+    """Take the top card of the stock (the discard pile turned over first when the rules
+    recycle it) or of the discard pile."""
+
+    def legal(self, flow: DrawFlow, state: GameState) -> list[dict[str, Any]]:
+        moves: list[dict[str, Any]] = []
+        if state.stock or _can_recycle(state):
+            moves.append({"type": "draw", "source": "stock"})
+        if state.discard:
+            moves.append({"type": "draw", "source": "discard"})
+        return moves
+
+    def verify(self, flow: DrawFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        source = self.read(move)
+        if source == "stock" and not state.stock and not _can_recycle(state):
+            raise refuse("stock_empty", N_("the stock is empty"), field="source")
+        if source == "discard" and not state.discard:
+            raise refuse("discard_empty", N_("the discard pile is empty"), field="source")
+        return {"type": "draw", "source": source}
+
+    def apply(self, flow: DrawFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        source = move["source"]
+        hands = list(state.hands)
+        stock, discard = state.stock, state.discard
+        events: Events = []
+        if source == "discard":
+            card = discard[-1]
+            hands[seat] += (card,)
+            events.append({"type": "drew", "seat": seat, "source": source, "card": card.code})
+            return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), discard=discard[:-1],
+                                pickup=card), events
+        if not stock:
+            stock, discard = discard[:-1], discard[-1:]
+            if state.rules.stock_exhausted == "reshuffle":
+                label = f"reshuffle:{state.round}:{state.turns}"
+                stock = shuffled(stock, state.seed, label)
+                events.append({"type": "stock_reshuffled", "cards": len(stock)})
+            else:
+                # Turned over without shuffling: the first card discarded is now on top.
+                events.append({"type": "stock_recycled", "cards": len(stock)})
+        hands[seat] += (stock[0],)
+        events.append({"type": "drew", "seat": seat, "source": source})
+        return state.evolve(phase=Phase.DISCARD, hands=tuple(hands), stock=stock[1:],
+                            discard=discard, pickup=None), events
+
+
+class DiscardCard(Discard["DrawFlow"]):
+    """Discard a card after drawing (not the one just taken from the discard pile unless
+    ``may_discard_pickup``)."""
+
+    def legal(self, flow: DrawFlow, state: GameState) -> list[dict[str, Any]]:
+        pickup = None if state.rules.may_discard_pickup else state.pickup
+        return [{"type": "discard", "card": card.code}
+                for card in state.hands[state.turn] if card is not pickup]  # type: ignore[index]
+
+    def verify(self, flow: DrawFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        card = move_card(move)
+        if card not in state.hands[state.turn]:  # type: ignore[index]
+            raise refuse("card_not_in_hand", N_("{card} is not in your hand"),
+                         field="card", card=card.code)
+        if card is state.pickup and not state.rules.may_discard_pickup:
+            raise refuse("cannot_discard_pickup",
+                         N_("{card} was just taken from the discard pile and may not be "
+                            "discarded this turn"), field="card", card=card.code)
+        return {"type": "discard", "card": card.code}
+
+    def apply(self, flow: DrawFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        card = move_card(move)
+        hands = list(state.hands)
+        hand = tuple(held for held in hands[seat] if held is not card)
+        hands[seat] = hand
+        events: Events = [{"type": "discarded", "seat": seat, "card": card.code}]
+        if shows_blitz(state, evaluator(state.rules).score(hand)):
+            state = state.evolve(hands=tuple(hands), discard=(*state.discard, card),
+                                 pickup=None, turns=state.turns + 1)
+            return settle_blitz(state, (seat,), events)
+        return flow.end_turn(state, seat, events, hands=tuple(hands),
+                             discard=(*state.discard, card), pickup=None)
+
+
+DRAW, DISCARD, KNOCK, STAND = DrawCard(), DiscardCard(), PlainKnock(), PlainStand()
+TURN: tuple[Operation[Any], ...] = (DRAW, KNOCK, STAND)
+"""A turn's first step: draw, or knock (``stand`` after a knock)."""
+AFTER_DRAWING: tuple[Operation[Any], ...] = (DISCARD,)
+MOVE_TYPES = frozenset(operation.type for operation in (*TURN, *AFTER_DRAWING))
 
 
 def _can_recycle(state: GameState) -> bool:

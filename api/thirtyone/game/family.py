@@ -3,7 +3,10 @@
 A family (:class:`~thirtyone.rules.Family`: draw, widow, switch, race) is a subclass of
 :class:`FamilyFlow` that implements the hooks below; a preset is only data (its
 :class:`~thirtyone.rules.Rules`), and each rule is an option read where the hook needs it.
-:func:`register` adds a family; :func:`flow_for` finds the one that plays a rule set.
+A family lists the operations (:class:`~thirtyone.game.moves.Operation`, one per move type)
+each of its phases allows, in :meth:`FamilyFlow.operations`: the legal moves, the checks and
+the effects are theirs. :data:`FLOWS` holds every family's flow, :func:`flow_for` finds the
+one that plays a rule set.
 
 The shared machinery (:mod:`thirtyone.game.flow`) does everything that is the same for all
 families: it refuses moves after the match or between rounds, checks the move's ``seat``,
@@ -19,17 +22,17 @@ round (``blitz_after_knock``, :func:`shows_blitz`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from thirtyone.errors import N_, OptionError
+from thirtyone.errors import N_, MoveError, OptionError
 from thirtyone.game.dealing import dealing_order
-from thirtyone.game.moves import refuse
+from thirtyone.game.moves import Events, Knock, Operation, Stand, refuse, unknown_move
 from thirtyone.game.state import GameState, thaw
 from thirtyone.hands import HandScore
 from thirtyone.rules import Family, Rules
 
-Events = list[dict[str, Any]]
+__all__ = ["Events", "FamilyFlow", "PlainKnock", "PlainStand", "TurnFlow"]
 
 
 class FamilyFlow(ABC):
@@ -48,17 +51,41 @@ class FamilyFlow(ABC):
         """Shuffle and deal ``state.round`` (seats, dealer and pot are already set)."""
 
     @abstractmethod
-    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
-        """The moves the seat to act may make, in a turn phase of this family."""
+    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
+        """The operations the phase being played allows, in the order of the legal moves."""
 
     @abstractmethod
+    def uses(self, rules: Rules) -> frozenset[str]:
+        """The move types these rules ever play: any other is an ``unknown_move``."""
+
+    def refusal(self, state: GameState, kind: str) -> MoveError:
+        """Why a move of type ``kind`` cannot be played in this phase: an ``unknown_move``
+        when the rules never play it, else ``wrong_phase``."""
+        if kind not in self.uses(state.rules):
+            return unknown_move(kind, state.rules.variant)
+        return refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
+                      field="type", move=kind, phase=str(state.phase))
+
+    def operation(self, state: GameState, kind: str) -> Operation[Any]:
+        """The operation of type ``kind`` this phase allows, or its :meth:`refusal`."""
+        for operation in self.operations(state):
+            if operation.type == kind:
+                return operation
+        raise self.refusal(state, kind)
+
+    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
+        """The moves the seat to act may make, in a turn phase of this family."""
+        return [move for operation in self.operations(state)
+                for move in operation.legal(self, state)]
+
     def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
         """Refuse an illegal move with a :class:`~thirtyone.errors.MoveError`; return it in
         canonical form (codes for cards, no ``seat``) for :meth:`play` and the history."""
+        return self.operation(state, kind).verify(self, state, move)
 
-    @abstractmethod
     def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
         """Apply a move returned by :meth:`check`."""
+        return self.operation(state, move["type"]).apply(self, state, move)
 
     @abstractmethod
     def check_state(self, state: GameState) -> None:
@@ -71,24 +98,26 @@ class FamilyFlow(ABC):
         hidden)."""
         return thaw(entry)
 
-    # The knock, the same in every family that has one
-
     def players(self, state: GameState) -> tuple[int, ...]:
         """The seats playing this deal, from the dealer's left: those holding cards (a seat
         sitting out a carried deal holds none)."""
         return tuple(seat for seat in dealing_order(state) if state.hands[seat])
+
+
+class TurnFlow(FamilyFlow):
+    """A family whose turns end with :meth:`end_turn` and that has the knock, the same in
+    every such family."""
+
+    @abstractmethod
+    def end_turn(self, state: GameState, seat: int, events: Events,
+                 **changes: Any) -> tuple[GameState, Events]:
+        """Close ``seat``'s turn with ``changes``: the next seat to act, or the showdown."""
 
     def may_knock(self, state: GameState) -> bool:
         """Knocking is refused in the first round of turns when ``knock_first_round`` is
         ``forbidden``."""
         return (state.rules.knock_first_round != "forbidden"
                 or state.turns >= len(self.players(state)))
-
-    def knock_or_stand(self, state: GameState) -> list[dict[str, Any]]:
-        """``stand`` after a knock, else ``knock`` when it is allowed: the one a seat may make."""
-        if state.knocker is not None:
-            return [{"type": "stand"}]
-        return [{"type": "knock"}] if self.may_knock(state) else []
 
     def check_knock(self, state: GameState) -> dict[str, Any]:
         if state.knocker is not None:
@@ -111,6 +140,39 @@ class FamilyFlow(ABC):
             events.append({"type": "first_turn_knock", "seat": seat})
             return {"knocker": seat, "final_turns": 0}
         return {"knocker": seat, "final_turns": len(self.players(state)) - 1}
+
+
+class PlainKnock(Knock[TurnFlow]):
+    """The knock: every other seat playing has one final turn (:meth:`TurnFlow.knock`)."""
+
+    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "knock"}] if state.knocker is None and flow.may_knock(state) else []
+
+    def verify(self, flow: TurnFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return flow.check_knock(state)
+
+    def apply(self, flow: TurnFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        events: Events = [{"type": "knocked", "seat": seat}]
+        return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
+
+
+class PlainStand(Stand[TurnFlow]):
+    """Keeping the hand in the final turn after a knock."""
+
+    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "stand"}] if state.knocker is not None else []
+
+    def verify(self, flow: TurnFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return flow.check_stand(state)
+
+    def apply(self, flow: TurnFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        return flow.end_turn(state, seat, [{"type": "stood", "seat": seat}])
 
 
 def shows_blitz(state: GameState, score: HandScore) -> bool:

@@ -28,7 +28,7 @@ from thirtyone.events import Event
 from thirtyone.game import bank, racing  # noqa: F401  (each registers its family)
 from thirtyone.game.dealing import first_dealer
 from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
-from thirtyone.game.moves import Move, move_seat, move_type, refuse
+from thirtyone.game.moves import Move, NextRound, move_seat, move_type, refuse
 from thirtyone.game.settlement import settler_for
 from thirtyone.game.shuffle import fresh_seed, is_seed
 from thirtyone.game.state import HISTORY_LIMIT, MAX_ROUND, GameState, Phase
@@ -85,7 +85,7 @@ def legal_moves(state: GameState) -> list[Move]:
     if state.phase == Phase.GAME_OVER:
         return []
     if state.phase == Phase.ROUND_OVER:
-        return [{"type": "next_round"}]
+        return cast(list[Move], NEXT_ROUND.legal(flow_of(state), state))
     return cast(list[Move], flow_of(state).legal_moves(state))
 
 
@@ -100,8 +100,8 @@ def apply_move(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
     Events carry only public information (a card drawn from the stock is not named).
     """
     flow, canonical, seat = _check(state, move)
-    if canonical["type"] == "next_round":
-        new, events = _next_round(flow, state)
+    if canonical["type"] == NEXT_ROUND.type:
+        new, events = NEXT_ROUND.apply(flow, state, canonical)
     else:
         new, events = flow.play(state, canonical)
     if new is state:
@@ -109,7 +109,7 @@ def apply_move(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
     # ``new`` was made by this move and nobody else holds it yet: set its history in place
     # rather than copy the whole state once more. A new deal starts a new history, and only
     # the last moves are kept, so that a state stays small however long the match lasts.
-    if canonical["type"] == "next_round":
+    if canonical["type"] == NEXT_ROUND.type:
         history: tuple[Mapping[str, Any], ...] = ()
     else:
         history = (*state.history[1 - HISTORY_LIMIT:], {"seat": seat, **canonical})
@@ -126,13 +126,8 @@ def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int
     if seat is not None and not 0 <= seat < state.players:
         raise refuse("bad_seat", N_("there is no seat {seat!r}"), field="seat", seat=seat)
     flow = flow_of(state)
-    if kind == "next_round":
-        if phase != Phase.ROUND_OVER:
-            raise refuse("round_not_over", N_("the round is still being played"))
-        if state.round >= MAX_ROUND:
-            raise refuse("match_too_long", N_("a match has at most {rounds} deals"),
-                         rounds=MAX_ROUND)
-        return flow, {"type": "next_round"}, None
+    if kind == NEXT_ROUND.type:
+        return flow, NEXT_ROUND.verify(flow, state, move), None
     if phase == Phase.ROUND_OVER:
         raise refuse("round_over", N_("the round is over: deal the next one"))
     if seat is not None and seat != state.turn:
@@ -141,9 +136,28 @@ def _check(state: GameState, move: Any) -> tuple[FamilyFlow, dict[str, Any], int
     return flow, flow.check(state, move, kind), state.turn
 
 
-def _next_round(flow: FamilyFlow, state: GameState) -> tuple[GameState, Events]:
-    """Pass the deal left, take the antes, deal."""
-    state = state.evolve(dealer=state.next_active(state.dealer), round=state.round + 1)
-    state, events = settler_for(state.rules).before_deal(state)
-    state, dealt = flow.start_round(state)
-    return state, events + dealt
+class DealNext(NextRound[FamilyFlow]):
+    """Between rounds any seat deals the next one: the deal passes left, the antes are
+    taken, the cards dealt."""
+
+    def legal(self, flow: FamilyFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "next_round"}]
+
+    def verify(self, flow: FamilyFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        if state.phase != Phase.ROUND_OVER:
+            raise refuse("round_not_over", N_("the round is still being played"))
+        if state.round >= MAX_ROUND:
+            raise refuse("match_too_long", N_("a match has at most {rounds} deals"),
+                         rounds=MAX_ROUND)
+        return {"type": "next_round"}
+
+    def apply(self, flow: FamilyFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        state = state.evolve(dealer=state.next_active(state.dealer), round=state.round + 1)
+        state, events = settler_for(state.rules).before_deal(state)
+        state, dealt = flow.start_round(state)
+        return state, events + dealt
+
+
+NEXT_ROUND = DealNext()

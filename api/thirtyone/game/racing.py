@@ -8,13 +8,13 @@ The seat left of the dealer takes first. The perfect-play solver is :mod:`thirty
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from thirtyone.cards import Card
 from thirtyone.errors import N_, StateError
 from thirtyone.game.family import Events, FamilyFlow, register
-from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.moves import Operation, Take, move_card, refuse
 from thirtyone.game.state import GameState, Phase
 from thirtyone.rules import Family, Rules
 
@@ -44,51 +44,11 @@ class RaceFlow(FamilyFlow):
         )
         return state, [{"type": "laid_out", "dealer": state.dealer, "seat": first}]
 
-    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
-        room = GOAL - race_total(state)
-        value = state.rules.deck_cards.value
-        return [{"type": "take", "card": card.code} for card in state.table if value(card) <= room]
+    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
+        return TURN
 
-    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
-        if kind != "take":
-            raise unknown_move(kind, state.rules.variant)
-        value = state.rules.deck_cards.value
-        if "card" not in move and "value" in move:
-            wanted = move["value"]
-            card = next((card for card in state.table
-                         if not isinstance(wanted, bool) and value(card) == wanted), None)
-            if card is None:
-                raise refuse("value_not_on_table", N_("no card worth {value!r} is left"),
-                             field="value", value=wanted)
-        else:
-            card = move_card(move)
-            if card not in state.table:
-                raise refuse("card_not_on_table", N_("{card} is not on the table"),
-                             field="card", card=card.code)
-        total = race_total(state)
-        if total + value(card) > GOAL:
-            raise refuse("over_31", N_("taking {card} would make {total}, past 31"),
-                         field="card", card=card.code, total=total + value(card))
-        return {"type": "take", "card": card.code}
-
-    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
-        card: Card = move_card(move)
-        seat: int = state.turn  # type: ignore[assignment]
-        index = state.table.index(card)
-        taken = (*state.discard, card)
-        state = state.evolve(
-            table=state.table[:index] + state.table[index + 1:],
-            table_face_up=state.table_face_up[1:], discard=taken, turns=state.turns + 1,
-            turn=state.next_active(seat),
-        )
-        total = race_total(state)
-        events: Events = [{"type": "took", "seat": seat, "card": card.code, "total": total}]
-        if total == GOAL:
-            return _won(state, seat, "thirty_one", events)
-        if not self.legal_moves(state):
-            events.append({"type": "stuck", "seat": state.turn, "total": total})
-            return _won(state, seat, "stuck", events)
-        return state, events
+    def uses(self, rules: Rules) -> frozenset[str]:
+        return frozenset({"take"})
 
     def check_state(self, state: GameState) -> None:
         total = race_total(state)
@@ -109,5 +69,57 @@ def _won(state: GameState, seat: int, reason: str, events: Events) -> tuple[Game
     events.append({"type": "match_won", "seat": seat, "shared": False})
     return state.evolve(phase=Phase.GAME_OVER, turn=None, winners=(seat,), result=result), events
 
+
+class TakeCard(Take[RaceFlow]):
+    """Take a card from the layout, named or by value, without passing 31."""
+
+    def legal(self, flow: RaceFlow, state: GameState) -> list[dict[str, Any]]:
+        room = GOAL - race_total(state)
+        value = state.rules.deck_cards.value
+        return [{"type": "take", "card": card.code} for card in state.table if value(card) <= room]
+
+    def verify(self, flow: RaceFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        value = state.rules.deck_cards.value
+        if "card" not in move and "value" in move:
+            wanted = move["value"]
+            card = next((card for card in state.table
+                         if not isinstance(wanted, bool) and value(card) == wanted), None)
+            if card is None:
+                raise refuse("value_not_on_table", N_("no card worth {value!r} is left"),
+                             field="value", value=wanted)
+        else:
+            card = move_card(move)
+            if card not in state.table:
+                raise refuse("card_not_on_table", N_("{card} is not on the table"),
+                             field="card", card=card.code)
+        total = race_total(state)
+        if total + value(card) > GOAL:
+            raise refuse("over_31", N_("taking {card} would make {total}, past 31"),
+                         field="card", card=card.code, total=total + value(card))
+        return {"type": "take", "card": card.code}
+
+    def apply(self, flow: RaceFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        card: Card = move_card(move)
+        seat: int = state.turn  # type: ignore[assignment]
+        index = state.table.index(card)
+        taken = (*state.discard, card)
+        state = state.evolve(
+            table=state.table[:index] + state.table[index + 1:],
+            table_face_up=state.table_face_up[1:], discard=taken, turns=state.turns + 1,
+            turn=state.next_active(seat),
+        )
+        total = race_total(state)
+        events: Events = [{"type": "took", "seat": seat, "card": card.code, "total": total}]
+        if total == GOAL:
+            return _won(state, seat, "thirty_one", events)
+        if not flow.legal_moves(state):
+            events.append({"type": "stuck", "seat": state.turn, "total": total})
+            return _won(state, seat, "stuck", events)
+        return state, events
+
+
+TURN: tuple[Operation[Any], ...] = (TakeCard(),)
 
 register(RaceFlow())

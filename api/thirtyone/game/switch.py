@@ -22,7 +22,7 @@ Blitz, showdown and lives as scat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -30,13 +30,24 @@ from thirtyone.errors import N_, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.family import (
     Events,
-    FamilyFlow,
+    PlainKnock,
+    PlainStand,
+    TurnFlow,
     close_turn,
     register,
     showdown_due,
     shows_blitz,
 )
-from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.moves import (
+    Exchange,
+    Keep,
+    Operation,
+    Renew,
+    SwapHand,
+    move_card,
+    read_table_hand,
+    refuse,
+)
 from thirtyone.game.settlement import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
 from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
@@ -53,17 +64,7 @@ class SwitchPhase(StrEnum):
     """A seat swaps a card or a hand, renews a table hand, knocks, or stands after a knock."""
 
 
-MOVES = ("keep", "exchange", "swap_hand", "renew", "knock", "stand")
-
-
-def _hand_index(move: Mapping[str, Any]) -> int:
-    hand = move.get("hand")
-    if isinstance(hand, bool) or hand not in range(TABLE_HANDS):
-        raise refuse("bad_hand", N_("name hand 0 or 1"), field="hand", hand=hand)
-    return int(hand)
-
-
-class SwitchFlow(FamilyFlow):
+class SwitchFlow(TurnFlow):
     family = Family.SWITCH
     phases = frozenset(SwitchPhase)
 
@@ -84,75 +85,16 @@ class SwitchFlow(FamilyFlow):
         )
         return state, [{"type": "dealt", "round": state.round, "dealer": dealer}]
 
-    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
-        if state.phase == SwitchPhase.KEEP:
-            return [{"type": "keep", "hand": 0}, {"type": "keep", "hand": 1}]
-        hand = state.hands[state.turn]  # type: ignore[index]
-        moves = exchange_moves(hand, len(state.table), (1,))
-        moves += [{"type": "swap_hand", "hand": index} for index in range(TABLE_HANDS)]
-        if len(state.stock) >= HAND_SIZE:
-            moves += [{"type": "renew", "hand": index, "face_up": up}
-                      for index in range(TABLE_HANDS) for up in (True, False)]
-        return moves + self.knock_or_stand(state)
+    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
+        return KEEPING if state.phase == SwitchPhase.KEEP else TURN
 
-    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
-        if kind not in MOVES:
-            raise unknown_move(kind, state.rules.variant)
-        keeping = state.phase == SwitchPhase.KEEP
-        if keeping != (kind == "keep"):
-            raise refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
-                         field="type", move=kind, phase=str(state.phase))
-        if kind == "keep":
-            return {"type": "keep", "hand": _hand_index(move)}
-        if kind == "exchange":
-            hand = state.hands[state.turn]  # type: ignore[index]
-            return read_exchange(move, hand, len(state.table), (1,))
-        if kind == "swap_hand":
-            return {"type": "swap_hand", "hand": _hand_index(move)}
-        if kind == "renew":
-            index = _hand_index(move)
-            face_up = move.get("face_up")
-            if not isinstance(face_up, bool):
-                raise refuse("bad_move", N_("say whether the new hand lies face up"),
-                             field="face_up")
-            if len(state.stock) < HAND_SIZE:
-                raise refuse("stock_empty", N_("the stock has too few cards to renew a hand"),
-                             field="hand")
-            return {"type": "renew", "hand": index, "face_up": face_up}
-        if kind == "knock":
-            return self.check_knock(state)
-        return self.check_stand(state)
+    def uses(self, rules: Rules) -> frozenset[str]:
+        return MOVE_TYPES
 
-    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
-        kind = move["type"]
-        seat: int = state.turn  # type: ignore[assignment]
-        if kind == "keep":
-            return self._keep(state, seat, move["hand"])
-        if kind == "knock":
-            knocked: Events = [{"type": "knocked", "seat": seat}]
-            return self._end_turn(state, seat, knocked, **self.knock(state, seat, knocked))
-        if kind == "stand":
-            return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
-        if kind == "renew":
-            return self._renew(state, seat, move["hand"], move["face_up"])
-        if kind == "exchange":
-            card = move_card({"card": move["give"][0]})
-            state, event = swap(state, seat, [card], move["take"], True)
-        else:
-            start = HAND_SIZE * move["hand"]
-            positions = list(range(start, start + HAND_SIZE))
-            state, event = swap(state, seat, state.hands[seat], positions, True)
-            event = {"type": "hand_swapped", "seat": seat, "hand": move["hand"],
-                     "gave": event["gave"], "took": event["took"]}
-        events: Events = [event]
-        if shows_blitz(state, self._score(state, seat)):
-            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
-        return self._end_turn(state, seat, events)
-
-    def _score(self, state: GameState, seat: int) -> HandScore:
+    def score(self, state: GameState, seat: int) -> HandScore:
         return evaluator(state.rules).score(state.hands[seat])
 
-    def _keep(self, state: GameState, dealer: int, index: int) -> tuple[GameState, Events]:
+    def keep(self, state: GameState, dealer: int, index: int) -> tuple[GameState, Events]:
         both = state.hands[dealer]
         start, other = HAND_SIZE * index, HAND_SIZE * (1 - index)
         kept, laid = both[start:start + HAND_SIZE], both[other:other + HAND_SIZE]
@@ -164,12 +106,12 @@ class SwitchFlow(FamilyFlow):
         )
         events: Events = [{"type": "hand_kept", "seat": dealer, "hand": index,
                            "laid": [card.code for card in laid]}]
-        blitz = tuple(seat for seat in state.active_seats if self._score(state, seat).is_blitz)
+        blitz = tuple(seat for seat in state.active_seats if self.score(state, seat).is_blitz)
         if blitz:
             return settle_blitz(state, blitz, events)
         return state, events
 
-    def _renew(self, state: GameState, seat: int, index: int,
+    def renew(self, state: GameState, seat: int, index: int,
                face_up: bool) -> tuple[GameState, Events]:
         start = HAND_SIZE * index
         table, flags = list(state.table), list(state.table_face_up)
@@ -182,11 +124,11 @@ class SwitchFlow(FamilyFlow):
         events: Events = [{"type": "renewed", "seat": seat, "hand": index, "face_up": face_up,
                            "cards": [card.code for card in fresh] if face_up else None}]
         if face_up:
-            return self._end_turn(state, seat, events)
+            return self.end_turn(state, seat, events)
         return state, events
 
-    def _end_turn(self, state: GameState, seat: int, events: Events,
-                  **changes: Any) -> tuple[GameState, Events]:
+    def end_turn(self, state: GameState, seat: int, events: Events,
+                 **changes: Any) -> tuple[GameState, Events]:
         state = close_turn(state, state.next_active(seat), **changes)
         if showdown_due(state, events):
             return settle_showdown(state, events)
@@ -209,5 +151,100 @@ class SwitchFlow(FamilyFlow):
             return
         check_widow_state(state, self.phases, HAND_SIZE * TABLE_HANDS)
 
+
+class KeepHand(Keep[SwitchFlow]):
+    """The dealer keeps one of their two hands and lays the other face up."""
+
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "keep", "hand": index} for index in range(TABLE_HANDS)]
+
+    def verify(self, flow: SwitchFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return {"type": "keep", "hand": read_table_hand(move, TABLE_HANDS)}
+
+    def apply(self, flow: SwitchFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        return flow.keep(state, state.turn, move["hand"])  # type: ignore[arg-type]
+
+
+def _after_swap(flow: SwitchFlow, state: GameState, seat: int,
+                events: Events) -> tuple[GameState, Events]:
+    """A swap ends the turn; a blitz it makes is shown at once."""
+    if shows_blitz(state, flow.score(state, seat)):
+        return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
+    return flow.end_turn(state, seat, events)
+
+
+class SwapCard(Exchange[SwitchFlow]):
+    """Swap one card for a table card; a face-down one is taken unseen."""
+
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
+        return exchange_moves(state.hands[state.turn], len(state.table), (1,))  # type: ignore[index]
+
+    def verify(self, flow: SwitchFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return read_exchange(move, hand, len(state.table), (1,))
+
+    def apply(self, flow: SwitchFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        card = move_card({"card": move["give"][0]})
+        state, event = swap(state, seat, [card], move["take"], True)
+        return _after_swap(flow, state, seat, [event])
+
+
+class SwapWholeHand(SwapHand[SwitchFlow]):
+    """Swap the whole hand with a table hand; the hand given lies face up."""
+
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "swap_hand", "hand": index} for index in range(TABLE_HANDS)]
+
+    def verify(self, flow: SwitchFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return {"type": "swap_hand", "hand": read_table_hand(move, TABLE_HANDS)}
+
+    def apply(self, flow: SwitchFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        start = HAND_SIZE * move["hand"]
+        positions = list(range(start, start + HAND_SIZE))
+        state, swapped = swap(state, seat, state.hands[seat], positions, True)
+        event = {"type": "hand_swapped", "seat": seat, "hand": move["hand"],
+                 "gave": swapped["gave"], "took": swapped["took"]}
+        return _after_swap(flow, state, seat, [event])
+
+
+class RenewHand(Renew[SwitchFlow]):
+    """Put a table hand out of play for three cards of the stock, face up or down."""
+
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
+        if len(state.stock) < HAND_SIZE:
+            return []
+        return [{"type": "renew", "hand": index, "face_up": up}
+                for index in range(TABLE_HANDS) for up in (True, False)]
+
+    def verify(self, flow: SwitchFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        index = read_table_hand(move, TABLE_HANDS)
+        face_up = move.get("face_up")
+        if not isinstance(face_up, bool):
+            raise refuse("bad_move", N_("say whether the new hand lies face up"),
+                         field="face_up")
+        if len(state.stock) < HAND_SIZE:
+            raise refuse("stock_empty", N_("the stock has too few cards to renew a hand"),
+                         field="hand")
+        return {"type": "renew", "hand": index, "face_up": face_up}
+
+    def apply(self, flow: SwitchFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        return flow.renew(state, state.turn, move["hand"], move["face_up"])  # type: ignore[arg-type]
+
+
+KEEPING: tuple[Operation[Any], ...] = (KeepHand(),)
+TURN: tuple[Operation[Any], ...] = (SwapCard(), SwapWholeHand(), RenewHand(), PlainKnock(),
+                                    PlainStand())
+"""A turn: swap a card or the hand, renew a table hand, or knock (``stand`` after one)."""
+MOVE_TYPES = frozenset(operation.type for operation in (*KEEPING, *TURN))
 
 register(SwitchFlow())

@@ -44,13 +44,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
 from thirtyone.cards import Card
 from thirtyone.errors import N_, OptionError, StateError
 from thirtyone.game.dealing import deal, dealing_order
-from thirtyone.game.family import Events, FamilyFlow, close_turn, register, showdown_due
-from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.family import (
+    Events,
+    PlainKnock,
+    PlainStand,
+    TurnFlow,
+    close_turn,
+    register,
+    showdown_due,
+)
+from thirtyone.game.moves import (
+    Declare,
+    Exchange,
+    Join,
+    Operation,
+    Pass,
+    Reveal,
+    move_card,
+    refuse,
+)
 from thirtyone.game.pot import carried_seats
 from thirtyone.game.settlement import (
     Outcome,
@@ -174,7 +191,7 @@ def hide_gift(entry: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     return shown
 
 
-class WidowFlow(FamilyFlow):
+class WidowFlow(TurnFlow):
     family = Family.WIDOW
     phases = frozenset(WidowPhase)
 
@@ -206,9 +223,9 @@ class WidowFlow(FamilyFlow):
         joining = to_join(state, order)
         if joining:
             return state.evolve(phase=WidowPhase.JOIN, turn=joining[0]), events
-        return self._begin(state, events)
+        return self.begin(state, events)
 
-    def _begin(self, state: GameState, events: Events) -> tuple[GameState, Events]:
+    def begin(self, state: GameState, events: Events) -> tuple[GameState, Events]:
         """After the deal (and the joins): the 31s shown at once, then the first phase."""
         rules = state.rules
         score = evaluator(rules).score
@@ -217,7 +234,7 @@ class WidowFlow(FamilyFlow):
             state = state.evolve(table_face_up=(True,) * len(state.table))
             events.append({"type": "widow_31", "seat": state.dealer,
                            "cards": [card.code for card in state.table]})
-            return self._end(state, "widow_31", (state.dealer,), events)
+            return self.end(state, "widow_31", (state.dealer,), events)
         fire = tuple(seat for seat in order if is_fire(score(state.hands[seat])))
         if fire:
             return settle_blitz(state, fire, events)
@@ -226,135 +243,41 @@ class WidowFlow(FamilyFlow):
             # A 31 is announced at once [000], before any declaration or exchange.
             events.extend({"type": "thirty_one", "seat": seat} for seat in dealt)
             reason = "dealt_31" if rules.dealt_31_wins else "thirty_one"
-            return self._end(state, reason, dealt, events)
+            return self.end(state, reason, dealt, events)
         if not state.table_face_up[0]:
             return state.evolve(phase=WidowPhase.CHOOSE, turn=state.dealer), events
         first = WidowPhase.DECLARE if rules.declarations else WidowPhase.EXCHANGE
         return state.evolve(phase=first, turn=order[0]), events
 
-    # Legal moves and their checks
+    # The operations of each phase
 
-    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
-        phase = state.phase
-        seat: int = state.turn  # type: ignore[assignment]
-        hand = state.hands[seat]
-        if phase == WidowPhase.JOIN:
-            return [{"type": "join"}, {"type": "pass"}]
-        if phase == WidowPhase.CHOOSE:
-            return [{"type": "exchange", "give": [card.code for card in hand],
-                     "take": list(range(WIDOW_SIZE))}, {"type": "reveal"}]
-        if phase == WidowPhase.DECLARE:
-            declare = [{"type": "declare"}] if _declarable(state.rules, hand) else []
-            return [*declare, {"type": "pass"}]
-        moves = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
-        if state.rules.may_pass:
-            # Passing keeps the hand, before a knock and in the last turn after one.
-            moves.append({"type": "pass"})
-            if state.knocker is None and self.may_knock(state):
-                moves.append({"type": "knock"})
-        elif state.rules.knock == "plain":
-            moves += self.knock_or_stand(state)
-        return moves
+    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
+        phase = WidowPhase(state.phase)
+        if phase == WidowPhase.EXCHANGE:
+            return PASSING_TURN if state.rules.may_pass else TURN
+        return PHASES[phase]
 
-    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
-        phase = state.phase
-        rules = state.rules
-        seat: int = state.turn  # type: ignore[assignment]
-        hand = state.hands[seat]
-        allowed = {
-            WidowPhase.JOIN: ("join", "pass"),
-            WidowPhase.CHOOSE: ("exchange", "reveal"),
-            WidowPhase.DECLARE: ("declare", "pass"),
-            WidowPhase.EXCHANGE: ("exchange", "knock", "pass" if rules.may_pass else "stand"),
-        }[WidowPhase(phase)]
-        if kind not in allowed:
-            known = ("exchange", "knock", "stand", "join", "pass", "reveal", "declare")
-            if kind not in known or not _in_rules(rules, kind):
-                raise unknown_move(kind, rules.variant)
-            raise refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
-                         field="type", move=kind, phase=str(phase))
-        if kind == "exchange":
-            sizes = (WIDOW_SIZE,) if phase == WidowPhase.CHOOSE else exchange_sizes(rules)
-            return read_exchange(move, hand, len(state.table), sizes)
-        if kind == "declare" and not _declarable(rules, hand):
-            raise refuse("nothing_to_declare",
-                         N_("only a 31, three of a kind or three cards of one suit may be "
-                            "declared"))
-        if kind == "knock":
-            if rules.knock != "plain":
-                raise refuse("no_plain_knock",
-                             N_("knock by taking all three widow cards"))
-            return self.check_knock(state)
-        if kind == "stand":
-            if rules.knock != "plain":
-                raise refuse("must_exchange", N_("every turn must exchange with the widow"))
-            return self.check_stand(state)
-        return {"type": kind}
+    def uses(self, rules: Rules) -> frozenset[str]:
+        return frozenset(kind for kind, used in {
+            "exchange": True,
+            "join": rules.tie == "carry",
+            "reveal": rules.widow == "face-down",
+            "declare": rules.declarations,
+            "knock": rules.knock == "plain",
+            "stand": rules.knock == "plain" and not rules.may_pass,
+            "pass": rules.declarations or rules.tie == "carry" or rules.may_pass,
+        }.items() if used)
 
-    # Playing a move
+    # The effects the operations share
 
-    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
-        kind = move["type"]
-        phase = state.phase
-        seat: int = state.turn  # type: ignore[assignment]
-        if phase == WidowPhase.JOIN:
-            return self._join(state, seat, kind == "join")
-        if phase == WidowPhase.CHOOSE:
-            return self._choose(state, seat, move)
-        if phase == WidowPhase.DECLARE:
-            if kind == "declare":
-                score = evaluator(state.rules).score(state.hands[seat])
-                events: Events = [{"type": "declared", "seat": seat,
-                                   "category": score.category, "points": score.points}]
-                return self._end(state, "declared", (), events)
-            events = [{"type": "passed", "seat": seat}]
-            order = self.players(state)
-            if seat == order[-1]:
-                return state.evolve(phase=WidowPhase.EXCHANGE, turn=order[0],
-                                    turns=0), events
-            return state.evolve(turn=next_player(state, seat),
-                                turns=state.turns + 1), events
-        rules = state.rules
-        if kind == "knock":
-            events = [{"type": "knocked", "seat": seat}]
-            if rules.call_fee:
-                state = _pay(state, seat, rules.call_fee)
-                events.append({"type": "paid", "seat": seat, "chips": rules.call_fee})
-            return self._end_turn(state, seat, events, **self.knock(state, seat, events))
-        if kind == "stand":
-            return self._end_turn(state, seat, [{"type": "stood", "seat": seat}])
-        if kind == "pass":
-            return self._pass(state, seat)
-        cards = [move_card({"card": code}) for code in move["give"]]
-        state, event = swap(state, seat, cards, move["take"],
-                            rules.widow_discards == "face-up")
-        events = [event]
-        score = evaluator(rules).score(state.hands[seat])
-        if is_fire(score):
-            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
-        if has_31(rules, score):
-            events.append({"type": "thirty_one", "seat": seat})
-            if rules.on_31 == "showdown":
-                return self._end(state.evolve(turns=state.turns + 1), "thirty_one", (seat,),
-                                 events)
-            if state.knocker is None:
-                # The 31 is a knock: the hand stays as it is for the showdown.
-                events.append({"type": "knocked", "seat": seat})
-                return self._end_turn(state, seat, events, **self.knock(state, seat, events))
-            return self._end_turn(state, seat, events)
-        if rules.knock == "take-all" and len(cards) == WIDOW_SIZE and state.knocker is None:
-            events.append({"type": "knocked", "seat": seat})
-            return self._end_turn(state, seat, events, **self.knock(state, seat, events))
-        return self._end_turn(state, seat, events)
-
-    def _pass(self, state: GameState, seat: int) -> tuple[GameState, Events]:
+    def pass_turn(self, state: GameState, seat: int) -> tuple[GameState, Events]:
         """``seat`` passes; the last of a full round of passes before any knock renews the
         table from the stock, or ends the round with a showdown when the stock is too
         short."""
         events: Events = [{"type": "passed", "seat": seat}]
         players = len(self.players(state))
         if state.knocker is not None or (passes_in_a_row(state) + 1) % players:
-            return self._end_turn(state, seat, events)
+            return self.end_turn(state, seat, events)
         if len(state.stock) < WIDOW_SIZE:
             events.append({"type": "table_not_renewed", "cards": len(state.stock)})
             return settle_showdown(close_turn(state, next_player(state, seat)), events)
@@ -362,34 +285,10 @@ class WidowFlow(FamilyFlow):
         state = state.evolve(table=fresh, table_face_up=(True,) * WIDOW_SIZE,
                              stock=state.stock[WIDOW_SIZE:], out=state.out + state.table)
         events.append({"type": "table_renewed", "cards": [card.code for card in fresh]})
-        return self._end_turn(state, seat, events)
+        return self.end_turn(state, seat, events)
 
-    def _join(self, state: GameState, seat: int, joins: bool) -> tuple[GameState, Events]:
-        state, events, decided = join_or_pass(state, seat, joins)
-        return self._begin(state, events) if decided else (state, events)
-
-    def _choose(self, state: GameState, seat: int,
-                move: dict[str, Any]) -> tuple[GameState, Events]:
-        events: Events
-        if move["type"] == "reveal":
-            state = state.evolve(table_face_up=(True,) * len(state.table))
-            events = [{"type": "widow_revealed", "seat": seat,
-                       "cards": [card.code for card in state.table]}]
-        else:
-            cards = [move_card({"card": code}) for code in move["give"]]
-            state, event = swap(state, seat, cards, move["take"], True)
-            events = [event]
-            score = evaluator(state.rules).score(state.hands[seat])
-            if is_fire(score):
-                return settle_blitz(state, (seat,), events)
-            if has_31(state.rules, score):
-                events.append({"type": "thirty_one", "seat": seat})
-                return self._end(state, "thirty_one", (seat,), events)
-        return state.evolve(phase=WidowPhase.EXCHANGE,
-                            turn=next_player(state, seat)), events
-
-    def _end_turn(self, state: GameState, seat: int, events: Events,
-                  **changes: Any) -> tuple[GameState, Events]:
+    def end_turn(self, state: GameState, seat: int, events: Events,
+                 **changes: Any) -> tuple[GameState, Events]:
         """Close ``seat``'s turn: a showdown after the last final turn or at ``max_turns``,
         else the next seat's turn."""
         state = close_turn(state, next_player(state, seat), **changes)
@@ -397,8 +296,8 @@ class WidowFlow(FamilyFlow):
             return settle_showdown(state, events)
         return state, events
 
-    def _end(self, state: GameState, reason: str, seats: tuple[int, ...],
-             events: Events) -> tuple[GameState, Events]:
+    def end(self, state: GameState, reason: str, seats: tuple[int, ...],
+            events: Events) -> tuple[GameState, Events]:
         """Settle the deal: ``seats`` are the ones that ended it (31, declarations)."""
         if reason == "declared":
             events.append({"type": "showdown", "knocker": state.knocker})
@@ -422,6 +321,250 @@ class WidowFlow(FamilyFlow):
         ):
             raise StateError("bad_phase", N_("the {phase} phase does not fit this position"),
                              field="phase", phase=str(phase))
+
+
+class CarriedDeal(Protocol):
+    """A flow that may carry a tied pot to a deal the other seats join: it begins the play
+    once every seat has decided."""
+
+    def begin(self, state: GameState, events: Events) -> tuple[GameState, Events]: ...
+
+
+class JoinCarried(Join[CarriedDeal]):
+    """Join a carried deal by paying the pot's amount."""
+
+    def legal(self, flow: CarriedDeal, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "join"}]
+
+    def verify(self, flow: CarriedDeal, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return {"type": "join"}
+
+    def apply(self, flow: CarriedDeal, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        state, events, decided = join_or_pass(state, state.turn, True)  # type: ignore[arg-type]
+        return flow.begin(state, events) if decided else (state, events)
+
+
+class SitOut(Pass[CarriedDeal]):
+    """Sit a carried deal out: the seat's cards go out of play face down."""
+
+    def legal(self, flow: CarriedDeal, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "pass"}]
+
+    def verify(self, flow: CarriedDeal, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return {"type": "pass"}
+
+    def apply(self, flow: CarriedDeal, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        state, events, decided = join_or_pass(state, state.turn, False)  # type: ignore[arg-type]
+        return flow.begin(state, events) if decided else (state, events)
+
+
+JOINING: tuple[Operation[Any], ...] = (JoinCarried(), SitOut())
+"""A carried deal's first phase: join it or sit it out."""
+
+
+def _opened(state: GameState, seat: int, events: Events) -> tuple[GameState, Events]:
+    """After the dealer's choice: the exchanges begin."""
+    return state.evolve(phase=WidowPhase.EXCHANGE, turn=next_player(state, seat)), events
+
+
+class TakeTable(Exchange[WidowFlow]):
+    """The dealer takes the face-down table cards for their whole hand."""
+
+    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return [{"type": "exchange", "give": [card.code for card in hand],
+                 "take": list(range(WIDOW_SIZE))}]
+
+    def verify(self, flow: WidowFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return read_exchange(move, hand, len(state.table), (WIDOW_SIZE,))
+
+    def apply(self, flow: WidowFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        cards = [move_card({"card": code}) for code in move["give"]]
+        state, event = swap(state, seat, cards, move["take"], True)
+        events: Events = [event]
+        score = evaluator(state.rules).score(state.hands[seat])
+        if is_fire(score):
+            return settle_blitz(state, (seat,), events)
+        if has_31(state.rules, score):
+            events.append({"type": "thirty_one", "seat": seat})
+            return flow.end(state, "thirty_one", (seat,), events)
+        return _opened(state, seat, events)
+
+
+class RevealTable(Reveal[WidowFlow]):
+    """The dealer turns the face-down table cards face up."""
+
+    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "reveal"}]
+
+    def verify(self, flow: WidowFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return {"type": "reveal"}
+
+    def apply(self, flow: WidowFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        state = state.evolve(table_face_up=(True,) * len(state.table))
+        return _opened(state, seat, [{"type": "widow_revealed", "seat": seat,
+                                      "cards": [card.code for card in state.table]}])
+
+
+class DeclareHand(Declare[WidowFlow]):
+    """Declare a 31 of one suit, three of a kind or three cards of one suit: the showdown."""
+
+    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return [{"type": "declare"}] if _declarable(state.rules, hand) else []
+
+    def verify(self, flow: WidowFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        if not _declarable(state.rules, state.hands[state.turn]):  # type: ignore[index]
+            raise refuse("nothing_to_declare",
+                         N_("only a 31, three of a kind or three cards of one suit may be "
+                            "declared"))
+        return {"type": "declare"}
+
+    def apply(self, flow: WidowFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        score = evaluator(state.rules).score(state.hands[seat])
+        events: Events = [{"type": "declared", "seat": seat,
+                           "category": score.category, "points": score.points}]
+        return flow.end(state, "declared", (), events)
+
+
+class DeclinePass(Pass[WidowFlow]):
+    """Declare nothing: the next seat decides, and after the last the exchanges begin."""
+
+    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "pass"}]
+
+    def verify(self, flow: WidowFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return {"type": "pass"}
+
+    def apply(self, flow: WidowFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        events: Events = [{"type": "passed", "seat": seat}]
+        order = flow.players(state)
+        if seat == order[-1]:
+            return state.evolve(phase=WidowPhase.EXCHANGE, turn=order[0], turns=0), events
+        return state.evolve(turn=next_player(state, seat), turns=state.turns + 1), events
+
+
+class WidowExchange(Exchange[WidowFlow]):
+    """Exchange with the widow: a 31 or Feuer it makes ends the deal (``on_31``); with
+    ``knock: take-all`` taking all three cards is the knock."""
+
+    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+
+    def verify(self, flow: WidowFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        hand = state.hands[state.turn]  # type: ignore[index]
+        return read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
+
+    def apply(self, flow: WidowFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        rules = state.rules
+        cards = [move_card({"card": code}) for code in move["give"]]
+        state, event = swap(state, seat, cards, move["take"],
+                            rules.widow_discards == "face-up")
+        events: Events = [event]
+        score = evaluator(rules).score(state.hands[seat])
+        if is_fire(score):
+            return settle_blitz(state.evolve(turns=state.turns + 1), (seat,), events)
+        if has_31(rules, score):
+            events.append({"type": "thirty_one", "seat": seat})
+            if rules.on_31 == "showdown":
+                return flow.end(state.evolve(turns=state.turns + 1), "thirty_one", (seat,),
+                                events)
+            if state.knocker is None:
+                # The 31 is a knock: the hand stays as it is for the showdown.
+                events.append({"type": "knocked", "seat": seat})
+                return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
+            return flow.end_turn(state, seat, events)
+        if rules.knock == "take-all" and len(cards) == WIDOW_SIZE and state.knocker is None:
+            events.append({"type": "knocked", "seat": seat})
+            return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
+        return flow.end_turn(state, seat, events)
+
+
+class WidowKnock(PlainKnock):
+    """The knock (``knock: plain``), which costs ``call_fee``."""
+
+    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+        if not (state.rules.may_pass or state.rules.knock == "plain"):
+            return []
+        return super().legal(flow, state)
+
+    def verify(self, flow: TurnFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        if state.rules.knock != "plain":
+            raise refuse("no_plain_knock", N_("knock by taking all three widow cards"))
+        return super().verify(flow, state, move)
+
+    def apply(self, flow: TurnFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        seat: int = state.turn  # type: ignore[assignment]
+        events: Events = [{"type": "knocked", "seat": seat}]
+        fee = state.rules.call_fee
+        if fee:
+            state = _pay(state, seat, fee)
+            events.append({"type": "paid", "seat": seat, "chips": fee})
+        return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
+
+
+class WidowStand(PlainStand):
+    """Standing after a knock, when a turn need not exchange (``knock: plain``)."""
+
+    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+        return super().legal(flow, state) if state.rules.knock == "plain" else []
+
+    def verify(self, flow: TurnFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        if state.rules.knock != "plain":
+            raise refuse("must_exchange", N_("every turn must exchange with the widow"))
+        return super().verify(flow, state, move)
+
+
+class TurnPass(Pass[WidowFlow]):
+    """Schwimmen: keep the hand, before a knock and in the last turn after one."""
+
+    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+        return [{"type": "pass"}]
+
+    def verify(self, flow: WidowFlow, state: GameState,
+               move: Mapping[str, Any]) -> dict[str, Any]:
+        return {"type": "pass"}
+
+    def apply(self, flow: WidowFlow, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        return flow.pass_turn(state, state.turn)  # type: ignore[arg-type]
+
+
+_EXCHANGE = WidowExchange()
+PHASES: dict[WidowPhase, tuple[Operation[Any], ...]] = {
+    WidowPhase.JOIN: JOINING,
+    WidowPhase.CHOOSE: (TakeTable(), RevealTable()),
+    WidowPhase.DECLARE: (DeclareHand(), DeclinePass()),
+}
+"""The operations of each phase before the exchanges."""
+TURN: tuple[Operation[Any], ...] = (_EXCHANGE, WidowKnock(), WidowStand())
+"""A turn: exchange, or knock (``stand`` after a knock)."""
+PASSING_TURN: tuple[Operation[Any], ...] = (_EXCHANGE, TurnPass(), WidowKnock())
+"""A turn with ``may_pass``: exchange, pass, or knock."""
 
 
 def next_player(state: GameState, seat: int) -> int:
@@ -510,18 +653,6 @@ def _declarable(rules: Rules, hand: Sequence[Card]) -> bool:
     if len({card.suit for card in hand}) == 1 or len({card.rank for card in hand}) == 1:
         return True
     return evaluator(rules).score(hand).category == "three-of-a-kind"  # a wild jack's trips
-
-
-def _in_rules(rules: Rules, kind: str) -> bool:
-    """Whether ``kind`` is a move these rules ever use."""
-    return {
-        "join": rules.tie == "carry",
-        "reveal": rules.widow == "face-down",
-        "declare": rules.declarations,
-        "knock": rules.knock == "plain",
-        "stand": rules.knock == "plain" and not rules.may_pass,
-        "pass": rules.declarations or rules.tie == "carry" or rules.may_pass,
-    }.get(kind, True)
 
 
 register(WidowFlow())

@@ -24,13 +24,14 @@ from thirtyone.game import view
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import EXAMPLE_STATE, GameRequestSchema, Table
-from thirtyone.web.i18n import card_name, format_message
+from thirtyone.web.i18n import describe_move, format_message
 from thirtyone.web.problems import Problem
 
 # The table's helpers: the same key check, store and state cache as its other operations.
 from thirtyone.web.store import StoreUnavailable, TableNotFound
 from thirtyone.web.tables import (
     bearer_key,
+    key_required,
     load_table,
     seat_of,
     store_unavailable,
@@ -58,27 +59,6 @@ MEASURE_TEXTS: dict[str, str] = {
     "points": N_("the points scored this round"),
     "win": N_("the chance of winning"),
 }
-
-MOVE_TEXTS: dict[str, str] = {
-    "draw stock": N_("Draw from the stock"),
-    "draw discard": N_("Take from the discard pile: {card}"),
-    "discard": N_("Discard: {card}"),
-    "knock": N_("Knock"),
-    "stand": N_("Stand: keep your hand"),
-    "exchange": N_("Exchange with the table: give {given}; take {taken}"),
-    "face-down": N_("the face-down card in place {place}"),
-    "declare": N_("Declare your hand"),
-    "pass": N_("Pass"),
-    "join": N_("Join the deal"),
-    "reveal": N_("Turn the table cards face up"),
-    "keep": N_("Keep hand {hand}"),
-    "swap_hand": N_("Swap your hand for table hand {hand}"),
-    "renew up": N_("Renew table hand {hand} face up"),
-    "renew down": N_("Renew table hand {hand} face down"),
-    "take": N_("Take: {card}"),
-}
-"""The description of each kind of move, by type (and source or side)."""
-
 
 class AdviceRequestSchema(GameRequestSchema):
     seat = ma.fields.Integer(
@@ -141,32 +121,6 @@ class AdviceSchema(Schema):
     moves = ma.fields.List(ma.fields.Nested(MoveValueSchema), required=True)
 
 
-def describe(move: Mapping[str, Any], seen: Mapping[str, Any]) -> str:
-    """A move in words of the request's language, with the cards the seat sees named."""
-    kind = move["type"]
-    if kind == "draw":
-        if move["source"] == "stock":
-            return format_message(MOVE_TEXTS["draw stock"])
-        return format_message(MOVE_TEXTS["draw discard"], {"card": card_name(seen["discard"][-1])})
-    if kind in ("discard", "take"):
-        return format_message(MOVE_TEXTS[kind], {"card": card_name(move["card"])})
-    if kind == "exchange":
-        table = seen["table"]
-        taken = [card_name(table[place]) if table[place] is not None
-                 else format_message(MOVE_TEXTS["face-down"], {"place": place + 1})
-                 for place in move["take"]]
-        return format_message(MOVE_TEXTS["exchange"], {
-            "given": ", ".join(card_name(code) for code in move["give"]),
-            "taken": ", ".join(taken),
-        })
-    if kind in ("keep", "swap_hand"):
-        return format_message(MOVE_TEXTS[kind], {"hand": move["hand"] + 1})
-    if kind == "renew":
-        side = "renew up" if move["face_up"] else "renew down"
-        return format_message(MOVE_TEXTS[side], {"hand": move["hand"] + 1})
-    return format_message(MOVE_TEXTS[kind])
-
-
 @blp.route("/advice")
 class GameAdvice(MethodView):
     @blp.arguments(AdviceRequestSchema(),
@@ -185,8 +139,8 @@ class GameAdvice(MethodView):
 class TableAdvice(MethodView):
     @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
     @tables_blp.response(200, AdviceSchema)
-    @tables_blp.alt_response(403, response="FORBIDDEN",
-                             description="No key was sent, or it opens no seat here.")
+    @tables_blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was sent.")
+    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -197,8 +151,7 @@ class TableAdvice(MethodView):
         record = load_table(table)
         seat = seat_of(record, bearer_key())
         if seat is None:
-            raise Problem(403, "seat_key_required", N_("Send the key of your seat."),
-                          title=N_("Forbidden"))
+            raise key_required()
         return hint(view(table_state(record), seat), query["samples"], query["seed"])
 
 
@@ -209,7 +162,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, An
         advice = advise_view(seen, samples, seed, deadline=time.perf_counter() + seconds)
     except StateError as error:
         raise Problem.from_engine(error, status=409) from None
-    moves = [{**entry.to_dict(), "description": describe(entry.move, seen)}
+    moves = [{**entry.to_dict(), "description": describe_move(entry.move, seen)}
              for entry in advice.moves]
     return {
         "seat": advice.seat,

@@ -19,7 +19,7 @@ from apispec import APISpec
 
 from thirtyone.cards import CARD
 from thirtyone.events import EVENTS, Event
-from thirtyone.game.moves import Move, PlayedMove
+from thirtyone.game.moves import MOVES, Move, PlayedMove
 from thirtyone.game.views import View
 from thirtyone.rules import OPTION_VALUES, PRESETS
 
@@ -43,6 +43,12 @@ VARIANT_SCHEMA: dict[str, Any] = {
 }
 
 EVENT_MESSAGE = {"type": "string", "description": "What happened, in the request's language."}
+
+MOVE_DESCRIPTION = {
+    "type": "string",
+    "description": "In `legal_moves`: the move in words of the request's language (table hands "
+    "and places counted from 1). Ignored in a move sent.",
+}
 
 
 def _markdown(docstring: str) -> str:
@@ -71,13 +77,15 @@ class Components:
     """The components read from the engine's types, registered in ``spec`` as they are met.
 
     ``names`` renames a TypedDict's component (events get an ``Event`` suffix); ``extra``
-    adds properties to some (the localized ``message`` of an API event).
+    adds required properties to some (the localized ``message`` of an API event),
+    ``optional`` properties that may be absent (the ``description`` of a legal move).
     """
 
     def __init__(self, spec: APISpec) -> None:
         self.spec = spec
         self.names: dict[type, str] = {}
         self.extra: dict[type, dict[str, dict[str, Any]]] = {}
+        self.optional: dict[type, dict[str, dict[str, Any]]] = {}
         self.done: set[str] = set()
         self.unions: dict[Any, str] = {}
 
@@ -127,7 +135,7 @@ class Components:
         self.done.add(name)
         hints = get_type_hints(kind, include_extras=True)
         properties = {key: self.schema(hint) for key, hint in hints.items()}
-        properties |= self.extra.get(kind, {})
+        properties |= self.extra.get(kind, {}) | self.optional.get(kind, {})
         required = [key for key in hints if key in kind.__required_keys__]  # type: ignore[attr-defined]
         required += list(self.extra.get(kind, {}))
         # Exactly these keys: the engine sends no other, and the API refuses any other.
@@ -168,6 +176,8 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
     })
     spec.components.schema("VariantId", {**VARIANT_SCHEMA, "enum": list(PRESETS)})
     spec.components.schema("Options", _options_schema())
+    for kind in MOVES.values():
+        components.optional[kind] = {"description": MOVE_DESCRIPTION}
     components.tagged_union(
         "Move", Move, "A move: its `type` says which, and which fields it has. The legal ones "
         "are listed in `legal_moves`; send one back as it is.",

@@ -7,6 +7,7 @@ and gets the next one back: the engine checks it, nothing is sealed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
@@ -23,7 +24,7 @@ from thirtyone.game.checks import read_sealed_state
 from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
-from thirtyone.web.i18n import catalog, format_message
+from thirtyone.web.i18n import catalog, describe_move, format_message
 from thirtyone.web.problems import Problem
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import (
@@ -146,6 +147,16 @@ class MoveSchema(Schema):
     face_up = ma.fields.Boolean(
         metadata={"description": "Switch: whether a renewed table hand lies face up."}
     )
+    description = ma.fields.String(
+        load_only=True,
+        metadata={"description": "Ignored: the words `legal_moves` gives, so that a legal move "
+                  "is sent back as it is."},
+    )
+
+    @ma.post_load
+    def words_dropped(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        data.pop("description", None)
+        return data
 
 
 class MoveRequestSchema(GameRequestSchema):
@@ -264,12 +275,13 @@ class Table:
     def seen(self, state: GameState) -> dict[str, Any]:
         """The game as the seat asking sees it, and the moves it may make."""
         to_move = state.to_move
+        seen = view(state, self.seat)
         return {
             "seat": self.seat,
-            "view": view(state, self.seat),
+            "view": seen,
             "to_move": to_move,
             "is_over": state.is_over,
-            "legal_moves": legal_moves(state)
+            "legal_moves": described_moves(state, seen)
             if to_move is None or (self.seat is not None and self.seat == to_move) else [],
         }
 
@@ -282,6 +294,12 @@ class Table:
         else:
             carried = {"state": state.to_dict()}
         return {**carried, **self.seen(state)}
+
+
+def described_moves(state: GameState, seen: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The legal moves, each with its localized ``description`` in the words of ``seen``
+    (the mover's view): what every answer listing ``legal_moves`` gives."""
+    return [{**move, "description": describe_move(move, seen)} for move in legal_moves(state)]
 
 
 def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

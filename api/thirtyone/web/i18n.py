@@ -162,6 +162,12 @@ def format_message(template: str, params: Mapping[str, Any] | None = None) -> st
     return words.format_message(catalog(), template, params)
 
 
+def describe_move(move: Mapping[str, Any], seen: Mapping[str, Any]) -> str:
+    """A legal move in words of the request's language (see
+    :func:`thirtyone.words.describe_move`)."""
+    return words.describe_move(catalog(), move, seen)
+
+
 def card_name(card: str | Card) -> str:
     """A card's name in the request's language: "ace of spades", "туз пик", "asso di picche"."""
     return words.card_name(catalog(), card)

@@ -38,6 +38,7 @@ _log = logging.getLogger(__name__)
 # from routing or the server rather than from a view.
 STATUS_TITLES: dict[int, str] = {
     400: N_("Bad request"),
+    401: N_("Unauthorized"),
     403: N_("Forbidden"),
     404: N_("Not found"),
     405: N_("Method not allowed"),

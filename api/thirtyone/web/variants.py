@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
+from flask import Response
 from flask.views import MethodView
 
 from thirtyone.errors import OptionError
@@ -12,6 +13,8 @@ from thirtyone.rules import PRESETS, SOURCES, Preset, find_preset
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import gettext
 from thirtyone.web.problems import STATUS_TITLES, Problem
+
+CACHE_SECONDS = 3600
 
 blp = Blueprint(
     "variants", __name__, url_prefix="/v1/variants",
@@ -102,8 +105,20 @@ def describe(preset: Preset) -> dict[str, Any]:
     }
 
 
+@blp.after_request
+def cacheable(response: Response) -> Response:
+    """The variants change only with a new release: caches may keep an answer for an hour and
+    then revalidate it by its ETag (flask-smorest's, from the localized answer; ``Vary:
+    Accept-Language`` is set with the language)."""
+    if response.status_code in (200, 304):
+        response.cache_control.public = True
+        response.cache_control.max_age = CACHE_SECONDS
+    return response
+
+
 @blp.route("")
 class Variants(MethodView):
+    @blp.etag
     @blp.doc(operationId="listVariants")
     @blp.response(200, VariantListSchema)
     def get(self) -> dict[str, Any]:
@@ -113,6 +128,7 @@ class Variants(MethodView):
 
 @blp.route("/<variant_id>")
 class Variant(MethodView):
+    @blp.etag
     @blp.doc(operationId="getVariant", parameters=[
         {"in": "path", "name": "variant_id", "required": True, "schema": {"type": "string"},
          "example": "scat", "description": "A variant id or any of its names."}])

@@ -34,9 +34,10 @@ const TITLE = document.title;
 
 const sameSet = (list, set) => list.length === set.size && list.every((item) => set.has(item));
 
-/** A move's JSON with its fields in one order, to know the same move from two answers. */
-const moveKey = (move) => JSON.stringify(Object.keys(move).sort()
-  .map((name) => [name, move[name]]));
+/** A move's JSON with its fields in one order, to know the same move from two answers (a
+legal move's `description` is words about it, not part of it). */
+const moveKey = (move) => JSON.stringify(Object.keys(move).filter((name) => name !== "description")
+  .sort().map((name) => [name, move[name]]));
 
 export class TableView {
   constructor(table, key) {

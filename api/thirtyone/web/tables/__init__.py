@@ -35,7 +35,7 @@ from __future__ import annotations
 from thirtyone.web.tables import claims, lobby, records, rematch, routes, streams
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import default_config, document, init_app, load_table, table_state
-from thirtyone.web.tables.problems import store_unavailable, table_not_found
+from thirtyone.web.tables.problems import key_required, store_unavailable, table_not_found
 from thirtyone.web.tables.seats import bearer_key, seat_of
 
 # The operations register on ``blp`` where they are declared.
@@ -48,6 +48,7 @@ __all__ = [
     "default_config",
     "document",
     "init_app",
+    "key_required",
     "load_table",
     "seat_of",
     "store_unavailable",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from thirtyone.game import GameState, legal_moves, view
+from thirtyone.game import GameState, view
+from thirtyone.web.games import described_moves
 from thirtyone.web.store import TableRecord
 from thirtyone.web.tables import clocks, presence
 from thirtyone.web.tables.life import PLAYING, WAITING, phase, seat_meta
@@ -36,6 +37,7 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
     # Between rounds (to_move is None) any human seat may deal.
     may_move = playing and (to_move is None or to_move == seat)
     meta = record.meta
+    seen = None if waiting else view(state, seat)
     answer = {
         "table": record.table,
         "version": version,
@@ -47,10 +49,10 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
         "seat": seat,
         # Revealed with the deal's seed (``view.seed``) once the match is over.
         "server_seed": meta.get("server_seed") if state.is_over and not waiting else None,
-        "view": None if waiting else view(state, seat),
+        "view": seen,
         "to_move": to_move,
         "is_over": state.is_over,
-        "legal_moves": legal_moves(state) if may_move else [],
+        "legal_moves": described_moves(state, seen) if may_move and seen else [],
         "options": meta.get("options", state.rules.to_dict()["options"]),
         "public": bool(meta.get("public")),
         "turn_seconds": meta.get("turn_seconds"),

@@ -1,5 +1,5 @@
 """The problems only tables answer: a table not found, a store not answering, a stale
-version, a key that opens no seat."""
+version, a missing key (401) or one that opens no seat (403)."""
 
 from __future__ import annotations
 
@@ -55,11 +55,16 @@ def bad_key() -> Problem:
     )
 
 
-def key_required() -> Problem:
+def key_required(error: str | None = None) -> Problem:
+    """401: the request shows no bearer key (RFC 6750: ``WWW-Authenticate: Bearer``, with
+    ``error="invalid_request"`` when an Authorization header of another form was sent)."""
+    challenge = 'Bearer realm="thirtyone"'
+    if error is not None:
+        challenge += f', error="{error}"'
     return Problem(
-        403, "seat_key_required",
-        N_("Show your seat's key to move: Authorization: Bearer followed by the key."),
-        title=N_("Forbidden"),
+        401, "seat_key_required",
+        N_("Show your seat's key: Authorization: Bearer followed by the key."),
+        title=N_("Unauthorized"), headers={"WWW-Authenticate": challenge},
     )
 
 

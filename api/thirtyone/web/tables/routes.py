@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
@@ -46,10 +46,12 @@ class Tables(MethodView):
     @blp.arguments(NewTableSchema(),
                    example={"variant": "scat", "players": 3, "bots": {"2": "greedy"},
                             "name": "Ana", "public": True, "turn_seconds": 60})
-    @blp.response(201, NewTableResultSchema)
+    @blp.response(201, NewTableResultSchema, headers={"Location": {
+        "description": "The new table's address (`GET` it to read the table).",
+        "schema": {"type": "string", "format": "uri-reference"}}})
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
-    def post(self, body: dict[str, Any]) -> tuple[Response, int]:
+    def post(self, body: dict[str, Any]) -> tuple[Response, int, dict[str, str]]:
         """Open a table: your own seat's key, one invitation per other human seat, bots in
         the others, and the SHA-256 of the server's seed. With other human seats it waits
         (phase `waiting`, no card dealt) until they are claimed or you start it."""
@@ -67,13 +69,15 @@ class Tables(MethodView):
         for seat in answer["seats"]:
             seat["key"] = opened.keys.get(seat["seat"])
             seat["invitation"] = opened.invitations.get(seat["seat"])
-        return jsonify(answer), 201
+        return jsonify(answer), 201, {"Location": url_for("tables.Table", table=record.table)}
 
 
 @blp.route("/<table>")
 class Table(MethodView):
     @blp.doc(operationId="getTable")
     @blp.response(200, TableSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -93,7 +97,8 @@ class TableMoves(MethodView):
     @blp.doc(operationId="playTableMove")
     @blp.arguments(TableMoveRequestSchema())
     @blp.response(200, TableUpdateSchema)
-    @blp.alt_response(403, response="FORBIDDEN", description="No key, or it opens no seat.")
+    @blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was shown.")
+    @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT",
                       description="`stale_version`, or the move is not legal now.")

@@ -16,6 +16,9 @@ from thirtyone.web.games import MoveSchema
 from thirtyone.web.validation import Message, RulesSchema, Schema, between, one_of
 
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
+# A long poll answers within this many seconds: below the proxies' timeouts (deploy/).
+MAX_WAIT_SECONDS = 60
+DEFAULT_WAIT_SECONDS = 25
 
 _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot seat, null for a "
               "human seat; the name its player chose, whether it is claimed and its player "
@@ -66,7 +69,7 @@ def _whole_text(text: str) -> None:
 
 def _entropy_field() -> ma.fields.String:
     return ma.fields.String(
-        load_default=None, validate=[ma.validate.Length(
+        allow_none=True, validate=[ma.validate.Length(
             max=MAX_CONTRIBUTION, error=Message(N_("At most {max} characters."), "too_long")),
             _whole_text],
         metadata={"description": "Your contribution to the deal's seed: any text (dice, "
@@ -91,30 +94,36 @@ class NewTableSchema(RulesSchema):
     )
 
     seat = ma.fields.Integer(
-        load_default=None, validate=between(0, 14),
+        allow_none=True, validate=between(0, 14),
         metadata={"description": "Your own seat (a human one); by default the first human "
                   "seat. Its key is the only key in the answer; each other human seat gets "
                   "an invitation to hand to its player."},
     )
-    name = _name_field(load_default=None)
+    name = _name_field(allow_none=True)
     entropy = _entropy_field()
     public = ma.fields.Boolean(
-        load_default=False,
         metadata={"description": "List the table in the lobby (`GET /v1/tables`) while it "
                   "waits for players: anyone may then claim a free seat."},
     )
     turn_seconds = ma.fields.Integer(
-        load_default=None, allow_none=True, validate=between(2, 86_400),
+        allow_none=True, validate=between(2, 86_400),
         metadata={"description": "A clock per turn: past it, a bot of the table's level "
                   "moves for the seat (the autopilot); three missed turns in a row give the "
                   "seat to the bot. None: no clock."},
     )
     level = ma.fields.String(
-        load_default=None, validate=one_of(BOT_LEVELS),
+        allow_none=True, validate=one_of(BOT_LEVELS),
         metadata={"description": "The level of the bots that take over a seat (a player "
                   "left, missed turns, never came); by default the bot seats' level, else "
                   "`greedy`."},
     )
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # Filled here rather than by load_default, which the contract would show as a
+        # `default` that generated clients then send or require.
+        return {"seat": None, "name": None, "entropy": None, "public": False,
+                "turn_seconds": None, "level": None} | data
 
     @ma.pre_load
     def refuse_seed(self, data: Any, **kwargs: Any) -> Any:
@@ -145,12 +154,16 @@ class NewTableSchema(RulesSchema):
 
 class ClaimSeatSchema(Schema):
     invitation = ma.fields.String(
-        load_default=None, validate=ma.validate.Length(max=128),
+        allow_none=True, validate=ma.validate.Length(max=128),
         metadata={"description": "The seat's invitation, from the creator. A free seat of a "
                   "public table needs none."},
     )
-    name = _name_field(required=True)
+    name = _name_field(required=True, allow_none=True)
     entropy = _entropy_field()
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return {"invitation": None, "entropy": None} | data
 
 
 class TableMoveRequestSchema(Schema):
@@ -182,9 +195,31 @@ class EventsQuerySchema(Schema):
                   "does); without either, the stream starts with the current version."},
     )
     wait = ma.fields.Integer(
-        load_default=None, validate=between(0, 60),
-        metadata={"description": "Long poll: answer JSON once the table is past `after`, or "
-                  "after this many seconds with no new events."},
+        load_default=None, validate=between(0, MAX_WAIT_SECONDS),
+        metadata={"deprecated": True,
+                  "description": "Deprecated: the long poll is `GET .../updates`, where a "
+                  "request with `wait` is redirected (307) with its query."},
+    )
+
+
+class UpdatesQuerySchema(Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    key = ma.fields.String(
+        load_default=None,
+        metadata={"description": "The seat's key, for clients that cannot set headers; kept "
+                  "out of the access log."},
+    )
+    after = ma.fields.Integer(
+        load_default=None, validate=between(0, 2**53),
+        metadata={"description": "Answer once the table is past this version, with every "
+                  "event after it; without it, once the table is past its current version."},
+    )
+    wait = ma.fields.Integer(
+        load_default=DEFAULT_WAIT_SECONDS, validate=between(0, MAX_WAIT_SECONDS),
+        metadata={"description": "Answer after this many seconds if nothing happened (then "
+                  "`events` is empty); 0 answers at once."},
     )
 
 
@@ -322,3 +357,16 @@ class ClaimedTableSchema(TableUpdateSchema):
         metadata={"description": "The key of the seat just claimed: shown only in this "
                   "answer, held by nobody else. Show it as `Authorization: Bearer <key>`."},
     )
+
+
+class TableEventMessageSchema(ma.Schema):
+    """One Server-Sent Event of a table's stream, its fields as the `text/event-stream` lines
+    carry them (`id:`, `data:`, `retry:`); comment lines (`: keep-alive`) carry none."""
+
+    id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
+                                     "`Last-Event-ID` resumes after)."})
+    data = ma.fields.Nested(TableUpdateSchema, metadata={
+        "description": "The table at that version as this seat sees it, with the events "
+        "of that version, as JSON on one line."})
+    retry = ma.fields.Integer(metadata={"description": "How many milliseconds a client "
+                                        "waits before it reconnects (sent first)."})

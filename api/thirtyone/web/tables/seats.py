@@ -10,7 +10,7 @@ import secrets
 from flask import request
 
 from thirtyone.web.store import TableRecord
-from thirtyone.web.tables.problems import bad_key
+from thirtyone.web.tables.problems import bad_key, key_required
 
 
 def new_key() -> str:
@@ -24,13 +24,14 @@ def key_hash(key: str) -> str:
 
 
 def bearer_key() -> str | None:
-    """The seat key of the request's bearer credential, if it shows one."""
+    """The seat key of the request's bearer credential, if it shows one; a credential of
+    another form is refused (401), never read as no key at all."""
     header = request.headers.get("Authorization")
     if header is None:
         return None
     scheme, _, key = header.partition(" ")
     if scheme.lower() != "bearer" or not key.strip():
-        raise bad_key()
+        raise key_required(error="invalid_request")
     return key.strip()
 
 

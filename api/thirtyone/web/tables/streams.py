@@ -6,7 +6,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, jsonify, stream_with_context
+from flask import Response, current_app, jsonify, redirect, request, stream_with_context, url_for
 from flask.views import MethodView
 
 from thirtyone.game import GameState
@@ -19,7 +19,12 @@ from thirtyone.web.tables.ledger import load_table, replay, store, table_state
 from thirtyone.web.tables.life import clocked
 from thirtyone.web.tables.notices import MESSAGES
 from thirtyone.web.tables.problems import stale_version
-from thirtyone.web.tables.schemas import EventsQuerySchema, ResumeHeadersSchema, TableUpdateSchema
+from thirtyone.web.tables.schemas import (
+    EventsQuerySchema,
+    ResumeHeadersSchema,
+    TableUpdateSchema,
+    UpdatesQuerySchema,
+)
 from thirtyone.web.tables.seats import bearer_key, seat_of
 
 
@@ -28,26 +33,29 @@ class TableEvents(MethodView):
     @blp.doc(operationId="tableEvents")
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.arguments(ResumeHeadersSchema(), location="headers")
-    @blp.response(200, TableUpdateSchema)
     @blp.alt_response(204, description="The match is over and every version was sent: "
                       "a browser's EventSource stops reconnecting.")
+    @blp.alt_response(307, description="A request with `wait` (a long poll) is sent on to "
+                      "`GET /v1/tables/{table}/updates` with the same query.",
+                      headers={"Location": {"schema": {"type": "string"}}})
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT", description="`after` is past the table.")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     @blp.doc(security=[{"seatKey": []}, {}], responses={"200": {
-        "description": "Without `wait`: a stream of Server-Sent Events, one per version, "
-        "`id: <version>` and `data:` the table as this seat sees it with the events of that "
-        "version (as in the JSON answer); `: keep-alive` comments every 15 s. With `wait`: "
-        "the JSON answer, with every event after `after`.",
-        "content": {
-            "application/json": {"schema": "TableUpdateSchema"},
-            "text/event-stream": {"schema": {"type": "string"}},
-        },
+        "description": "A stream of Server-Sent Events, one per version: `id: <version>` and "
+        "`data:` a `TableUpdate` as JSON (the table as this seat sees it, with the events of "
+        "that version); `: keep-alive` comments every 15 s. The stream ends after a few "
+        "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does).",
+        "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
     }})
     def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
-        """Every new version of the table as this seat sees it, pushed (SSE) or long-polled."""
+        """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
+        if query["wait"] is not None:
+            return redirect(url_for("tables.TableUpdates", table=table, **request.args), 307)
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query["key"])
@@ -56,9 +64,6 @@ class TableEvents(MethodView):
         after = query["after"] if query["after"] is not None else headers["last_event_id"]
         if after is not None and after > record.version:
             raise stale_version(record.version)
-        if query["wait"] is not None:
-            return _long_poll(record, seat, record.version if after is None else after,
-                              query["wait"])
         return _event_stream(record, seat, after)
 
 
@@ -74,6 +79,33 @@ def _fresh(record: TableRecord) -> TableRecord:
         return store().load(record.table)
     except StoreUnavailable:
         return record
+
+
+@blp.route("/<table>/updates")
+class TableUpdates(MethodView):
+    @blp.doc(operationId="pollTable")
+    @blp.arguments(UpdatesQuerySchema(), location="query")
+    @blp.response(200, TableUpdateSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED",
+                      description="An Authorization header that is not a bearer key.")
+    @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
+    @blp.alt_response(409, response="CONFLICT", description="`after` is past the table.")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
+                      description="The table store is not answering.")
+    @blp.doc(security=[{"seatKey": []}, {}])
+    def get(self, query: dict[str, Any], table: str) -> Response:
+        """Long poll: the table once it is past `after` (or `wait` seconds later), with every
+        event since, for clients without Server-Sent Events."""
+        record = load_table(table)
+        key = bearer_key()
+        seat = seat_of(record, key if key is not None else query["key"])
+        presence.touch(record, seat)
+        record = clocks.enforce(record)
+        after = record.version if query["after"] is None else query["after"]
+        if after > record.version:
+            raise stale_version(record.version)
+        return _long_poll(record, seat, after, query["wait"])
 
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
