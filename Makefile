@@ -5,13 +5,16 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test lint bench bench-bots clean clients
+.PHONY: install system translations site serve test lint bench bench-bots clean clients axe
 
-# What the tests start themselves: Debian's redis-server and chromium, node and npm for
-# the TypeScript client check, and curl and jq for the README's shell examples, installed when
-# missing (CI runs as root on a machine that may be
-# new; elsewhere, install them the same way).
+# What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy and
+# chromium, node and npm for the TypeScript client check, and curl and jq for the README's
+# shell examples, installed when missing (CI runs as root on a machine that may be new;
+# elsewhere, install them the same way).
 SYSTEM_PACKAGES := $(if $(shell command -v redis-server),,redis-server) \
+	$(if $(shell command -v redis-sentinel),,redis-sentinel) \
+	$(if $(or $(shell command -v nginx),$(wildcard /usr/sbin/nginx)),,nginx) \
+	$(if $(or $(shell command -v haproxy),$(wildcard /usr/sbin/haproxy)),,haproxy) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
 	$(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v jq),,jq) $(if $(shell command -v curl),,curl)
@@ -57,12 +60,20 @@ $(CLIENTS)/node_modules/.installed: $(CLIENTS)/package-lock.json
 	cd $(CLIENTS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# axe-core for the play page's accessibility tests, pinned in tests/play/axe/package-lock.json.
+AXE := tests/play/axe
+$(AXE)/node_modules/.installed: $(AXE)/package-lock.json
+	cd $(AXE) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+axe: $(AXE)/node_modules/.installed
+
 clients: $(CLIENTS)/node_modules/.installed
 	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check
 
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
-	@if command -v node >/dev/null; then $(MAKE) --no-print-directory clients; \
+	@if command -v node >/dev/null; then $(MAKE) --no-print-directory clients axe; \
 		else echo "node is missing: the TypeScript client is not checked (make system)"; fi
 	$(BIN)/python -m pytest -n 2 -q
 
@@ -77,4 +88,5 @@ bench-bots: $(STAMP)
 	$(BIN)/python benchmarks/bots.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build
+	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build \
+		$(AXE)/node_modules

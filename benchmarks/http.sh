@@ -18,6 +18,8 @@ cd "$(dirname "$0")/.."
 DURATION="${1:-3}"
 CONNECTIONS=16
 WORKERS=2
+WORKER_CLASS="${WORKER_CLASS:-sync}"
+THREADS="${THREADS:-1}"
 BIN=.venv/bin
 PORT_BASE=18431
 PORT_API=18432
@@ -54,8 +56,8 @@ EOF
 gunicorn_run() {  # port, app, extra args...
     local port="$1" app="$2"
     shift 2
-    "$BIN/gunicorn" --bind "127.0.0.1:$port" --workers "$WORKERS" --worker-class sync \
-        --log-level warning "$@" "$app" &
+    "$BIN/gunicorn" --bind "127.0.0.1:$port" --workers "$WORKERS" --worker-class "$WORKER_CLASS" \
+        --threads "$THREADS" --log-level warning "$@" "$app" &
     PIDS+=($!)
 }
 

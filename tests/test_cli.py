@@ -84,6 +84,38 @@ def test_without_the_server_extra_the_server_commands_say_how_to_install_it(
     assert "pip install 'thirtyone[server]'" in str(exit.value.code)
 
 
+def test_options_lists_a_presets_options_with_their_defaults_and_values(capsys):
+    said = run(capsys, "options", "schwimmen", "--lang", "it").splitlines()
+    assert "tie_break = trips  [none | trips | ranks | suit]" in said
+    assert "knocker_ties = shared  [penalty | safe | shared]" in said
+    assert "lose_below = none  [1-31 | none]" in said
+    assert "close_after_exchange = false  [bool]" in said
+    index = said.index("close_after_exchange = false  [bool]")
+    assert said[index + 1].strip() == ("Un giocatore può bussare (chiudere) subito dopo il proprio "
+                                       "scambio, nello stesso turno.")
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["score", "7H", "7D", "7C", "-o", "count_same_rank=true", "--lang", "en"],
+     "Cards of one rank: 21 points"),
+    (["score", "AS", "QS", "10S", "-o", "blitz=ace-ten-face", "--lang", "en"], "Blitz: 31"),
+    (["compare", "7D 7H 7S", "8C 8D 8H", "--variant", "schwimmen", "-o", "tie_break=none",
+      "--lang", "en"], "1. #1 7D 7H 7S"),
+])
+def test_option_settings_change_what_the_commands_say(capsys, argv, expected):
+    assert run(capsys, *argv).startswith(expected)
+
+
+def test_a_refused_option_is_a_sentence(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["score", "7H", "7D", "7C", "--variant", "schnautz", "-o", "count_same_rank=true",
+              "--lang", "en"])
+    assert "cards of one rank cannot add up while three of a kind scores 30.5" in str(
+        exit.value.code)
+    with pytest.raises(SystemExit):
+        main(["score", "7H", "7D", "7C", "-o", "lose_below"])
+
+
 def _record_file(tmp_path, alter=None):
     from thirtyone import record
 

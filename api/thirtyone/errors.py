@@ -32,6 +32,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with plural forms for extraction (``ngettext`` picks the form by the
+    count once the language is known); return both forms unchanged."""
+    return singular, plural
+
+
 class ThirtyOneError(ValueError):
     """Base class of every error the engine raises on bad input."""
 
@@ -44,9 +50,19 @@ class ThirtyOneError(ValueError):
         self.params = {key: _bounded(value) for key, value in params.items()}
         super().__init__(message.format(**self.params))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled whole (a server computes hints in other processes): the default would call
+        # the class with the formatted message alone.
+        return _rebuild, (type(self), self.code, self.message, self.field, self.params)
+
     def to_dict(self) -> dict[str, Any]:
         """The error as plain data: ``code``, ``message`` (English), ``field`` and ``params``."""
         return {"code": self.code, "message": str(self), "field": self.field, "params": self.params}
+
+
+def _rebuild(cls: type[ThirtyOneError], code: str, message: str, field: str | None,
+             params: dict[str, Any]) -> ThirtyOneError:
+    return cls(code, message, field=field, **params)
 
 
 def _bounded(value: Any) -> Any:

@@ -27,7 +27,7 @@ from typing import Any
 import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
 from thirtyone.errors import N_
-from thirtyone.events import EVENT_MESSAGES
+from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
 from thirtyone.game.moves import CardNames, Ordinal, Phrase, operation_of
 from thirtyone.hands import CATEGORY_NAMES, HandScore
 
@@ -170,15 +170,26 @@ def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -
         return translations.pgettext("event source", "stock")
     if key == "source" and value == "discard":
         return translations.pgettext("event source", "discard")
+    if key == "points" and isinstance(value, float) and not value.is_integer():
+        # One notation for a half point everywhere: 30½, as points_text writes it.
+        return f"{int(value)}½" if value % 1 == 0.5 else f"{value:g}"
     return value
 
 
 def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any]) -> str:
     """What an event says (its ``type`` when no sentence is known for it)."""
+    params = {key: _event_words(translations, key, value) for key, value in event.items()}
+    counted = EVENT_PLURALS.get(event["type"])
+    if counted is not None and isinstance(event.get(counted[0]), int):
+        name, (singular, plural) = counted
+        translated = translations.ngettext(singular, plural, event[name])
+        try:
+            return translated.format(**params)
+        except (KeyError, IndexError, ValueError):
+            _log.warning("message %r does not fit its params %r", translated, params)
     template = EVENT_MESSAGES.get(event["type"])
     if template is None:
         return str(event["type"])
-    params = {key: _event_words(translations, key, value) for key, value in event.items()}
     return format_message(translations, template, params)
 
 

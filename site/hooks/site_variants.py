@@ -96,9 +96,13 @@ def lives(preset: Preset, _: Gettext) -> str:
         if rules.knocker_penalty > 1:
             text += "; " + _("a knocker alone lowest loses {lives}").format(
                 lives=rules.knocker_penalty)
-    elif rules.knocker_penalty > 1:
+    elif rules.knocker_ties == "penalty":
         text += "; " + _("a knocker lowest or tied for lowest loses {lives}, and the others "
                          "tied lose nothing").format(lives=rules.knocker_penalty)
+    elif rules.knocker_penalty > 1:
+        # knocker_ties: shared, where a tie costs the knocker what it costs the others.
+        text += "; " + _("a knocker alone lowest loses {lives}").format(
+            lives=rules.knocker_penalty)
     return text
 
 

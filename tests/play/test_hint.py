@@ -117,3 +117,29 @@ def test_the_levels_are_named_in_the_pages_language(app):
         assert list(data["levels"]) == list(BOTS)
         assert data["levels"]["strong"].startswith(strong)
         assert data["default_level"] in BOTS
+
+
+@pytest.mark.parametrize(("link", "shown"), [("&bots=2", False), ("&bots=2&hints=on", True),
+                                            ("&bots=1,2", True), ("&bots=1,2&hints=off", False)])
+def test_hints_follow_the_tables_rule(server, new_player, link, shown):
+    player = new_player(seed=16)
+    # A dealt 31 ends the round before anyone moves (the deal is random): deal again then.
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant=scat&players=3{link}")
+        player.settled()
+        invite = player.page.locator("[data-invite]")
+        if invite.count():
+            # A friend's seat: the table waits until the friend claims it by invitation.
+            link = urlsplit(invite.get_attribute("data-invite"))
+            sent = dict(part.split("=", 1) for part in link.fragment.split("&"))
+            player.page.request.post(f"{server}/v1/tables/{sent['table']}/seats/{sent['seat']}",
+                                     data={"invitation": sent["invite"], "name": "B"})
+            player.page.wait_for_selector("#table .board")
+            player.settled()
+        if player.may_move() and player.attribute("to-move") == "0":
+            break
+    table = player.page.request.get(f"{server}/v1/tables/{player.table_id}").json()
+    # Two humans: off unless the link turns them on; one human: on unless turned off.
+    assert table["hints"] == ("on" if shown else "off")
+    assert player.page.locator("button[data-hint]").count() == (1 if shown else 0)
+    assert player.errors == []

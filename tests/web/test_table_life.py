@@ -92,7 +92,7 @@ def test_a_table_waits_until_full_then_deals_from_the_combined_seed(app, client)
     assert [event["type"] for event in claimed.json["events"]][:2] == [
         "seat_claimed", "table_started"]
     stored = app.extensions["thirtyone.tables"].load(table)
-    server = stored.meta["server_seed"]
+    server = stored.extra["server_seed"]
     assert records.seed_commitment(server) == created["seed_sha256"]
     state = GameState.from_dict(stored.state())
     assert state.seed == records.derive_seed(server, ["ana's dice", "qwerty", None])
@@ -159,16 +159,16 @@ def test_the_clock_is_a_pure_rule_of_record_state_and_time():
 
     state = new_game("scat", 2, seed="clock", dealer=1)  # seat 0 to move
     seats = (SeatRecord(None, "h0"), SeatRecord(None, "h1"))
-    record = TableRecord("t", 3, b"", seats, "sha", {"phase": "playing", "turn_seconds": 10,
-                                                   "turn_started": 100.0})
+    record = TableRecord("t", 3, b"", seats, "sha", extra={
+        "phase": "playing", "turn_seconds": 10, "turn_started": 100.0})
     assert state.to_move == 0
     assert clocks.deadline(record, state) == 110.0
     assert not clocks.due(record, state, 109.9) and clocks.due(record, state, 110.0)
     assert clocks.seat_deadlines(record, state) == [110.0, None]
-    unclocked = TableRecord("t", 3, b"", seats, "sha", {"phase": "playing"})
+    unclocked = TableRecord("t", 3, b"", seats, "sha", extra={"phase": "playing"})
     assert clocks.deadline(unclocked, state) is None
     bot_to_move = TableRecord("t", 3, b"", (SeatRecord("greedy", None), seats[1]), "sha",
-                              record.meta)
+                              extra=record.extra)
     assert not clocks.due(bot_to_move, state, 1e12)
 
 

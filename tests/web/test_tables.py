@@ -236,7 +236,7 @@ def test_no_answer_or_stream_shows_a_hidden_card(app, client):
     created = open_table(client, players=3, bots={"2": "greedy"})
     table, keys = created["table"], keys_of(created)
     store = app.extensions["thirtyone.tables"]
-    states = {0: GameState.from_dict(store.start(table)),
+    states = {0: GameState.from_dict(store.snapshot(table, 0)[1]),
               created["version"]: stored_state(app, table)}
     answer = created
     while not answer["is_over"] and answer["version"] < 30:
@@ -354,9 +354,13 @@ def test_the_store_commits_by_compare_and_set(app, client):
     assert entry == []
     from thirtyone.web.store import Entry
 
-    store.commit(record.table, 0, record.state(), Entry(1, [], []))
+    entry = Entry(1, [], [], prev=record.digest).chained()
+    store.commit(record.table, 0, record.state(), entry)
+    # The same entry again is the same commit (a retry), not a second one.
+    store.commit(record.table, 0, record.state(), entry)
     with pytest.raises(StaleVersion) as stale:
-        store.commit(record.table, 0, record.state(), Entry(1, [], []))
+        store.commit(record.table, 0, record.state(),
+                     Entry(1, [{"type": "knock"}], [], prev=record.digest).chained())
     assert stale.value.current == 1
     assert [e.version for e in store.entries(record.table, 0)] == [1]
 

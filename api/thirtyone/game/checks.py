@@ -35,7 +35,7 @@ from thirtyone.game.state import (
     thaw,
 )
 from thirtyone.hands import CATEGORY_NAMES
-from thirtyone.rules import Rules, Settlement, make_rules
+from thirtyone.rules import Rules, Settlement, read_rules
 
 _CARD_PLACES = ("stock", "discard", "table", "out")
 _MOST_CARDS = 54
@@ -85,7 +85,7 @@ def _rules(data: Any) -> Rules:
     if not isinstance(data, Mapping):
         raise malformed("rules")
     try:
-        return make_rules(data.get("variant"), data.get("options") or None)
+        return read_rules(data)
     except OptionError as error:
         raise bad(error.code, error.message, field=f"rules.{error.field or 'variant'}",
                   **error.params) from None
@@ -192,7 +192,7 @@ def read_sealed_state(data: Mapping[str, Any]) -> GameState:
 
 @functools.lru_cache(maxsize=256)
 def _sealed_rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
-    return make_rules(variant, dict(options) or None)
+    return read_rules({"variant": variant, "options": dict(options)})
 
 
 def check_state(state: GameState) -> None:
@@ -309,6 +309,7 @@ _MOVE_FIELDS: dict[str, Callable[[Any, int], bool]] = {
         _is_int(position) and 0 <= position < 9 for position in value),
     "hand": lambda value, n: value in (0, 1) and not isinstance(value, bool),
     "face_up": lambda value, n: isinstance(value, bool),
+    "knock": lambda value, n: value is True,
 }
 """Every field a move in the history may have (those of :mod:`thirtyone.game.moves`), and
 whether a value fits it at a table of ``n`` seats."""

@@ -11,7 +11,9 @@ naming another seat than the one to act is refused with ``not_your_turn``.
 - ``{"type": "take", "card": "5H"}`` or ``{"type": "take", "value": 5}``: take a card in the
   race to 31 (by value, the first such card in deck order);
 - ``{"type": "exchange", "give": ["7H"], "take": [0]}``: give ``give[i]`` for the table card
-  at position ``take[i]`` (widow family, bank, Switch; see :mod:`thirtyone.game.widow`);
+  at position ``take[i]`` (widow family, bank, Switch; see :mod:`thirtyone.game.widow`); with
+  ``"knock": true`` the seat knocks ("closes") at the end of the exchange
+  (``close_after_exchange``);
 - ``{"type": "declare"}`` and ``{"type": "pass"}``: declare a strong hand or pass (schnautz),
   ``{"type": "join"}`` or ``pass``: join a carried deal or sit it out, ``{"type": "reveal"}``:
   turn the table face up (no-trips's dealer);
@@ -104,6 +106,8 @@ class ExchangeMove(Seated):
     type: Literal["exchange"]
     give: list[CardCode]
     take: list[int]
+    knock: NotRequired[bool]
+    """Knock at the end of the exchange, in the same turn (``close_after_exchange``)."""
 
 
 class DeclareMove(Seated):
@@ -297,8 +301,9 @@ class Exchange(Operation[F]):
                  else Phrase(N_("the face-down card in place {place}"),
                              {"place": Ordinal(place)})
                  for place in move["take"]]
-        return Phrase(N_("Exchange with the table: give {given}; take {taken}"),
-                      {"given": CardNames(tuple(move["give"])), "taken": taken})
+        text = (N_("Exchange with the table and knock: give {given}; take {taken}")
+                if move.get("knock") else N_("Exchange with the table: give {given}; take {taken}"))
+        return Phrase(text, {"given": CardNames(tuple(move["give"])), "taken": taken})
 
 
 class Declare(Operation[F]):
@@ -400,6 +405,7 @@ class PlayedExchange(Seated):
     type: Literal["exchange"]
     give: list[CardCode | None]
     take: list[int]
+    knock: NotRequired[bool]
 
 
 PlayedMove = (DrawMove | DiscardMove | KnockMove | StandMove | NextRoundMove | TakeMove

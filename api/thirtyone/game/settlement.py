@@ -185,8 +185,9 @@ def rounds_in_match(state: GameState) -> int | None:
 
 
 class LivesSettler(Settler):
-    """The lowest hand loses a life (RULES.md §4.1-§4.3, §4.14): the knocker's penalty and
-    ``knocker_ties``, the free ride, eliminations, the last seat standing; with
+    """The lowest hand loses a life (RULES.md §3, §4.1-§4.3, §4.14): the knocker's penalty and
+    ``knocker_ties``, ``knocker_must_win`` and ``lose_below``, the free ride, eliminations, the
+    last seat standing; with
     ``lives_to_pot`` each lost life is a chip paid into the pot that the winner takes, and
     ``honour_tie_break`` breaks a two-seat tie. A blitz (or Feuer) costs every other seat a
     life; any other end of a round (a showdown, a 31 that ends a widow round) is settled by
@@ -240,34 +241,73 @@ class LivesSettler(Settler):
     def _showdown_losses(
         self, state: GameState, outcome: Outcome, active: Sequence[int]
     ) -> tuple[dict[int, int], bool]:
-        """Who loses how many lives at a showdown, and whether the match ends drawn."""
+        """Who loses how many lives at a showdown, and whether the match ends drawn.
+
+        With ``lose_below`` every hand under it loses one and the lowest of the others lose
+        as usual (only those below, when nobody reaches it); ``knocker_must_win`` costs a
+        knocker who loses nothing else and does not hold the best hand alone one life."""
         rules = state.rules
         scores = outcome.scores
-        low = min(scores[seat] for seat in active)  # type: ignore[type-var]
-        lowest = [seat for seat in active if scores[seat] == low]
+        knocker = outcome.knocker
+        below: list[int] = []
+        if rules.lose_below is not None:
+            below = [seat for seat in active
+                     if _points(scores[seat]) < rules.lose_below]
+        ranked = [seat for seat in active if seat not in below]
+        losses = {seat: 1 for seat in below}
+        lowest: list[int] = []
+        if ranked:
+            lowest, drawn = self._lowest(state, outcome, ranked)
+            if drawn:
+                return {}, True
+            losses |= self._lowest_losses(rules, knocker, lowest)
+        if (rules.knocker_must_win and knocker is not None and knocker not in losses
+                and knocker not in lowest):
+            best = max(scores[seat] for seat in active)  # type: ignore[type-var]
+            if scores[knocker] != best or sum(scores[seat] == best for seat in active) > 1:
+                losses[knocker] = 1
+        return losses, False
+
+    def _lowest(self, state: GameState, outcome: Outcome,
+                seats: Sequence[int]) -> tuple[list[int], bool]:
+        """The seats of ``seats`` tied for lowest (the honour tie-break decides a tie of the
+        two seats left in the match), and whether the match ends drawn."""
+        rules = state.rules
+        scores = outcome.scores
+        low = min(scores[seat] for seat in seats)  # type: ignore[type-var]
+        lowest = [seat for seat in seats if scores[seat] == low]
         knocker = outcome.knocker
         if (
             rules.honour_tie_break
             and knocker is not None
-            and len(active) == 2
+            and len(state.active_seats) == 2
             and len(lowest) == 2
-            and any(state.seats[seat].free_ride for seat in active)
+            and any(state.seats[seat].free_ride for seat in seats)
         ):
             ranks = {
                 seat: sorted((card.rank_order for card in state.hands[seat]), reverse=True)
-                for seat in active
+                for seat in seats
             }
             other = state.next_active(knocker)
             if ranks[knocker] == ranks[other]:
-                return {}, True
+                return [], True
             lowest = [knocker if ranks[knocker] < ranks[other] else other]
-        if knocker in lowest:
-            if rules.knocker_ties == "safe" and len(lowest) > 1:
-                # The knocker wins ties: only the others tied for lowest lose.
-                return {seat: 1 for seat in lowest if seat != knocker}, False
-            if rules.knocker_penalty > 1:
-                return {knocker: rules.knocker_penalty}, False
-        return {seat: 1 for seat in lowest}, False
+        return lowest, False
+
+    @staticmethod
+    def _lowest_losses(rules: Rules, knocker: int | None,
+                       lowest: Sequence[int]) -> dict[int, int]:
+        """What the seats tied for lowest lose, by ``knocker_ties`` when the knocker is one."""
+        if knocker not in lowest:
+            return {seat: 1 for seat in lowest}
+        if len(lowest) == 1:
+            return {knocker: rules.knocker_penalty}
+        if rules.knocker_ties == "penalty":
+            return {knocker: rules.knocker_penalty}
+        if rules.knocker_ties == "safe":
+            # The knocker wins ties: only the others tied for lowest lose.
+            return {seat: 1 for seat in lowest if seat != knocker}
+        return {seat: 1 for seat in lowest}
 
     def _take_lives(
         self, state: GameState, losses: dict[int, int], events: Events
@@ -307,6 +347,12 @@ class LivesSettler(Settler):
             if eliminated:
                 out.append(seat_index)
         return seats, pot, lives_lost, out
+
+
+def _points(score: HandScore | None) -> float:
+    """A shown hand's points (every seat at a showdown holds a hand)."""
+    assert score is not None
+    return score.points
 
 
 class PointsSettler(Settler):

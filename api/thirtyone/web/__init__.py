@@ -26,12 +26,16 @@ from whitenoise import WhiteNoise
 import thirtyone
 from thirtyone.web import (
     advice,
+    compute,
+    connections,
     contract,
     docs,
     games,
     hands,
     i18n,
+    limits,
     meta,
+    metrics,
     play,
     problems,
     race,
@@ -130,6 +134,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
+    compute.init_app(app)
+    metrics.init_app(app)
 
     i18n.init_app(app)
     problems.init_app(app)
@@ -145,6 +151,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                   race.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
+    limits.init_app(app)
     docs.init_app(app)
     # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
     app.register_blueprint(play.blp)
@@ -153,6 +160,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.wsgi_app = BodyLimit(  # type: ignore[method-assign]
         app.wsgi_app, lambda: app.config["MAX_CONTENT_LENGTH"]
     )
+    connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
         # The rules site is static: whitenoise answers its files (and "/ru/" with
@@ -177,7 +185,7 @@ def _cors(app: Flask, origins: str | list[str]) -> None:
     CORS(app, resources={r"/v1/*": {"origins": origins}}, expose_headers=["Content-Language"])
     funcs = app.after_request_funcs[None]
     (index, cors_after_request), = (
-        (i, f) for i, f in enumerate(funcs) if f.__name__ == "cors_after_request"
+        (i, f) for i, f in enumerate(funcs) if getattr(f, "__name__", None) == "cors_after_request"
     )
 
     def cors_for_browsers(response: Response) -> Response:

@@ -4,8 +4,10 @@ The game comes as in :mod:`thirtyone.web.games` (a sealed token with the seat's 
 open state with the seat), or is a hosted table (:mod:`thirtyone.web.tables`, the seat
 holding the bearer key); the answer lists the seat's legal moves with their value
 (:func:`thirtyone.advice.advise`), its standard error, and a localized description. Sampling
-stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default), so the answer says how many
-worlds it counts.
+stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default) or ``MAX_SAMPLES`` worlds
+(1000), so the answer says how many worlds it counts. The sampling runs in the worker's compute
+pool (:mod:`thirtyone.web.compute`), never on its event loop. A hosted table's hints follow its
+``hints`` rule: off, the advice there is 403 ``hints_off``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from flask.views import MethodView
 from thirtyone.advice import MEASURES, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
+from thirtyone.web import compute
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import EXAMPLE_STATE, GameRequestSchema, Table
@@ -140,7 +143,8 @@ class TableAdvice(MethodView):
     @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
     @tables_blp.response(200, AdviceSchema)
     @tables_blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was sent.")
-    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
+    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat "
+                             "here, or hints are off at this table (`hints_off`).")
     @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -152,6 +156,9 @@ class TableAdvice(MethodView):
         seat = seat_of(record, bearer_key())
         if seat is None:
             raise key_required()
+        if not record.hints:
+            raise Problem(403, "hints_off", N_("Hints are off at this table."),
+                          title=N_("Forbidden"))
         return hint(view(table_state(record), seat), query["samples"], query["seed"])
 
 
@@ -159,7 +166,9 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, An
     """The answer of both operations: the advice for the seat of ``seen``, described."""
     seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
     try:
-        advice = advise_view(seen, samples, seed, deadline=time.perf_counter() + seconds)
+        # perf_counter is the machine's monotonic clock: the pool's process keeps the deadline.
+        advice = compute.run(advise_view, seen, samples, seed,
+                             deadline=time.perf_counter() + seconds)
     except StateError as error:
         raise Problem.from_engine(error, status=409) from None
     moves = [{**entry.to_dict(), "description": describe_move(entry.move, seen)}

@@ -35,6 +35,7 @@ from thirtyone.web.validation import (
     between,
     length,
     one_of,
+    players_field,
 )
 from thirtyone.words import event_message
 
@@ -64,10 +65,7 @@ EXAMPLE_MOVE = {"type": "draw", "source": "stock"}
 
 
 class NewGameSchema(RulesSchema):
-    players = ma.fields.Integer(
-        required=True, validate=between(1, 15),
-        metadata={"description": "Seats at the table; each variant has its own range."},
-    )
+    players = players_field()
     seed = ma.fields.Raw(
         allow_none=True,
         metadata={"description": "A number or a text of up to 200 characters: the same seed, "
@@ -146,6 +144,10 @@ class MoveSchema(Schema):
     )
     face_up = ma.fields.Boolean(
         metadata={"description": "Switch: whether a renewed table hand lies face up."}
+    )
+    knock = ma.fields.Boolean(
+        metadata={"description": "Exchanges with `close_after_exchange`: knock at the end of "
+                  "the exchange, in the same turn."}
     )
     description = ma.fields.String(
         load_only=True,

@@ -57,11 +57,13 @@ class BatchRequestSchema(RulesSchema):
 
 
 class ScoreSchema(Schema):
-    points = Points(required=True, metadata={"description": "31 at most; 30.5 is 30½."})
+    points = Points(required=True, metadata={"description": "33 at most (three aces); 30.5 is "
+                                                        "30½."})
     category = ma.fields.String(
         required=True,
         metadata={"description": "`blitz`, `three-aces`, `three-of-a-kind`, `suit`, "
-                  "`high-card`; with the brag ranking `running-flush`, `run`, `flush`, `pair`."},
+                  "`same-rank` (with `count_same_rank`), `high-card`; with the brag "
+                  "ranking `running-flush`, `run`, `flush`, `pair`."},
     )
     category_name = ma.fields.String(required=True, metadata={"description": "Localized."})
     suit = ma.fields.String(

@@ -13,7 +13,7 @@ import marshmallow as ma
 
 from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_
-from thirtyone.rules import OPTIONS, OptionSpec
+from thirtyone.rules import OPTIONS, PRESETS, OptionSpec
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import gettext
 
@@ -99,6 +99,19 @@ def between(minimum: int, maximum: int) -> ma.validate.Range:
     return ma.validate.Range(
         minimum, maximum,
         error=Message(N_("Must be between {min} and {max}."), "out_of_range"),
+    )
+
+
+def players_field() -> ma.fields.Integer:
+    """The seats of a new game or table: the schema's bounds are the widest any variant allows,
+    its description gives each variant's own range, which the engine checks (``bad_players``)."""
+    ranges = ", ".join(f"`{preset.id}` {low}-{high}" if low != high else f"`{preset.id}` {low}"
+                       for preset in PRESETS.values() for low, high in [preset.players])
+    return ma.fields.Integer(
+        required=True, strict=True,
+        validate=between(min(preset.players[0] for preset in PRESETS.values()),
+                         max(preset.players[1] for preset in PRESETS.values())),
+        metadata={"description": f"Seats at the table; each variant has its own range: {ranges}."},
     )
 
 

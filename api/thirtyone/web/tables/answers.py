@@ -36,7 +36,7 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
     playing = seat is not None and record.seats[seat].bot is None and not waiting
     # Between rounds (to_move is None) any human seat may deal.
     may_move = playing and (to_move is None or to_move == seat)
-    meta = record.meta
+    meta = record.extra
     seen = None if waiting else view(state, seat)
     answer = {
         "table": record.table,
@@ -45,6 +45,7 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
         "players": state.players,
         "phase": WAITING if waiting else ("over" if state.is_over else PLAYING),
         "seats": public_seats(record, state),
+        "hints": "on" if record.hints else "off",
         "seed_sha256": record.seed_sha256,
         "seat": seat,
         # Revealed with the deal's seed (``view.seed``) once the match is over.

@@ -17,6 +17,7 @@ from flask.views import MethodView
 
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
 from thirtyone.web.tables.answers import table_answer
+from thirtyone.web.tables.autoplay import play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.clocks import enforce
 from thirtyone.web.tables.ledger import load_table, table_state
@@ -30,7 +31,6 @@ from thirtyone.web.tables.life import (
     start,
     waiting_for,
 )
-from thirtyone.web.tables.playing import play_bots
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import (
     bad_invitation,
@@ -126,7 +126,7 @@ class SeatClaim(MethodView):
                 expected = meta.get("invitation") or ""
                 if not hmac.compare_digest(expected, key_hash(body["invitation"])):
                     raise bad_invitation()
-            elif not record.meta.get("public"):
+            elif not record.extra.get("public"):
                 raise invitation_required()
             after = changed(record, seats={seat: SeatRecord(None, key_hash(key))},
                             seat_meta_changes={seat: {"name": body["name"], "invitation": None,
@@ -156,7 +156,7 @@ class SeatInvitation(MethodView):
 
         def replace(record: TableRecord) -> None:
             creator = _seat_key(record)
-            if creator != record.meta.get("creator"):
+            if creator != record.extra.get("creator"):
                 raise creator_only()
             _in_range(record, seat)
             if phase(record) != WAITING:
@@ -207,7 +207,7 @@ class TableStart(MethodView):
         def begin(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
             nonlocal seat
             seat = _seat_key(record)
-            if seat != record.meta.get("creator"):
+            if seat != record.extra.get("creator"):
                 raise creator_only()
             if phase(record) != WAITING:
                 raise table_started()
@@ -243,7 +243,7 @@ class TableLeave(MethodView):
             after = changed(record, seats={seat: SeatRecord(bot, stored.key_hash)})
             moves: list[dict[str, Any]] = []
             events: list[Any] = [{"type": "seat_left", "seat": seat, "bot": bot}]
-            played, bot_events = play_bots(state, after.seats, moves)
+            played, bot_events = play_due(after.seats, state, moves)
             committed = commit_life(record, after, moves, played, events + bot_events)
             return committed, played, events + bot_events
 

@@ -21,9 +21,10 @@ from typing import Any
 from thirtyone.bots import make_bot
 from thirtyone.game import GameState, legal_moves, view
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
+from thirtyone.web.tables.autoplay import play_due
 from thirtyone.web.tables.ledger import load_table, table_state
 from thirtyone.web.tables.life import PLAYING, changed, commit_life, level, phase, seat_meta
-from thirtyone.web.tables.playing import play, play_bots
+from thirtyone.web.tables.playing import play
 
 MISSED_TURNS_TO_BOT = 3
 
@@ -36,8 +37,8 @@ def _humans_in(record: TableRecord, state: GameState) -> list[int]:
 def deadline(record: TableRecord, state: GameState) -> float | None:
     """When the move due now must be made (Unix time); None when no clock runs: no
     ``turn_seconds``, a waiting or finished table, or a bot to move."""
-    seconds = record.meta.get("turn_seconds")
-    started = record.meta.get("turn_started")
+    seconds = record.extra.get("turn_seconds")
+    started = record.extra.get("turn_started")
     if not seconds or started is None or phase(record) != PLAYING or state.is_over:
         return None
     seat = state.to_move
@@ -102,7 +103,7 @@ def enforce(record: TableRecord) -> TableRecord:
             handed[seat] = SeatRecord(level(record), record.seats[seat].key_hash)
             events.append({"type": "seat_to_bot", "seat": seat, "bot": level(record)})
         after = changed(record, seats=handed, seat_meta_changes={seat: {"missed": missed}})
-    moved, bot_events = play_bots(moved, after.seats, moves)
+    moved, bot_events = play_due(after.seats, moved, moves)
     try:
         return commit_life(record, after, moves, moved, events + bot_events)
     except StaleVersion:

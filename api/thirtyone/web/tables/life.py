@@ -1,8 +1,8 @@
 """A table's life around its match: who sits where, when the cards are dealt, who plays for
 an absent or departed player.
 
-What the engine's state does not hold lives in the record's ``meta`` (plain JSON, replaced by
-the commit that changes it, so every change is a new version pushed to the seats):
+What the engine's state does not hold lives in the record's ``extra`` (plain JSON, replaced
+by the commit that changes it, so every change is a new version pushed to the seats):
 
 - ``phase``: ``waiting`` (no cards dealt: seats are being claimed) or ``playing``;
 - ``server_seed``: the server's secret seed, never shown before the match is over; the
@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,8 +34,8 @@ from thirtyone import record as records
 from thirtyone.game import GameState, new_game
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import SeatRecord, TableRecord
-from thirtyone.web.tables.ledger import commit, store
-from thirtyone.web.tables.playing import play_bots
+from thirtyone.web.tables import autoplay
+from thirtyone.web.tables.ledger import commit, first_record, load_table, store
 from thirtyone.web.tables.seats import key_hash, new_key
 
 WAITING = "waiting"
@@ -67,6 +67,14 @@ class TableSpec:
     reserved: Mapping[int, str] = field(default_factory=dict)
     """Seats kept for the holders of these key hashes (a rematch), claimed without invitation."""
     rematch_of: str | None = None
+    hints: bool = True
+    table: str | None = None
+    """The table's id; drawn at random when None."""
+    seat_key: Callable[[int], str] | None = None
+    invitation: Callable[[int], str] | None = None
+    """How the creator's key and the invitations are made (None: at random): a creation
+    retried with its idempotency key answers the same ones."""
+    request: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +90,16 @@ class Opened:
 
 
 def phase(record: TableRecord) -> str:
-    return str(record.meta.get("phase", PLAYING))
+    return str(record.extra.get("phase", PLAYING))
 
 
 def seat_meta(record: TableRecord, seat: int) -> dict[str, Any]:
-    seats = record.meta.get("seats") or []
+    seats = record.extra.get("seats") or []
     return dict(seats[seat]) if seat < len(seats) else {}
 
 
 def level(record: TableRecord) -> str:
-    return str(record.meta.get("level") or DEFAULT_LEVEL)
+    return str(record.extra.get("level") or DEFAULT_LEVEL)
 
 
 def changed(record: TableRecord, *, seats: dict[int, SeatRecord] | None = None,
@@ -101,26 +109,31 @@ def changed(record: TableRecord, *, seats: dict[int, SeatRecord] | None = None,
     new_seats = list(record.seats)
     for index, stored in (seats or {}).items():
         new_seats[index] = stored
-    seat_list = [dict(entry) for entry in record.meta.get("seats") or
+    seat_list = [dict(entry) for entry in record.extra.get("seats") or
                  [{} for _ in record.seats]]
     for index, changes in (seat_meta_changes or {}).items():
         seat_list[index].update(changes)
     return dataclasses.replace(record, seats=tuple(new_seats),
-                               meta={**record.meta, **meta, "seats": seat_list})
+                               extra={**record.extra, **meta, "seats": seat_list})
 
 
 def clocked(record: TableRecord) -> bool:
-    return bool(record.meta.get("turn_seconds"))
+    return bool(record.extra.get("turn_seconds"))
+
+
+def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
+    """``record`` changed (as :func:`changed` does) as the next commit stores it: at a
+    clocked table, the next turn starts now."""
+    after = changed(record, **changes)
+    return changed(after, turn_started=time.time()) if clocked(after) else after
 
 
 def commit_life(before: TableRecord, after: TableRecord, moves: list[dict[str, Any]],
                 state: GameState, events: list[Any]) -> TableRecord:
-    """Commit ``state`` and ``after``'s seats and meta as the version after ``before``'s; the
-    record as committed. A clocked table's turn starts now."""
-    if clocked(after):
-        after = changed(after, turn_started=time.time())
-    version = commit(before, before.version, moves, state, events, meta=after)
-    return dataclasses.replace(after, version=version, state_json=dumps(state.to_dict()))
+    """Commit ``state`` and ``after``'s seats and extra as the version after ``before``'s;
+    the table as then stored. A clocked table's turn starts now."""
+    commit(before, before.version, moves, state, events, meta=life_meta(after))
+    return load_table(before.table)
 
 
 def open_table(spec: TableSpec) -> Opened:
@@ -128,8 +141,10 @@ def open_table(spec: TableSpec) -> Opened:
     players = spec.players
     humans = [seat for seat in range(players) if seat not in spec.bots]
     creator = spec.creator if spec.creator is not None else (humans[0] if humans else None)
-    keys = {creator: new_key()} if creator is not None else {}
-    invitations = {seat: new_key() for seat in humans
+    make_key = spec.seat_key or (lambda seat: new_key())
+    make_invitation = spec.invitation or (lambda seat: new_key())
+    keys = {creator: make_key(creator)} if creator is not None else {}
+    invitations = {seat: make_invitation(seat) for seat in humans
                    if seat != creator and seat not in spec.reserved}
     server_seed = secrets.token_hex(32)
     names = {**spec.names, **({creator: spec.name} if spec.name and creator is not None else {})}
@@ -151,9 +166,9 @@ def open_table(spec: TableSpec) -> Opened:
     }
     seats = tuple(SeatRecord(spec.bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
                   for seat in range(players))
-    record = TableRecord(table=secrets.token_urlsafe(12), version=0, state_json=b"",
-                         seats=seats, seed_sha256=records.seed_commitment(server_seed),
-                         meta=meta)
+    record = first_record(spec.table or secrets.token_urlsafe(12), b"", seats=seats,
+                          seed_sha256=records.seed_commitment(server_seed), hints=spec.hints,
+                          request=spec.request, extra=meta)
     waiting = len(humans) > len(keys)
     if waiting:
         state = new_game(spec.variant, players, seed=_WAITING_SEED,
@@ -169,12 +184,10 @@ def open_table(spec: TableSpec) -> Opened:
         store().list_public(record.table, meta["created"])
     if waiting:
         return Opened(record, 0, state, [], keys, invitations)
-    # A bot to move first plays at once: version 1, before anyone has seen the table.
-    moves: list[dict[str, Any]] = []
-    played, events = play_bots(state, seats, moves)
-    if moves:
-        record = commit_life(record, record, moves, played, events)
-    return Opened(record, record.version, played, events, keys, invitations)
+    # Bots to move first play one slice at once (version 1), before anyone has seen the
+    # table; a table of bots alone plays on as it is read or streamed.
+    advanced = autoplay.advance(record)
+    return Opened(record, advanced.version, advanced.state, advanced.events, keys, invitations)
 
 
 def contributions(record: TableRecord) -> list[str | None]:
@@ -182,11 +195,11 @@ def contributions(record: TableRecord) -> list[str | None]:
 
 
 def deal_seed(record: TableRecord) -> str:
-    return records.derive_seed(record.meta["server_seed"], contributions(record))
+    return records.derive_seed(record.extra["server_seed"], contributions(record))
 
 
 def _dealt(record: TableRecord) -> GameState:
-    meta = record.meta
+    meta = record.extra
     return new_game(meta["variant"], meta["players"], seed=deal_seed(record),
                     options=meta["options"] or None)
 
@@ -210,9 +223,9 @@ def start(record: TableRecord, after: TableRecord,
     moves: list[dict[str, Any]] = [{"type": "deal", "seed": state.seed}]
     events = [*events, {"type": "table_started", "seed_sha256": record.seed_sha256,
                         "bots": sorted(seats)}]
-    played, bot_events = play_bots(state, after.seats, moves)
+    played, bot_events = autoplay.play_due(after.seats, state, moves)
     committed = commit_life(record, after, moves, played, events + bot_events)
-    if after.meta.get("public"):
+    if after.extra.get("public"):
         store().unlist(record.table)
     return committed, played, events + bot_events
 

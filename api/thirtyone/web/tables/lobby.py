@@ -78,11 +78,11 @@ class Lobby(MethodView):
             except TableNotFound:
                 store().unlist(table)
                 continue
-            if phase(record) != WAITING or not record.meta.get("public"):
+            if phase(record) != WAITING or not record.extra.get("public"):
                 store().unlist(table)
                 continue
             free = set(waiting_for(record))
-            meta = record.meta
+            meta = record.extra
             tables.append({
                 "table": table, "variant": meta["variant"], "players": meta["players"],
                 "options": meta.get("options") or {}, "turn_seconds": meta.get("turn_seconds"),

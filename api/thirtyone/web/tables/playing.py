@@ -1,4 +1,4 @@
-"""A move played and recorded in the table's log, and the bots' moves that follow it."""
+"""A move played and recorded in the table's log, and a bot's choice of its move."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from typing import Any
 
 from thirtyone.bots import make_bot
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
-from thirtyone.web.store import SeatRecord
+from thirtyone.web import compute
 
-# The bots of one table stop after this many moves in one commit: a safeguard, since every
-# match of the engine ends long before.
-MAX_BOT_MOVES = 100_000
+OFF_LOOP_LEVELS = frozenset({"strong"})
+"""Bot levels whose move costs enough CPU (the strong bot samples for about 50 ms) to be
+chosen in the worker's compute pool (:mod:`thirtyone.web.compute`) rather than on its loop;
+the others choose in microseconds."""
 
 
 def play(state: GameState, move: Mapping[str, Any],
@@ -35,32 +36,14 @@ def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
     return apply_move(state, move)[0]  # type: ignore[arg-type]
 
 
-def play_bots(state: GameState, seats: tuple[SeatRecord, ...],
-              moves: list[dict[str, Any]]) -> tuple[GameState, list[Any]]:
-    """The bots move until a human is to move or the match is over; between rounds they deal
-    on only when no human is left in the match. Each bot sees only its seat's view; each
-    move played is appended to ``moves``."""
-    events: list[Any] = []
-    for _ in range(MAX_BOT_MOVES):
-        if state.is_over:
-            break
-        seat = state.to_move
-        if seat is None:
-            # A human still in the match deals; once they are all out, the bots play on.
-            if any(stored.bot is None and not state.seats[index].eliminated
-                   for index, stored in enumerate(seats)):
-                break
-            move: dict[str, Any] = {"type": "next_round"}
-        else:
-            level = seats[seat].bot
-            if level is None:
-                break
-            # Seeded from the table's secret seed and the move's place in the match: the same
-            # table replays the same bots, and nobody can foresee them before the seed is out.
-            place = f"{state.round}/{state.turns}/{len(state.history)}"
-            bot = make_bot(level, f"{state.seed}/bot/{seat}/{place}")
-            seen = view(state, seat) if bot.uses_view else None
-            move = bot.choose(seen, legal_moves(state))
-        state, played = play(state, move, moves)
-        events += played
-    return state, events
+def bot_move(state: GameState, seat: int, level: str) -> dict[str, Any]:
+    """The move of the bot of ``level`` at ``seat``, the seat to move, from its view alone."""
+    # Seeded from the table's secret seed and the move's place in the match: the same
+    # table replays the same bots, and nobody can foresee them before the seed is out.
+    place = f"{state.round}/{state.turns}/{len(state.history)}"
+    bot = make_bot(level, f"{state.seed}/bot/{seat}/{place}")
+    seen = view(state, seat) if bot.uses_view else None
+    moves = legal_moves(state)
+    if len(moves) > 1 and level in OFF_LOOP_LEVELS:
+        return dict(compute.run(bot.choose, seen, moves))
+    return dict(bot.choose(seen, moves))

@@ -50,7 +50,9 @@ class RecordSchema(ma.Schema):
 
 
 def no_record() -> Problem:
-    return Problem(404, "no_record", N_("This table keeps no match record."))
+    return Problem(404, "no_record",
+                   N_("This table keeps no whole match record (its log no longer reaches back "
+                      "to the deal)."))
 
 
 def build(table: str) -> str:
@@ -61,10 +63,16 @@ def build(table: str) -> str:
     record = load_table(table)
     if not table_state(record).is_over:
         raise match_not_over()
-    meta = record.meta
+    meta = record.extra
     if "server_seed" not in meta:
         raise no_record()
-    moves = match_moves([entry.moves for entry in store().entries(table, 0)])
+    log = store().entries(table, 0)
+    if record.version and (not log or log[0].version != 1 or log[-1].version != record.version
+                           or any(entry.reset for entry in log)):
+        # The log no longer reaches back to the deal (trimmed after a snapshot, or a timeline
+        # the store lost): a record of part of a match could not be checked.
+        raise no_record()
+    moves = match_moves([entry.moves for entry in log])
     built = records.dumps(records.make_record(
         variant=meta["variant"], players=meta["players"], options=meta["options"],
         names=[seat_meta(record, seat).get("name") for seat in range(len(record.seats))],

@@ -39,7 +39,7 @@ from thirtyone.web.tables.seats import bearer_key, key_hash, new_key, seat_of
 
 
 def _spec(record: TableRecord, seat: int) -> TableSpec:
-    meta = record.meta
+    meta = record.extra
     players = len(record.seats)
     return TableSpec(
         variant=meta["variant"], players=players, options=meta.get("options") or {},
@@ -51,7 +51,7 @@ def _spec(record: TableRecord, seat: int) -> TableSpec:
         turn_seconds=meta.get("turn_seconds"), level=meta.get("level"),
         reserved={index: stored.key_hash for index, stored in enumerate(record.seats)
                   if stored.key_hash is not None and index != seat},
-        rematch_of=record.table,
+        rematch_of=record.table, hints=record.hints,
     )
 
 
@@ -79,7 +79,7 @@ class Rematch(MethodView):
             touch(record, seat)
             if not table_state(record).is_over:
                 raise match_not_over()
-            following = record.meta.get("rematch")
+            following = record.extra.get("rematch")
             if following is None:
                 opened = open_table(_spec(record, seat))
                 announced = changed(record, rematch=opened.record.table)

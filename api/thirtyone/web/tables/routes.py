@@ -8,21 +8,26 @@ from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
+from thirtyone.game import GameState
+from thirtyone.web import metrics
 from thirtyone.web.problems import Problem
+from thirtyone.web.store import RequestRecord, StaleVersion, TableExists, TableRecord
+from thirtyone.web.tables import idempotency
 from thirtyone.web.tables.answers import table_answer
+from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.clocks import enforce
 from thirtyone.web.tables.ledger import commit, load_table, table_state
 from thirtyone.web.tables.life import (
     WAITING,
     TableSpec,
-    changed,
     clocked,
-    commit_life,
+    life_meta,
     open_table,
     phase,
+    seat_meta,
 )
-from thirtyone.web.tables.playing import play, play_bots
+from thirtyone.web.tables.playing import play
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import (
     key_required,
@@ -39,6 +44,14 @@ from thirtyone.web.tables.schemas import (
 )
 from thirtyone.web.tables.seats import bearer_key, seat_of
 
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": idempotency.HEADER, "required": False,
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{16,128}$"},
+    "description": "A random key (a UUID) naming this request: sent again with the same key "
+    "and body, the request is answered as the first time instead of being applied twice; the "
+    "same key with another body is a 422 `idempotency_key_reused`.",
+}
+
 
 @blp.route("")
 class Tables(MethodView):
@@ -51,25 +64,75 @@ class Tables(MethodView):
         "schema": {"type": "string", "format": "uri-reference"}}})
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
     def post(self, body: dict[str, Any]) -> tuple[Response, int, dict[str, str]]:
         """Open a table: your own seat's key, one invitation per other human seat, bots in
         the others, and the SHA-256 of the server's seed. With other human seats it waits
         (phase `waiting`, no card dealt) until they are claimed or you start it."""
-        opened = open_table(TableSpec(
+        key = idempotency.request_key()
+        record = idempotency.opened(key, body) if key is not None else None
+        if record is not None:
+            return self._again(record, key), 201, _location(record)
+        bots = {int(seat): level for seat, level in body["bots"].items()}
+        humans = body["players"] - len(bots)
+        spec = TableSpec(
             variant=body["variant"], players=body["players"], options=body["options"] or {},
-            bots={int(seat): level for seat, level in body["bots"].items()},
-            creator=body["seat"], name=body["name"], entropy=body["entropy"],
-            public=body["public"],
-            turn_seconds=body["turn_seconds"], level=body["level"],
-        ))
+            bots=bots, creator=body["seat"], name=body["name"], entropy=body["entropy"],
+            public=body["public"], turn_seconds=body["turn_seconds"], level=body["level"],
+            hints=body["hints"] == "on" if body["hints"] is not None else humans < 2,
+            table=idempotency.table_id(key) if key is not None else None,
+            seat_key=None if key is None else lambda seat: idempotency.seat_key(key, seat),
+            invitation=None if key is None else lambda seat: idempotency.invitation(key, seat),
+            request=None if key is None else {"body": idempotency.body_digest(body)},
+        )
+        try:
+            with metrics.bot_cpu():
+                opened = open_table(spec)
+        except TableExists:
+            # The same creation, retried while the first one was being made.
+            again = idempotency.opened(key, body) if key is not None else None
+            if again is None:
+                raise
+            return self._again(again, key), 201, _location(again)
         record = opened.record
-        if record.meta.get("creator") is not None:
-            touch(record, record.meta["creator"])
-        answer = table_answer(record, opened.version, opened.state, None, opened.events)
-        for seat in answer["seats"]:
-            seat["key"] = opened.keys.get(seat["seat"])
-            seat["invitation"] = opened.invitations.get(seat["seat"])
-        return jsonify(answer), 201, {"Location": url_for("tables.Table", table=record.table)}
+        if record.extra.get("creator") is not None:
+            touch(record, record.extra["creator"])
+        answer = _opened(record, opened.version, opened.state, opened.events, opened.keys,
+                         opened.invitations)
+        return answer, 201, _location(record)
+
+    @staticmethod
+    def _again(record: TableRecord, key: str) -> Response:
+        """The answer of the creation with idempotency key ``key`` that opened ``record``:
+        version 0, or 1 when bots were to move first (played now if that request stopped
+        before they did)."""
+        creator = record.extra.get("creator")
+        keys = {} if creator is None else {creator: idempotency.seat_key(key, creator)}
+        invitations = {seat: idempotency.invitation(key, seat)
+                       for seat in range(len(record.seats)) if seat_meta(record, seat).get(
+                           "invitation") is not None}
+        dealt, _ = idempotency.original(record, 0)
+        version = 1 if phase(record) != WAITING and is_due(record.seats, dealt) else 0
+        if version > record.version:
+            advanced = advance(record)
+            return _opened(record, advanced.version, advanced.state, advanced.events, keys,
+                           invitations)
+        played, events = idempotency.original(record, version)
+        return _opened(record, version, played, events, keys, invitations)
+
+
+def _location(record: TableRecord) -> dict[str, str]:
+    return {"Location": url_for("tables.Table", table=record.table)}
+
+
+def _opened(record: TableRecord, version: int, state: GameState, events: list[Any],
+            keys: dict[int, str], invitations: dict[int, str]) -> Response:
+    """A new table as its creator sees it: its own key, and the other seats' invitations."""
+    answer = table_answer(record, version, state, None, events)
+    for seat in answer["seats"]:
+        seat["key"] = keys.get(seat["seat"])
+        seat["invitation"] = invitations.get(seat["seat"])
+    return jsonify(answer)
 
 
 @blp.route("/<table>")
@@ -89,7 +152,8 @@ class Table(MethodView):
         seat = seat_of(record, bearer_key())
         touch(record, seat)
         record = enforce(record)
-        return jsonify(table_answer(record, record.version, table_state(record), seat))
+        advanced = advance(record)
+        return jsonify(table_answer(record, advanced.version, advanced.state, seat))
 
 
 @blp.route("/<table>/moves")
@@ -104,15 +168,21 @@ class TableMoves(MethodView):
                       description="`stale_version`, or the move is not legal now.")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
-    @blp.doc(security=[{"seatKey": []}])
+    @blp.doc(security=[{"seatKey": []}], parameters=[IDEMPOTENCY_KEY])
     def post(self, body: dict[str, Any], table: str) -> Response:
-        """Move for your seat; the bots answer at once. The next version, what happened and
-        what your seat now sees."""
+        """Move for your seat; the bots answer at once (for a slice of work: strong bots at a
+        long table go on after the answer, as its stream shows). The next version, what
+        happened and what your seat now sees."""
         record = load_table(table)
         key = bearer_key()
         if key is None:
             raise key_required()
         seat = seat_of(record, key)
+        request_key = idempotency.request_key()
+        if request_key is not None:
+            done = idempotency.committed(record, request_key, body, seat)
+            if done is not None:
+                return _original(record, done.version, seat)
         touch(record, seat)
         record = enforce(record)
         if body["version"] != record.version:
@@ -127,12 +197,30 @@ class TableMoves(MethodView):
             moved, events = play(state, {**body["move"], "seat": seat}, moves)
         except MoveError as error:
             raise Problem.from_engine(error, status=409) from None
-        moved, bot_events = play_bots(moved, record.seats, moves)
-        if clocked(record):
-            # The player moved in time: the count of missed turns starts again.
-            record = commit_life(record, changed(record, seat_meta_changes={seat: {"missed": 0}}),
-                                 moves, moved, events + bot_events)
-            version = record.version
-        else:
-            version = commit(record, record.version, moves, moved, events + bot_events)
-        return jsonify(table_answer(record, version, moved, seat, events + bot_events))
+        with metrics.bot_cpu():
+            moved, bot_events = play_due(record.seats, moved, moves)
+        request = None if request_key is None else (
+            request_key, RequestRecord(record.version + 1, idempotency.body_digest(body, seat),
+                                       seat))
+        # At a clocked table the player moved in time: the count of missed turns starts again
+        # (and the next turn's clock with this commit).
+        clock = life_meta(record, seat_meta_changes={seat: {"missed": 0}}) \
+            if clocked(record) else None
+        try:
+            version = commit(record, record.version, moves, moved, events + bot_events, request,
+                             meta=clock)
+        except StaleVersion:
+            # The same request, retried while the first one was being committed.
+            done = None if request_key is None else idempotency.committed(
+                record, request_key, body, seat)
+            if done is None:
+                raise
+            return _original(record, done.version, seat)
+        return jsonify(table_answer(clock or record, version, moved, seat, events + bot_events))
+
+
+def _original(record: TableRecord, version: int, seat: int | None) -> Response:
+    """The answer a move committed at ``version`` got, for its retry."""
+    record = load_table(record.table)
+    state, events = idempotency.original(record, version)
+    return jsonify(table_answer(record, version, state, seat, events))

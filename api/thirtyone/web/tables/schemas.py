@@ -13,12 +13,20 @@ from thirtyone.errors import N_
 from thirtyone.record import MAX_CONTRIBUTION
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema
-from thirtyone.web.validation import Message, RulesSchema, Schema, between, one_of
+from thirtyone.web.validation import (
+    Message,
+    RulesSchema,
+    Schema,
+    between,
+    one_of,
+    players_field,
+)
 
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
 # A long poll answers within this many seconds: below the proxies' timeouts (deploy/).
 MAX_WAIT_SECONDS = 60
 DEFAULT_WAIT_SECONDS = 25
+HINTS = ("off", "on")
 
 _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot seat, null for a "
               "human seat; the name its player chose, whether it is claimed and its player "
@@ -80,10 +88,7 @@ def _entropy_field() -> ma.fields.String:
 
 
 class NewTableSchema(RulesSchema):
-    players = ma.fields.Integer(
-        required=True, validate=between(1, 15),
-        metadata={"description": "Seats at the table; each variant has its own range."},
-    )
+    players = players_field()
     bots = ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.String(validate=one_of(BOT_LEVELS)),
@@ -123,7 +128,15 @@ class NewTableSchema(RulesSchema):
         # Filled here rather than by load_default, which the contract would show as a
         # `default` that generated clients then send or require.
         return {"seat": None, "name": None, "entropy": None, "public": False,
-                "turn_seconds": None, "level": None} | data
+                "turn_seconds": None, "level": None, "hints": None} | data
+
+    hints = ma.fields.String(
+        allow_none=True, validate=one_of(HINTS),
+        metadata={"description": "Whether the seats may ask for hints "
+                  "(`GET /v1/tables/{table}/advice`): `on` or `off`. By default `off` at a "
+                  "table of two or more human seats (a hint there would help one friend "
+                  "against another), `on` at a table of one human and bots."},
+    )
 
     @ma.pre_load
     def refuse_seed(self, data: Any, **kwargs: Any) -> Any:
@@ -173,7 +186,7 @@ class TableMoveRequestSchema(Schema):
                   "the seat whose key is shown. The legal ones are in `legal_moves`."},
     )
     version = ma.fields.Integer(
-        required=True, validate=between(0, 2**53),
+        required=True, strict=True, validate=between(0, 2**53),
         metadata={"description": "The table's version the move was chosen at (from the last "
                   "answer or event); another version is refused with `stale_version`."},
     )
@@ -287,6 +300,10 @@ class TableSchema(ma.Schema):
                                  "`waiting`: seats are being claimed and no card is dealt "
                                  "(`view` is null); then `playing`, then `over`."})
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True, metadata=_SEATS_DOC)
+    hints = ma.fields.String(
+        required=True, metadata={"enum": list(HINTS),
+                                 "description": "Whether the seats may ask for hints."},
+    )
     seed_sha256 = ma.fields.String(
         required=True,
         metadata={"description": "SHA-256 (hex) of the server's secret seed as UTF-8 text, "
@@ -363,6 +380,11 @@ class TableEventMessageSchema(ma.Schema):
     """One Server-Sent Event of a table's stream, its fields as the `text/event-stream` lines
     carry them (`id:`, `data:`, `retry:`); comment lines (`: keep-alive`) carry none."""
 
+    event = ma.fields.String(metadata={
+        "description": "Absent for a new version. `table_reset`: `data` is the table as it is "
+        "now, replacing what the client showed (its cursor was not on the table's timeline). "
+        "`reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID`.",
+        "enum": ["table_reset", "reconnect"]})
     id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
                                      "`Last-Event-ID` resumes after)."})
     data = ma.fields.Nested(TableUpdateSchema, metadata={

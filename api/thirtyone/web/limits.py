@@ -1,0 +1,143 @@
+"""Rate limits and quotas per client address, with Flask-Limiter.
+
+Each limit is a Flask-Limiter limit string (``"20 per minute"``, ``"5/second;100/hour"``) and
+its own setting, from the environment:
+
+- ``THIRTYONE_LIMIT_TABLES``: opening tables (``POST /v1/tables``), 20 per minute;
+- ``THIRTYONE_OPEN_TABLES``: the tables one client may open within a table's lifetime
+  (``THIRTYONE_TABLE_TTL``, a day), 200: a table lives that long after its last move, so this
+  caps the tables a client keeps open (and the store's size) unless it keeps playing them;
+- ``THIRTYONE_LIMIT_MOVES``: moves at tables (``POST /v1/tables/{table}/moves``), 300 per
+  minute (sealed games keep nothing on the server and cost a fixed slice: not limited);
+- ``THIRTYONE_LIMIT_ADVICE``: hints (``POST /v1/games/advice``, ``GET
+  /v1/tables/{table}/advice``), 30 per minute;
+- ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
+  (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute.
+
+The client is the connection's address; behind ``THIRTYONE_TRUSTED_PROXIES`` proxies (a
+number, 0 by default) it is the address they put in ``X-Forwarded-For``, through werkzeug's
+ProxyFix (never trusted otherwise: any client could name any address there).
+
+The counts live in the table store's Redis when ``THIRTYONE_STORE`` is one (so instances
+share them), else in each worker's memory (each worker then counts on its own), and in
+memory while Redis does not answer. Past a limit the answer is 429 ``rate_limited``
+(problem+json) with ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
+``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF draft names them.
+An app made for tests (``TESTING``) counts nothing unless it sets ``RATELIMIT_ENABLED``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Any
+
+from flask import Flask, Response, current_app
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from thirtyone.errors import N_
+from thirtyone.web.problems import Problem
+
+# The operations each limit applies to: (endpoint, methods).
+LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
+    "THIRTYONE_LIMIT_TABLES": (("tables.Tables", "POST"),),
+    "THIRTYONE_LIMIT_MOVES": (("tables.TableMoves", "POST"),),
+    "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET")),
+    "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"), ("tables.TableUpdates", "GET")),
+}
+
+DEFAULTS = {
+    "THIRTYONE_LIMIT_TABLES": "20 per minute",
+    "THIRTYONE_OPEN_TABLES": "200",
+    "THIRTYONE_LIMIT_MOVES": "300 per minute",
+    "THIRTYONE_LIMIT_ADVICE": "30 per minute",
+    "THIRTYONE_LIMIT_STREAMS": "120 per minute",
+    "THIRTYONE_TRUSTED_PROXIES": "0",
+}
+
+
+def default_config() -> dict[str, Any]:
+    """The limits, from the environment where it names them."""
+    return {name: os.environ.get(name) or value for name, value in DEFAULTS.items()}
+
+
+def storage_uri(store_url: str | None) -> str:
+    """Where the counts live: the table store's Redis, else this process's memory.
+
+    >>> storage_uri("redis://127.0.0.1:6379/2"), storage_uri("unix:///run/redis.sock")
+    ('redis://127.0.0.1:6379/2', 'redis+unix:///run/redis.sock')
+    >>> storage_uri("sqlite:///.data/tables.sqlite3"), storage_uri(None)
+    ('memory://', 'memory://')
+    """
+    if store_url and store_url.startswith(("redis://", "rediss://")):
+        return store_url
+    if store_url and store_url.startswith("unix://"):
+        return "redis+" + store_url
+    return "memory://"
+
+
+def init_app(app: Flask) -> None:
+    """Limit the operations of :data:`LIMITED` (the blueprints must be registered)."""
+    for key, value in default_config().items():
+        app.config.setdefault(key, value)
+    app.config.setdefault("RATELIMIT_ENABLED", not app.config.get("TESTING"))
+    proxies = int(app.config["THIRTYONE_TRUSTED_PROXIES"])
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+    limiter = Limiter(
+        get_remote_address, app=app,
+        storage_uri=storage_uri(app.config.get("THIRTYONE_STORE")),
+        storage_options={"socket_timeout": 1, "socket_connect_timeout": 1},
+        key_prefix="thirtyone-limits", strategy="fixed-window",
+        # A store that does not answer must not stop the API: the counts go on in memory.
+        swallow_errors=True, in_memory_fallback_enabled=True,
+    )
+    for setting, operations in LIMITED.items():
+        for endpoint, method in operations:
+            view = app.view_functions[endpoint]
+            view = limiter.limit(app.config[setting], methods=[method], scope=setting)(view)
+            if setting == "THIRTYONE_LIMIT_TABLES":
+                ttl = int(app.config["THIRTYONE_TABLE_TTL"])
+                quota = f"{int(app.config['THIRTYONE_OPEN_TABLES'])} per {ttl} seconds"
+                view = limiter.limit(quota, methods=[method], scope="THIRTYONE_OPEN_TABLES")(view)
+            app.view_functions[endpoint] = view
+    app.extensions["thirtyone.limiter"] = limiter
+    app.register_error_handler(RateLimitExceeded, _rate_limited)
+    app.after_request(_rate_limit_headers)
+
+
+def _headers(limiter: Limiter) -> dict[str, str]:
+    limits = limiter.current_limits
+    if not limits:
+        return {}
+    # The limit the client meets first: a breached one, else the one with least left.
+    current = min(limits, key=lambda limit: (not limit.breached, limit.remaining, limit.reset_at))
+    reset = max(0, math.ceil(current.reset_at - time.time()))
+    return {
+        "RateLimit-Limit": str(current.limit.amount),
+        "RateLimit-Remaining": str(max(0, current.remaining)),
+        "RateLimit-Reset": str(reset),
+    }
+
+
+def _rate_limit_headers(response: Response) -> Response:
+    limiter: Limiter = current_app.extensions["thirtyone.limiter"]
+    if limiter.enabled:
+        response.headers.update(_headers(limiter))
+    return response
+
+
+def _rate_limited(error: RateLimitExceeded) -> Response:
+    limiter: Limiter = current_app.extensions["thirtyone.limiter"]
+    headers = _headers(limiter)
+    seconds = max(1, int(headers.get("RateLimit-Reset", "1")))
+    return Problem(
+        429, "rate_limited",
+        N_("Too many requests of this kind from your address: try again after the seconds "
+           "that Retry-After gives."),
+        title=N_("Too many requests"),
+        headers={**headers, "Retry-After": str(seconds)}, retry_after=seconds,
+    ).response()

@@ -1,0 +1,82 @@
+"""Rate limits and quotas per client address (Flask-Limiter, in memory here; the hostile
+suite runs them on real servers with Redis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from thirtyone.web import create_app
+from thirtyone.web.limits import storage_uri
+
+from .test_problems import assert_problem
+
+TABLE = {"variant": "scat", "players": 2, "bots": {"1": "greedy"}}
+
+
+def limited_app(tmp_path, **config: Any):
+    return create_app({
+        "TESTING": True, "THIRTYONE_SECRET_KEY": "limits", "SITE_DIR": None,
+        "THIRTYONE_STORE": f"sqlite:///{tmp_path}/t.sqlite3", "RATELIMIT_ENABLED": True,
+        **config,
+    })
+
+
+def test_each_limit_answers_429_with_retry_after_and_ratelimit_headers(tmp_path):
+    app = limited_app(tmp_path, THIRTYONE_LIMIT_TABLES="2 per minute",
+                      THIRTYONE_LIMIT_STREAMS="1 per minute", THIRTYONE_LIMIT_MOVES="1/minute",
+                      THIRTYONE_LIMIT_ADVICE="1 per hour")
+    client = app.test_client()
+    first = client.post("/v1/tables", json=TABLE)
+    assert first.status_code == 201
+    assert (first.headers["RateLimit-Limit"], first.headers["RateLimit-Remaining"]) == ("2", "1")
+    assert 0 < int(first.headers["RateLimit-Reset"]) <= 61
+    assert client.post("/v1/tables", json=TABLE).status_code == 201
+    refused = client.post("/v1/tables?lang=ru", json=TABLE)
+    assert_problem(refused, 429, "rate_limited")
+    assert refused.headers["RateLimit-Remaining"] == "0"
+    assert 0 < int(refused.headers["Retry-After"]) <= 61
+    assert refused.json["detail"] != "Too many requests of this kind from your address: try " \
+        "again after the seconds that Retry-After gives."
+    table = first.json["table"]
+    key = first.json["seats"][0]["key"]
+    assert client.get(f"/v1/tables/{table}/updates?wait=0").status_code == 200
+    assert_problem(client.get(f"/v1/tables/{table}/updates?wait=0"), 429, "rate_limited")
+    mine = client.get(f"/v1/tables/{table}", headers={"Authorization": f"Bearer {key}"}).json
+    move = {"version": mine["version"], "move": mine["legal_moves"][0]}
+    headers = {"Authorization": f"Bearer {key}"}
+    assert client.post(f"/v1/tables/{table}/moves", json=move, headers=headers).status_code == 200
+    assert_problem(client.post(f"/v1/tables/{table}/moves", json=move, headers=headers),
+                   429, "rate_limited")
+    # Reads and the other operations are not limited, and carry no headers.
+    healthz = client.get("/healthz")
+    assert healthz.status_code == 200 and "RateLimit-Limit" not in healthz.headers
+    assert client.get(f"/v1/tables/{table}").status_code == 200
+
+
+def test_open_tables_per_client_are_capped_and_each_address_counts_alone(tmp_path):
+    app = limited_app(tmp_path, THIRTYONE_OPEN_TABLES="2")
+    client = app.test_client()
+    assert [client.post("/v1/tables", json=TABLE).status_code for _ in range(3)] == [
+        201, 201, 429]
+    other = client.post("/v1/tables", json=TABLE, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 201
+    # X-Forwarded-For is not trusted without THIRTYONE_TRUSTED_PROXIES.
+    spoofed = client.post("/v1/tables", json=TABLE, headers={"X-Forwarded-For": "10.1.1.1"})
+    assert spoofed.status_code == 429
+
+
+def test_behind_trusted_proxies_the_forwarded_address_is_the_client(tmp_path):
+    app = limited_app(tmp_path, THIRTYONE_OPEN_TABLES="1", THIRTYONE_TRUSTED_PROXIES="1")
+    client = app.test_client()
+
+    def open_from(address: str) -> int:
+        return client.post("/v1/tables", json=TABLE,
+                           headers={"X-Forwarded-For": address}).status_code
+
+    assert [open_from("10.1.1.1"), open_from("10.1.1.1"), open_from("10.2.2.2")] == [
+        201, 429, 201]
+
+
+def test_the_counts_live_in_the_table_stores_redis_when_there_is_one():
+    assert storage_uri("redis://127.0.0.1:6390/0") == "redis://127.0.0.1:6390/0"
+    assert storage_uri("sqlite:///x.sqlite3") == "memory://"
