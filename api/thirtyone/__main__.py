@@ -227,8 +227,8 @@ def _replay(args: argparse.Namespace) -> None:
                 cards = ", ".join(words.card_name(translations, card) for card in hand)
                 print(f"{names[seat]}: {cards}")
             continue
-        seat = step.move.get("seat")
-        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "*"
+        mover = step.move.get("seat")
+        who = names[mover] if isinstance(mover, int) and 0 <= mover < len(names) else "*"
         assert seen is not None  # the deal came first
         print(f"{step.index + 1}. {who}: {words.describe_move(translations, step.move, seen)}")
         for event in step.events:

@@ -149,7 +149,7 @@ def make_record(*, variant: str, players: int, options: Mapping[str, Any],
     rounds: list[RoundResult] = []
     _results(state, rounds)
     for move in moves:
-        state, _ = apply_move(state, move)  # type: ignore[arg-type]
+        state, _ = apply_move(state, move)
         _results(state, rounds)
     record["rounds"] = rounds
     record["winners"] = list(state.winners)
@@ -235,7 +235,7 @@ def replay(record: Record) -> Iterator[Step]:
     yield Step(-1, {}, state)
     for index, move in enumerate(record["moves"]):
         try:
-            state, events = apply_move(state, move)  # type: ignore[arg-type]
+            state, events = apply_move(state, move)
         except MoveError as error:
             raise RecordError(
                 "illegal_move", N_("Move {number} ({move}) is not legal there: {reason}"),

@@ -42,11 +42,12 @@ def deadline(record: TableRecord, state: GameState) -> float | None:
     if not seconds or started is None or phase(record) != PLAYING or state.is_over:
         return None
     seat = state.to_move
+    deadline = float(started) + float(seconds)
     if seat is None:
-        return float(started) + seconds if _humans_in(record, state) else None
+        return deadline if _humans_in(record, state) else None
     if record.seats[seat].bot is not None:
         return None
-    return float(started) + seconds
+    return deadline
 
 
 def due(record: TableRecord, state: GameState, now: float) -> bool:

@@ -181,7 +181,9 @@ def open_table(spec: TableSpec) -> Opened:
     record = dataclasses.replace(record, state_json=dumps(start))
     store().create(record, start)
     if spec.public and waiting:
-        store().list_public(record.table, meta["created"])
+        created = meta["created"]
+        assert isinstance(created, float)
+        store().list_public(record.table, created)
     if waiting:
         return Opened(record, 0, state, [], keys, invitations)
     # Bots to move first play one slice at once (version 1), before anyone has seen the

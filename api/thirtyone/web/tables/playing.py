@@ -33,7 +33,7 @@ def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
     (:mod:`~thirtyone.web.tables.life`), which names the deal's seed."""
     if move.get("type") == "deal":
         return new_game(state.rules, state.players, seed=move["seed"])
-    return apply_move(state, move)[0]  # type: ignore[arg-type]
+    return apply_move(state, move)[0]
 
 
 def bot_move(state: GameState, seat: int, level: str, wait: float) -> dict[str, Any]:

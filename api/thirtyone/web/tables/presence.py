@@ -61,7 +61,8 @@ class Presence:
 
 
 def _presence() -> Presence:
-    return current_app.extensions.setdefault("thirtyone.presence", Presence())
+    presence: Presence = current_app.extensions.setdefault("thirtyone.presence", Presence())
+    return presence
 
 
 def window() -> float:

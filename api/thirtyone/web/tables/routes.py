@@ -189,6 +189,7 @@ class TableMoves(MethodView):
             raise stale_version(record.version)
         if phase(record) == WAITING:
             raise table_waiting()
+        assert seat is not None  # a key was shown, and it opened a seat
         if record.seats[seat].bot is not None:
             raise seat_played_by_bot(seat)
         state = table_state(record)

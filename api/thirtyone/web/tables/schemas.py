@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 import marshmallow as ma
 
@@ -57,9 +57,13 @@ def display_name(text: str) -> str | None:
 
 
 class NameField(ma.fields.String):
+    """A display name: any script, its invisible and control characters dropped; blank is
+    none (the answer then names the seat by its number)."""
+
     def _deserialize(self, value: Any, attr: str | None, data: Any,
-                     **kwargs: Any) -> str | None:
-        return display_name(super()._deserialize(value, attr, data, **kwargs))
+                     **kwargs: Any) -> str:
+        # marshmallow's String says str; a blank name is read as no name (None) all the same.
+        return cast(str, display_name(super()._deserialize(value, attr, data, **kwargs)))
 
 
 def _name_field(**kwargs: Any) -> NameField:
