@@ -29,7 +29,8 @@ import pokerkit
 import treys
 
 from thirtyone import evaluator, parse_cards, score_hand
-from thirtyone.hands import Evaluator, _basis_of
+from thirtyone.hands import Evaluator
+from thirtyone.hands.basis import basis_of
 from thirtyone.rules import PRESETS, make_rules
 
 SEED = 31
@@ -132,7 +133,7 @@ def build_times() -> dict[str, tuple[float, float]]:
     times = {}
     for variant, options in cases:
         rules = make_rules(variant, options)
-        basis = _basis_of(rules)
+        basis = basis_of(rules)
         masks = [a.mask | b.mask | c.mask
                  for a, b, c in itertools.combinations(rules.deck_cards, 3)]
         name = variant + ("" if options is None else " (short36)")
@@ -151,7 +152,7 @@ def build_times() -> dict[str, tuple[float, float]]:
 def first_hand_ms() -> float:
     """Milliseconds of CPU for a fresh evaluator's first hand, the worst case: two jokers (the
     best of all natural hands holding the third card is searched), best of three."""
-    basis = _basis_of(make_rules("jokers"))
+    basis = basis_of(make_rules("jokers"))
     hand = parse_cards("X1 X2 7H")
     best = float("inf")
     for _ in range(3):

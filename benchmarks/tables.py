@@ -14,6 +14,15 @@ its own ``redis-server`` and gunicorn servers as ``thirtyone serve`` runs them (
 - 1,000 open streams on one worker: its resident memory. Target: <= 200 MB;
 - ``/healthz`` p99 with wrk while 50 sockets hold half-sent requests. Target: <= 50 ms.
 
+And the distributed store (``--store`` runs these alone), on a Redis Cluster of six nodes
+(``deploy/redis/cluster-node.conf``: three primaries, three replicas) started here too:
+
+- a table move on the cluster against the same on one Redis (same wrk script). Target: >= 90%
+  of one Redis's requests/s; Redis CPU per move is reported (all nodes of the cluster);
+- push latency at 200 tables on the cluster. Target: p99 <= 50 ms;
+- a stream resumed one version behind on a table at version 20,000 against the same resume at
+  version 20 (median of 30, from the request to the first event). Target: at most 2x.
+
 Prints PASS or FAIL for each target; exit status 1 when one fails.
 """
 
@@ -45,7 +54,11 @@ PUSH_TABLES = 200
 OPEN_STREAMS = 1000
 HALF_OPEN = 50
 TARGETS = {"move_ratio": 0.70, "push_redis_ms": 50.0, "push_sqlite_ms": 250.0,
-           "streams_rss_mb": 200.0, "healthz_p99_ms": 50.0}
+           "streams_rss_mb": 200.0, "healthz_p99_ms": 50.0, "cluster_ratio": 0.90,
+           "push_cluster_ms": 50.0, "resume_ratio": 2.0}
+LONG_TABLE = 20_000
+SHORT_TABLE = 20
+RESUMES = 30
 
 
 def free_port():
@@ -263,8 +276,182 @@ def healthz_with_half_open(server, seconds):
     return quiet, loaded
 
 
+def redis_node(folder, port, *extra):
+    """A redis-server of ours (stopped by the caller), on deploy/'s cluster node settings when
+    ``extra`` says ``cluster``."""
+    node_dir = Path(folder) / f"redis-{port}"
+    node_dir.mkdir()
+    process = subprocess.Popen(["redis-server", *extra, "--port", str(port), "--bind",
+                                "127.0.0.1", "--dir", str(node_dir)], stdout=subprocess.DEVNULL)
+    wait_port(port)
+    return process
+
+
+def redis_cpu(ports):
+    """CPU seconds (user + system) the Redis processes on ``ports`` have used."""
+    import redis
+
+    total = 0.0
+    for port in ports:
+        info = redis.Redis(port=port).info("cpu")
+        total += info["used_cpu_user"] + info["used_cpu_sys"]
+    return total
+
+
+def start_cluster(folder):
+    ports = []
+    while len(ports) < 6:
+        port = free_port()
+        if port + 10000 < 65536 and port not in ports:
+            ports.append(port)
+    config = str(ROOT / "deploy" / "redis" / "cluster-node.conf")
+    processes = [redis_node(folder, port, config) for port in ports]
+    subprocess.run(["redis-cli", "--cluster", "create",
+                    *[f"127.0.0.1:{port}" for port in ports], "--cluster-replicas", "1",
+                    "--cluster-yes"], check=True, capture_output=True)
+    import redis
+
+    deadline = time.monotonic() + 30
+    def forming():
+        infos = [redis.Redis(port=port).info("replication") for port in ports]
+        return (any(redis.Redis(port=port).cluster("info")["cluster_state"] != "ok"
+                    for port in ports)
+                or any(info.get("min_slaves_good_slaves", 0) < 1
+                       for info in infos if info["role"] == "master"))
+
+    while forming():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the cluster did not form")
+        gevent.sleep(0.2)
+    return processes, ports
+
+
+def moves_throughput(servers, seconds):
+    """wrk's table moves on each server in turn; (req/s, p50, p99, non-2xx, Redis CPU s/move)."""
+    moves = ROOT / "benchmarks" / "table_moves.lua"
+    for server, _ in servers.values():
+        wrk(server.url, 1, moves)
+    results = {name: [] for name in servers}
+    for _ in range(ROUNDS):
+        for name, (server, ports) in servers.items():
+            cpu = redis_cpu(ports)
+            rps, p50, p99, bad = wrk(server.url, seconds, moves)
+            results[name].append((rps, p50, p99, bad, (redis_cpu(ports) - cpu) / (rps * seconds)))
+    return {name: tuple(sum(r[i] for r in rounds) / ROUNDS for i in range(5))
+            for name, rounds in results.items()}
+
+
+def lowest_move(state):
+    """Draw from the stock and discard so as to keep the lowest hand: nobody ever reaches 31 or
+    knocks, and a round whose stock runs out is void, so the match never ends."""
+    from thirtyone.game import legal_moves
+    from thirtyone.hands import score_hand
+
+    if state.to_move is None:
+        return {"type": "next_round"}
+    discards = [move for move in legal_moves(state) if move["type"] == "discard"]
+    if not discards:
+        return {"type": "draw", "source": "stock", "seat": state.to_move}
+    hand = [str(card.code) for card in state.hands[state.to_move]]
+
+    def kept(move):
+        rest = list(hand)
+        rest.remove(move["card"])
+        return score_hand(rest, state.rules.variant).points
+
+    return {**min(discards, key=kept), "seat": state.to_move}
+
+
+def long_table(redis_url, versions):
+    """A table played to ``versions`` by :func:`lowest_move`, in this process through the
+    ledger (a table that long over HTTP would take minutes)."""
+    from thirtyone.web import create_app
+    from thirtyone.web.tables import ledger
+    from thirtyone.web.tables.playing import play
+
+    app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "benchmark", "SITE_DIR": None,
+                      "THIRTYONE_STORE": redis_url})
+    created = app.test_client().post("/v1/tables", json={"variant": "scat", "players": 2}).json
+    table = created["table"]
+    with app.app_context():
+        record = ledger.load_table(table)
+        state = ledger.table_state(record)
+        while record.version < versions:
+            moves = []
+            state, events = play(state, lowest_move(state), moves)
+            version = ledger.commit(record, record.version, moves, state, events)
+            record = app.extensions["thirtyone.tables"].load(table)
+            assert record.version == version
+    return table, {seat["seat"]: seat["key"] for seat in created["seats"]}, record.version
+
+
+def resume_ms(server, table, key, version):
+    """Median ms from a stream's request, resumed one version behind, to its first event."""
+    times = []
+    for _ in range(RESUMES):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        started = time.perf_counter()
+        connection.request("GET", f"/v1/tables/{table}/events?key={key}",
+                           headers={"Last-Event-ID": str(version - 1)})
+        response = connection.getresponse()
+        for raw in iter(response.readline, b""):
+            if raw.startswith(b"data: "):
+                break
+        times.append((time.perf_counter() - started) * 1000)
+        connection.close()
+    return percentile(times, 0.5)
+
+
+def store_benchmarks(seconds, folder, check, started):
+    single_port = free_port()
+    nodes = [redis_node(folder, single_port, str(ROOT / "deploy" / "redis" / "primary.conf"),
+                        "--min-replicas-to-write", "0")]
+    cluster, ports = start_cluster(folder)
+    nodes += cluster
+    try:
+        single = Server(f"redis://127.0.0.1:{single_port}/0", folder)
+        started.append(single)
+        clustered = Server("redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in ports[:3]),
+                           folder)
+        started.append(clustered)
+        summary = moves_throughput({"one Redis": (single, [single_port]),
+                                    "Redis Cluster": (clustered, ports)}, seconds)
+        print(f"{'store':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}"
+              f"{'Redis CPU/move':>16}")
+        for name, (rps, p50, p99, bad, cpu) in summary.items():
+            print(f"{'POST /v1/tables/{t}/moves, ' + name:<40}{rps:>9.0f}{p50:>9.2f}"
+                  f"{p99:>9.2f}{bad:>9.0f}{cpu * 1e6:>13.0f} us")
+        ratio = summary["Redis Cluster"][0] / summary["one Redis"][0]
+        check("table move on a 3-primary cluster >= 90% of one Redis's throughput",
+              ratio >= TARGETS["cluster_ratio"], f"{ratio:.0%}")
+        latencies, missing = push_latency(clustered, 2 * seconds)
+        p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+        check(f"push latency at {PUSH_TABLES} tables, Redis Cluster: p99 <= "
+              f"{TARGETS['push_cluster_ms']:.0f} ms",
+              p99 <= TARGETS["push_cluster_ms"] and missing == 0,
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(latencies)} pushes, "
+              f"{missing} missing")
+        url = f"redis://127.0.0.1:{single_port}/0"
+        short = long_table(url, SHORT_TABLE)
+        built = time.perf_counter()
+        long = long_table(url, LONG_TABLE)
+        print(f"(a table played to version {long[2]} in {time.perf_counter() - built:.1f} s)")
+        short_ms = resume_ms(single, short[0], short[1][0], short[2])
+        long_ms = resume_ms(single, long[0], long[1][0], long[2])
+        ratio = long_ms / short_ms
+        check(f"a resume one version behind at version {LONG_TABLE:,} <= 2x the same at "
+              f"version {SHORT_TABLE}", ratio <= TARGETS["resume_ratio"],
+              f"{long_ms:.2f} ms against {short_ms:.2f} ms: {ratio:.2f}x")
+    finally:
+        for node in nodes:
+            node.terminate()
+            node.wait(timeout=10)
+
+
 def main():
-    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    only_store = "--store" in sys.argv
+    arguments = [argument for argument in sys.argv[1:] if argument != "--store"]
+    seconds = int(arguments[0]) if arguments else 5
     if shutil.which("wrk") is None or shutil.which("redis-server") is None:
         sys.exit("wrk and redis-server are needed: apt-get install wrk redis-server")
     folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
@@ -287,40 +474,43 @@ def main():
 
         print(f"gunicorn gevent, 2 workers; wrk {CONNECTIONS} connections, {ROUNDS} rounds of "
               f"{seconds}s per endpoint", flush=True)
-        summary = throughput((sqlite, redis_server), folder, seconds)
-        print(f"{'endpoint':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")
-        names = {"sealed": "POST /v1/games/moves (sealed, baseline)",
-                 "sqlite": "POST /v1/tables/{t}/moves, SQLite",
-                 "redis": "POST /v1/tables/{t}/moves, Redis"}
-        for name, (rps, p50, p99, bad) in summary.items():
-            print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}")
-        base = summary["sealed"][0]
-        for name in ("sqlite", "redis"):
-            ratio = summary[name][0] / base
-            check(f"table move ({name}) >= 70% of the sealed move's throughput",
-                  ratio >= TARGETS["move_ratio"], f"{ratio:.0%}")
-        check("no non-2xx answers", sum(s[3] for s in summary.values()) == 0,
-              str(sum(s[3] for s in summary.values())))
+        store_benchmarks(seconds, folder, check, started)
+        if not only_store:
+            summary = throughput((sqlite, redis_server), folder, seconds)
+            print(f"{'endpoint':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")
+            names = {"sealed": "POST /v1/games/moves (sealed, baseline)",
+                     "sqlite": "POST /v1/tables/{t}/moves, SQLite",
+                     "redis": "POST /v1/tables/{t}/moves, Redis"}
+            for name, (rps, p50, p99, bad) in summary.items():
+                print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}")
+            base = summary["sealed"][0]
+            for name in ("sqlite", "redis"):
+                ratio = summary[name][0] / base
+                check(f"table move ({name}) >= 70% of the sealed move's throughput",
+                      ratio >= TARGETS["move_ratio"], f"{ratio:.0%}")
+            check("no non-2xx answers", sum(s[3] for s in summary.values()) == 0,
+                  str(sum(s[3] for s in summary.values())))
 
-        for name, server, target in (("redis", redis_server, TARGETS["push_redis_ms"]),
-                                     ("sqlite", sqlite, TARGETS["push_sqlite_ms"])):
-            latencies, missing = push_latency(server, 2 * seconds)
-            p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
-            check(f"push latency at {PUSH_TABLES} tables, {name}: p99 <= {target:.0f} ms",
-                  p99 <= target and missing == 0,
-                  f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms over "
-                  f"{len(latencies)} pushes, {missing} missing")
-        one = Server(f"sqlite:///{folder}/streams.sqlite3", folder, workers=1)
-        started.append(one)
-        before, rss, opened, health = open_streams(one)
-        check(f"{OPEN_STREAMS} open streams on one worker: RSS <= 200 MB",
-              rss <= TARGETS["streams_rss_mb"] and opened == OPEN_STREAMS and health == "ok",
-              f"{rss:.1f} MB ({before:.1f} MB before), {opened} streams open, /healthz {health}")
-        quiet, loaded = healthz_with_half_open(sqlite, seconds)
-        check(f"/healthz p99 <= 50 ms with {HALF_OPEN} half-open sockets",
-              loaded[2] <= TARGETS["healthz_p99_ms"] and loaded[3] == 0,
-              f"p50 {loaded[1]:.2f} ms, p99 {loaded[2]:.2f} ms, {loaded[0]:.0f} req/s "
-              f"(without them: p99 {quiet[2]:.2f} ms, {quiet[0]:.0f} req/s)")
+            for name, server, target in (("redis", redis_server, TARGETS["push_redis_ms"]),
+                                         ("sqlite", sqlite, TARGETS["push_sqlite_ms"])):
+                latencies, missing = push_latency(server, 2 * seconds)
+                p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+                check(f"push latency at {PUSH_TABLES} tables, {name}: p99 <= {target:.0f} ms",
+                      p99 <= target and missing == 0,
+                      f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms over "
+                      f"{len(latencies)} pushes, {missing} missing")
+            one = Server(f"sqlite:///{folder}/streams.sqlite3", folder, workers=1)
+            started.append(one)
+            before, rss, opened, health = open_streams(one)
+            check(f"{OPEN_STREAMS} open streams on one worker: RSS <= 200 MB",
+                  rss <= TARGETS["streams_rss_mb"] and opened == OPEN_STREAMS and health == "ok",
+                  f"{rss:.1f} MB ({before:.1f} MB before), {opened} streams open, "
+                  f"/healthz {health}")
+            quiet, loaded = healthz_with_half_open(sqlite, seconds)
+            check(f"/healthz p99 <= 50 ms with {HALF_OPEN} half-open sockets",
+                  loaded[2] <= TARGETS["healthz_p99_ms"] and loaded[3] == 0,
+                  f"p50 {loaded[1]:.2f} ms, p99 {loaded[2]:.2f} ms, {loaded[0]:.0f} req/s "
+                  f"(without them: p99 {quiet[2]:.2f} ms, {quiet[0]:.0f} req/s)")
     finally:
         for server in started:
             server.stop()

@@ -60,7 +60,8 @@ def test_play_a_match_against_bots_in_the_terminal(capsys, monkeypatch):
                "--lang", "ru")
     assert next(asked) > 1
     assert "Ваши карты: " in said and "Игрок 1 " in said
-    assert said.splitlines()[-1].startswith("Игрок ") and "выиграл" in said.splitlines()[-1]
+    assert "выиграл" in said.splitlines()[-3]  # the match's last event, then the standings
+    assert said.splitlines()[-1].startswith("Партия окончена, победа: Игрок ")
 
 
 def test_play_ends_quietly_at_the_end_of_input(capsys, monkeypatch):
@@ -82,3 +83,35 @@ def test_without_the_server_extra_the_server_commands_say_how_to_install_it(
     with pytest.raises(SystemExit) as exit:
         main([command])
     assert "pip install 'thirtyone[server]'" in str(exit.value.code)
+
+
+def test_options_lists_a_presets_options_with_their_defaults_and_values(capsys):
+    said = run(capsys, "options", "schwimmen", "--lang", "it").splitlines()
+    assert "tie_break = trips  [none | trips | ranks | suit]" in said
+    assert "knocker_ties = shared  [penalty | safe | shared]" in said
+    assert "lose_below = none  [1-31 | none]" in said
+    assert "close_after_exchange = false  [bool]" in said
+    index = said.index("close_after_exchange = false  [bool]")
+    assert said[index + 1].strip() == ("Un giocatore può bussare (chiudere) subito dopo il proprio "
+                                       "scambio, nello stesso turno.")
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["score", "7H", "7D", "7C", "-o", "count_same_rank=true", "--lang", "en"],
+     "Cards of one rank: 21 points"),
+    (["score", "AS", "QS", "10S", "-o", "blitz=ace-ten-face", "--lang", "en"], "Blitz: 31"),
+    (["compare", "7D 7H 7S", "8C 8D 8H", "--variant", "schwimmen", "-o", "tie_break=none",
+      "--lang", "en"], "1. #1 7D 7H 7S"),
+])
+def test_option_settings_change_what_the_commands_say(capsys, argv, expected):
+    assert run(capsys, *argv).startswith(expected)
+
+
+def test_a_refused_option_is_a_sentence(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["score", "7H", "7D", "7C", "--variant", "schnautz", "-o", "count_same_rank=true",
+              "--lang", "en"])
+    assert "cards of one rank cannot add up while three of a kind scores 30.5" in str(
+        exit.value.code)
+    with pytest.raises(SystemExit):
+        main(["score", "7H", "7D", "7C", "-o", "lose_below"])

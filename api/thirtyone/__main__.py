@@ -3,7 +3,9 @@
 With the engine alone: ``thirtyone score AS KS 10S`` says what a hand is worth, ``thirtyone
 compare "AS KS QS" "7H 7D 7C"`` ranks hands, ``thirtyone solve 5H`` solves the race to 31,
 and ``thirtyone play scat --players 3 --bots greedy`` plays a match against bots, in the
-sentences the API says (``--lang ru``, ``it``, ``en``).
+sentences the API says (``--lang ru``, ``it``, ``en``). ``thirtyone options schwimmen`` lists
+the options a preset's table may change, and ``-o name=value`` (again for each option) sets
+them for ``score``, ``compare`` and ``play``: ``thirtyone play scat -o lose_below=21``.
 
 With the server extra (``pip install 'thirtyone[server]'``): ``thirtyone serve`` runs
 gunicorn with the API on http://127.0.0.1:8000 and, when the rules site is built
@@ -25,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import thirtyone
-from thirtyone import words
-from thirtyone.bots import BOTS, make_bot
+from thirtyone import terminal, words
+from thirtyone.bots import BOTS
 from thirtyone.errors import N_, ThirtyOneError
-from thirtyone.game import apply_move, legal_moves, new_game, view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
 from thirtyone.review import mistake_text, review
+from thirtyone.rules import OPTIONS, find_preset
 
 SERVER_MODULES = ("flask", "flask_smorest", "flask_babel", "gunicorn", "yaml")
 """What ``serve`` and ``openapi`` import, all from the server extra."""
@@ -59,7 +61,7 @@ def _serve(args: argparse.Namespace) -> None:
             for name, value in serving.SETTINGS.items():
                 self.cfg.set(name, value)
             if args.threads > 1:
-                self.cfg.set("worker_class", "gthread")
+                self.cfg.set("worker_class", "thirtyone.web.serving.ThreadWorker")
             self.cfg.set("threads", args.threads)
             self.cfg.set("accesslog", "-" if args.access_log else None)
 
@@ -78,7 +80,7 @@ def _openapi(args: argparse.Namespace) -> None:
 
     app = create_app({"THIRTYONE_SECRET_KEY": "only the contract is read"})
     with app.app_context():
-        spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+        spec = app.extensions["thirtyone.api"].spec.to_dict()
     with open(args.output, "w", encoding="utf-8") as file:
         yaml.dump(spec, file)
 
@@ -102,14 +104,59 @@ def _hand(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
+def _option(text: str) -> tuple[str, Any]:
+    """``name=value`` as typed, the value read by the option's kind: ``true``/``false``,
+    a number, ``none`` for an empty number; anything else is passed on as text, which the
+    rules check (and refuse with their own sentence)."""
+    name, equals, value = text.partition("=")
+    if not equals:
+        raise argparse.ArgumentTypeError(f"an option is name=value, not {text!r}")
+    name, value = name.strip(), value.strip()
+    kind = OPTIONS[name].kind if name in OPTIONS else "choice"
+    if kind == "bool" and value.lower() in ("true", "false"):
+        return name, value.lower() == "true"
+    if kind == "int-or-none" and value.lower() in ("none", ""):
+        return name, None
+    if kind in ("int", "int-or-none") and value.lstrip("-").isdigit():
+        return name, int(value)
+    return name, value
+
+
+def _typed(value: Any) -> str:
+    """An option's value as ``-o`` takes it."""
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any] | None:
+    return dict(args.option) or None
+
+
+def _list_options(args: argparse.Namespace) -> None:
+    """The options a table of the preset may change: default, allowed values, what it does."""
+    translations = _catalog(args)
+    for spec in find_preset(args.variant).option_specs():
+        if spec.choices:
+            allowed = " | ".join(map(str, spec.choices))
+        elif spec.minimum is not None:
+            allowed = f"{spec.minimum}-{spec.maximum}" + (
+                " | none" if spec.kind == "int-or-none" else "")
+        else:
+            allowed = spec.kind
+        print(f"{spec.name} = {_typed(spec.default)}  [{allowed}]")
+        print(f"    {translations.gettext(spec.description)}")
+
+
 def _score(args: argparse.Namespace) -> None:
     translations = _catalog(args)
-    print(words.describe_score(translations, score_hand(args.cards, args.variant)))
+    score = score_hand(args.cards, args.variant, _options(args))
+    print(words.describe_score(translations, score))
 
 
 def _compare(args: argparse.Namespace) -> None:
     translations = _catalog(args)
-    ranking = compare_hands([_hand(hand) for hand in args.hands], args.variant)
+    ranking = compare_hands([_hand(hand) for hand in args.hands], args.variant, _options(args))
     for place, group in enumerate(ranking.order, start=1):
         for index in group:
             sentence = words.describe_score(translations, ranking.scores[index])
@@ -149,53 +196,9 @@ def _review(args: argparse.Namespace) -> None:
 
 
 def _play(args: argparse.Namespace) -> None:
-    """A match in the terminal: you hold seat 0, bots the others; any seat deals between
-    rounds, so you do."""
-    translations = _catalog(args)
-    state = new_game(args.variant, args.players, seed=args.seed)
-    bots = {seat: make_bot(args.bots, seat) for seat in range(1, args.players)}
-    say = print
-    while not state.is_over:
-        seat = state.to_move
-        moves = legal_moves(state)
-        if seat in bots:
-            bot = bots[seat]
-            move = bot.choose(view(state, seat) if bot.uses_view else None, moves)
-        else:
-            seen = view(state, 0)
-            cards = ", ".join(words.card_name(translations, card)
-                              for card in seen["hands"][0] if card is not None)
-            say(words.format_message(translations, N_("Your cards: {cards}."), {"cards": cards}))
-            if seen["discard"]:
-                top = words.card_name(translations, seen["discard"][-1])
-                say(words.format_message(translations, N_("Top of the discard pile: {card}."),
-                                         {"card": top}))
-            if seen["table"]:
-                # Numbered as the moves' words name the places.
-                table = ", ".join(
-                    f"{words.ordinal(position)}: "
-                    + ("?" if card is None else words.card_name(translations, card))
-                    for position, card in enumerate(seen["table"]))
-                say(words.format_message(translations, N_("On the table: {cards}."),
-                                         {"cards": table}))
-            for number, option in enumerate(moves, start=1):
-                say(f"  {number}) {words.describe_move(translations, option, seen)}")
-            move = moves[_ask(translations, len(moves)) - 1]
-        state, events = apply_move(state, move)
-        for event in events:
-            say(words.event_message(translations, event))
-
-
-def _ask(translations: gettext.NullTranslations, count: int) -> int:
-    prompt = words.format_message(translations, N_("Your move (1-{count}): "), {"count": count})
-    while True:
-        try:
-            answer = input(prompt).strip()
-        except EOFError:
-            print()
-            sys.exit(0)
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer)
+    """A match in the terminal: you hold seat 0, bots the others (:mod:`thirtyone.terminal`)."""
+    terminal.play(_catalog(args), args.variant, args.players, bots=args.bots, seed=args.seed,
+                  options=_options(args), colour=False if args.no_colour else None)
 
 
 def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
@@ -221,7 +224,16 @@ def main(argv: list[str] | None = None) -> None:
                           help="the language of the sentences (default: the terminal's)")
     variant = argparse.ArgumentParser(add_help=False)
     variant.add_argument("--variant", default="scat", help="a variant id or name (default: scat)")
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("-o", "--option", type=_option, action="append", default=[],
+                         metavar="NAME=VALUE",
+                         help="set a rules option (thirtyone options VARIANT lists them)")
+    variant = argparse.ArgumentParser(add_help=False, parents=[variant, options])
 
+    listed = commands.add_parser("options", parents=[language],
+                                 help="list the options a variant's table may change")
+    listed.add_argument("variant", help="a variant id or name: scat, blitz, schwimmen, ...")
+    listed.set_defaults(run=_list_options)
     score = commands.add_parser("score", parents=[language, variant], help="score a hand")
     score.add_argument("cards", nargs=3, metavar="CARD", help="three card codes: AS KS 10S")
     score.set_defaults(run=_score)
@@ -238,12 +250,14 @@ def main(argv: list[str] | None = None) -> None:
     checked.add_argument("record", metavar="RECORD.json",
                          help="variant, players, seed, dealer, options and the moves played")
     checked.set_defaults(run=_review)
-    play = commands.add_parser("play", parents=[language],
+    play = commands.add_parser("play", parents=[language, options],
                                help="play a match against bots; you hold seat 0")
     play.add_argument("variant", help="a variant id or name: scat, blitz, schnautz, ...")
     play.add_argument("--players", type=int, default=3)
     play.add_argument("--bots", choices=sorted(BOTS), default="greedy")
     play.add_argument("--seed", default=None, help="the same seed deals the same match")
+    play.add_argument("--no-colour", "--no-color", action="store_true",
+                      help="plain text even in a terminal (so does NO_COLOR)")
     play.set_defaults(run=_play)
     serve = commands.add_parser("serve", help="run the API (and the rules site) with gunicorn")
     serve.add_argument("--host", default="127.0.0.1")

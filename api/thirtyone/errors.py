@@ -32,6 +32,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with plural forms for extraction (``ngettext`` picks the form by the
+    count once the language is known); return both forms unchanged."""
+    return singular, plural
+
+
 class ThirtyOneError(ValueError):
     """Base class of every error the engine raises on bad input."""
 

@@ -15,7 +15,7 @@ public information.
 from typing import Literal, NotRequired, TypedDict, get_args, get_type_hints
 
 from thirtyone.cards import CardCode
-from thirtyone.errors import N_
+from thirtyone.errors import N_, NP_
 
 Points = int | float
 """A hand's points: a whole number, or 30.5 where three of a kind is worth 30½."""
@@ -368,3 +368,31 @@ EVENT_MESSAGES: dict[str, str] = {
     "stuck": N_("Seat {seat} cannot take a card without passing 31."),
 }
 """For each event type, its English message template (marked for translation)."""
+
+EVENT_PLURALS: dict[str, tuple[str, tuple[str, str]]] = {
+    "exchanged": ("count", NP_("Seat {seat} exchanged {count} card with the table.",
+                               "Seat {seat} exchanged {count} cards with the table.")),
+    "paid": ("chips", NP_("Seat {seat} paid {chips} chip into the pot.",
+                          "Seat {seat} paid {chips} chips into the pot.")),
+    "pot_won": ("chips", NP_("Seat {seat} won {chips} chip from the pot.",
+                             "Seat {seat} won {chips} chips from the pot.")),
+    "ante": ("chips", NP_("Every seat put {chips} chip into the pot ({pot} in all).",
+                          "Every seat put {chips} chips into the pot ({pot} in all).")),
+    "joined": ("chips", NP_("Seat {seat} joined the deal for {chips} chip.",
+                            "Seat {seat} joined the deal for {chips} chips.")),
+    "pot_carried": ("chips", NP_("The best hands tied: the pot of {chips} chip goes to a next "
+                                 "deal.",
+                                 "The best hands tied: the pot of {chips} chips goes to a next "
+                                 "deal.")),
+    "pot_left": ("chips", NP_("{chips} chip stays in the pot for the next deal.",
+                              "{chips} chips stay in the pot for the next deal.")),
+    "lives_lost": ("lives", NP_("Seat {seat} lost {lives} life; lives left: {left}.",
+                                "Seat {seat} lost {lives} lives; lives left: {left}.")),
+    "points_scored": ("points", NP_("Seat {seat} scored {points} point ({total} in all).",
+                                    "Seat {seat} scored {points} points ({total} in all).")),
+    "turn_limit": ("turns", NP_("The round reached {turns} turn: showdown.",
+                                "The round reached {turns} turns: showdown.")),
+}
+"""The events whose sentence counts something: the parameter counted and the sentence's two
+English forms, from which each language's catalog gives its own plural forms (``ngettext``).
+The web layer and the command line use these in place of :data:`EVENT_MESSAGES`."""

@@ -2,7 +2,11 @@
 
 Every rule of the family is an option with a default (RULES.md); a *preset* is a named set of
 option values plus the family of game flow it plays with. :func:`make_rules` builds a frozen
-:class:`Rules` from a preset and overrides, refusing anything that cannot apply.
+:class:`Rules` from a preset and overrides, refusing anything that cannot apply;
+:func:`read_rules` reads a stored rule set back with the meaning it had when it was saved.
+Each choice option is typed by the ``Literal`` of its values (``TieBreak``, ``KnockerTies``,
+...), from which its allowed values are read, so a type checker catches a comparison with a
+value the option cannot take.
 
 >>> rules = make_rules("scat", {"three_of_a_kind": "30.5", "lives": 4})
 >>> rules.variant, rules.three_of_a_kind, rules.lives, rules.deck
@@ -24,7 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Literal, TypeAlias, TypedDict, get_args
 
 from thirtyone.cards import DECKS, SUITS, Deck, parse_card
 from thirtyone.errors import N_, CardError, OptionError
@@ -53,6 +57,31 @@ class Settlement(StrEnum):
     NONE = "none"
 
 
+# The values of each choice option. The option's allowed values are read from these types, so
+# that a comparison such as ``rules.blitz == "any-31"`` is checked by a type checker and the
+# values are listed once.
+CardValues: TypeAlias = Literal["standard", "race"]
+ThreeOfAKind: TypeAlias = Literal["off", "30.5", "30-below-suited", "30"]
+WildCards: TypeAlias = Literal["none", "jokers", "jack-of-clubs-trips"]
+TieBreak: TypeAlias = Literal["none", "trips", "ranks", "suit"]
+BlitzHand: TypeAlias = Literal["any-31", "ace-king-ten", "ace-ten-face", "off"]
+HandRanking: TypeAlias = Literal["thirty-one", "brag"]
+BragOrder: TypeAlias = Literal["traditional", "ace-high"]
+FirstDealer: TypeAlias = Literal["draw-low", "draw-high", "random"]
+FirstRoundKnock: TypeAlias = Literal["allowed", "forbidden", "showdown"]
+StockExhausted: TypeAlias = Literal["void", "showdown", "recycle", "reshuffle"]
+KnockerTies: TypeAlias = Literal["penalty", "safe", "shared"]
+WidowDeal: TypeAlias = Literal["none", "face-up", "face-down"]
+WidowDiscards: TypeAlias = Literal["face-up", "face-down"]
+ExchangeRule: TypeAlias = Literal["up-to-max", "one-or-three"]
+KnockRule: TypeAlias = Literal["plain", "take-all"]
+On31: TypeAlias = Literal["showdown", "knock"]
+PotTie: TypeAlias = Literal["split", "carry"]
+Stakes: TypeAlias = Literal["escalating", "betting"]
+
+OptionKind: TypeAlias = Literal["choice", "bool", "int", "int-or-none", "suits", "card"]
+
+
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """What one option is: its type, allowed values, default and description.
@@ -62,7 +91,7 @@ class OptionSpec:
     """
 
     name: str
-    kind: str
+    kind: OptionKind
     default: Any
     description: str
     choices: tuple[Any, ...] = ()
@@ -159,7 +188,7 @@ def _option(
     default: Any,
     description: str,
     *,
-    kind: str = "choice",
+    kind: OptionKind = "choice",
     choices: tuple[Any, ...] = (),
     minimum: int | None = None,
     maximum: int | None = None,
@@ -167,6 +196,15 @@ def _option(
 ) -> Any:
     spec = OptionSpec("", kind, default, description, choices, minimum, maximum, legacy)
     return field(default=default, metadata={"spec": spec})
+
+
+def _choice(
+    values: Any, default: str, description: str, *, legacy: tuple[tuple[Any, Any], ...] = ()
+) -> Any:
+    """A choice option whose allowed values are those of the ``Literal`` type ``values``."""
+    choices: tuple[str, ...] = get_args(values)
+    assert default in choices, (default, choices)
+    return _option(default, description, choices=choices, legacy=legacy)
 
 
 OPTION_VALUES = "options"
@@ -179,7 +217,7 @@ OptionValues = Annotated[dict[str, bool | int | str | None], OPTION_VALUES]
 
 class RulesData(TypedDict):
     """A rule set as plain data (:meth:`Rules.to_dict`): the variant and the options that
-    differ from its defaults."""
+    differ from its defaults (or from the defaults it had before they changed)."""
 
     variant: str
     options: OptionValues
@@ -199,21 +237,26 @@ class Rules:
 
     # §1 Cards
     deck: str = _option("full52", N_("The deck played with."), choices=tuple(DECKS))
-    values: str = _option(
-        "standard", N_("How cards count: standard (ace 11) or race (ace 1)."),
-        choices=("standard", "race"),
+    values: CardValues = _choice(
+        CardValues, "standard", N_("How cards count: standard (ace 11) or race (ace 1)."),
     )
     suit_order: str = _option(
         "HDCS", N_("Suit ranking, highest first; used only by the suit tie-break."), kind="suits"
     )
 
     # §2 Hand value
-    three_of_a_kind: str = _option(
-        "off",
-        N_("Three cards of one rank: not special, worth 30½, or worth 30 below a suited 30."),
-        choices=("off", "30.5", "30-below-suited"),
+    three_of_a_kind: ThreeOfAKind = _choice(
+        ThreeOfAKind, "off",
+        N_("Three cards of one rank: not special, worth 30½, worth 30 below a suited 30, or "
+           "a plain 30."),
     )
     trips_equal: bool = _option(False, N_("All three-of-a-kind hands tie."), kind="bool")
+    count_same_rank: bool = _option(
+        False,
+        N_("Cards of one rank add up too: a hand counts its best suit or its best rank, "
+           "whichever is more (seven-seven-seven counts 21)."),
+        kind="bool",
+    )
     three_aces: int | None = _option(
         None,
         N_("Points for three aces even when three of a kind is not special (32 or 33 put them "
@@ -226,38 +269,38 @@ class Rules:
            "loses a life or pays the blitz fee."),
         kind="bool",
     )
-    wild: str = _option(
-        "none",
+    wild: WildCards = _choice(
+        WildCards, "none",
         N_("Wild cards: none, jokers, or the jack of clubs for three of a kind only."),
-        choices=("none", "jokers", "jack-of-clubs-trips"),
     )
     joker_card: str = _option(
         "6S", N_("The card that is wild when jokers are played with the 36-card deck."),
         kind="card",
     )
-    tie_break: str = _option(
-        "none", N_("How equal points are decided: a tie, by the cards' ranks, or by suit."),
-        choices=("none", "ranks", "suit"),
+    tie_break: TieBreak = _choice(
+        TieBreak, "none",
+        N_("How equal points are decided: a tie; a tie except that higher three of a kind "
+           "wins (trips); by the cards' ranks; or by suit."),
     )
-    blitz: str = _option(
-        "any-31", N_("Which hand is a blitz: any 31 in one suit, only ace-king-ten, or none."),
-        choices=("any-31", "ace-king-ten", "off"),
+    blitz: BlitzHand = _choice(
+        BlitzHand, "any-31",
+        N_("Which hand is a blitz: any 31 in one suit, only ace-king-ten, an ace, a ten and "
+           "a face card, or none."),
     )
-    ranking: str = _option(
-        "thirty-one", N_("How hands rank: by points, or by the brag ranking of Stop the Bus."),
-        choices=("thirty-one", "brag"),
+    ranking: HandRanking = _choice(
+        HandRanking, "thirty-one",
+        N_("How hands rank: by points, or by the brag ranking of Stop the Bus."),
     )
-    brag_order: str = _option(
-        "traditional",
+    brag_order: BragOrder = _choice(
+        BragOrder, "traditional",
         N_("Brag order: traditional (three threes the top three of a kind, ace-two-three the "
            "top run) or ace-high (ace high everywhere, ace-two-three the lowest run)."),
-        choices=("traditional", "ace-high"),
     )
 
     # §3 Round structure
-    first_dealer: str = _option(
-        "random", N_("How the first dealer is chosen when the caller does not name one."),
-        choices=("draw-low", "draw-high", "random"),
+    first_dealer: FirstDealer = _choice(
+        FirstDealer, "random",
+        N_("How the first dealer is chosen when the caller does not name one."),
     )
     max_turns: int = _option(
         300, N_("Turns after which a round goes straight to the showdown."),
@@ -277,12 +320,11 @@ class Rules:
         False, N_("A card taken from the discard pile may be discarded in the same turn."),
         kind="bool",
     )
-    knock_first_round: str = _option(
-        "allowed",
+    knock_first_round: FirstRoundKnock = _choice(
+        FirstRoundKnock, "allowed",
         N_("Knocking in the first round of turns: allowed; forbidden until every seat has "
            "played; or showdown, where a knock before anyone has played goes straight to the "
            "showdown."),
-        choices=("allowed", "forbidden", "showdown"),
         legacy=((True, "allowed"), (False, "forbidden")),
     )
     blitz_after_knock: bool = _option(
@@ -291,21 +333,33 @@ class Rules:
            "it is only the best hand at the showdown."),
         kind="bool",
     )
-    stock_exhausted: str = _option(
-        "void",
+    stock_exhausted: StockExhausted = _choice(
+        StockExhausted, "void",
         N_("When the stock runs out: the round is void; showdown at once; the discard pile is "
            "turned over as the stock (recycle) or shuffled into it (reshuffle)."),
-        choices=("void", "showdown", "recycle", "reshuffle"),
     )
     knocker_penalty: int = _option(
-        2, N_("Lives the knocker loses when lowest or tied for lowest (1: no knocker rule)."),
+        2, N_("Lives the knocker loses when alone lowest, and when tied for lowest too under "
+              "knocker_ties: penalty."),
         kind="int", minimum=1, maximum=3,
     )
-    knocker_ties: str = _option(
-        "penalty",
-        N_("The knocker tied for lowest: penalty (the knocker pays, the others tied pay "
-           "nothing) or safe (the knocker wins ties, the others tied lose)."),
-        choices=("penalty", "safe"),
+    knocker_ties: KnockerTies = _choice(
+        KnockerTies, "penalty",
+        N_("The knocker tied for lowest: penalty (the knocker alone pays the penalty, the "
+           "others tied pay nothing); safe (the knocker wins ties, the others tied lose); or "
+           "shared (every seat tied for lowest loses one, the knocker too)."),
+    )
+    knocker_must_win: bool = _option(
+        False,
+        N_("A knocker who does not hold the best hand alone loses a life (or pays a chip) "
+           "besides what the showdown costs the others."),
+        kind="bool",
+    )
+    lose_below: int | None = _option(
+        None,
+        N_("At a showdown every hand below this many points loses a life, then the lowest of "
+           "the others as usual; empty means none."),
+        kind="int-or-none", minimum=1, maximum=31,
     )
     lives: int = _option(3, N_("Lives each seat starts with."), kind="int", minimum=1, maximum=10)
     free_ride: bool = _option(
@@ -325,31 +379,34 @@ class Rules:
         0, N_("Chips each seat puts into the pot before each deal."),
         kind="int", minimum=0, maximum=100,
     )
-    widow: str = _option(
-        "none", N_("Cards dealt to the table: none, three face up, or three face down."),
-        choices=("none", "face-up", "face-down"),
+    widow: WidowDeal = _choice(
+        WidowDeal, "none",
+        N_("Cards dealt to the table: none, three face up, or three face down."),
     )
-    widow_discards: str = _option(
-        "face-up", N_("How cards given to the widow lie: face up or face down."),
-        choices=("face-up", "face-down"),
+    widow_discards: WidowDiscards = _choice(
+        WidowDiscards, "face-up", N_("How cards given to the widow lie: face up or face down."),
     )
     exchange_max: int = _option(
         1, N_("The most cards exchanged with the table in one turn."),
         kind="int", minimum=1, maximum=3,
     )
-    exchange: str = _option(
-        "up-to-max", N_("Cards exchanged in a turn: one up to the maximum, or one or all three."),
-        choices=("up-to-max", "one-or-three"),
+    exchange: ExchangeRule = _choice(
+        ExchangeRule, "up-to-max",
+        N_("Cards exchanged in a turn: one up to the maximum, or one or all three."),
     )
-    knock: str = _option(
-        "plain", N_("How a player knocks: by a plain knock, or by taking all three table cards."),
-        choices=("plain", "take-all"),
+    knock: KnockRule = _choice(
+        KnockRule, "plain",
+        N_("How a player knocks: by a plain knock, or by taking all three table cards."),
     )
-    on_31: str = _option(
-        "showdown",
+    on_31: On31 = _choice(
+        On31, "showdown",
         N_("A 31 made by exchanging: ends the round at once with a showdown, or counts as a "
            "knock (every other seat has one last turn)."),
-        choices=("showdown", "knock"),
+    )
+    close_after_exchange: bool = _option(
+        False,
+        N_("A player may knock (close) right after their own exchange, in the same turn."),
+        kind="bool",
     )
     may_pass: bool = _option(
         False,
@@ -374,17 +431,16 @@ class Rules:
         0, N_("Chips every other seat pays into the pot when a blitz is shown."),
         kind="int", minimum=0, maximum=100,
     )
-    tie: str = _option(
-        "split", N_("Best hands tied: split the pot, or play a next deal among the tied seats."),
-        choices=("split", "carry"),
+    tie: PotTie = _choice(
+        PotTie, "split",
+        N_("Best hands tied: split the pot, or play a next deal among the tied seats."),
     )
     table_face_up: bool = _option(
         False, N_("The table cards are dealt face up and the dealer cannot swap all three."),
         kind="bool",
     )
-    stakes: str = _option(
-        "escalating", N_("Stakes: the loser of each deal pays more each deal, or betting."),
-        choices=("escalating", "betting"),
+    stakes: Stakes = _choice(
+        Stakes, "escalating", N_("Stakes: the loser of each deal pays more each deal, or betting."),
     )
 
     def options(self) -> dict[str, Any]:
@@ -408,8 +464,20 @@ class Rules:
         return DECKS[self.deck]
 
     def to_dict(self) -> RulesData:
-        """``{"variant": ..., "options": {...}}``, the overrides only; see :func:`make_rules`."""
-        return {"variant": self.variant, "options": self.overrides()}
+        """``{"variant": ..., "options": {...}}``: the overrides (see :func:`make_rules`), and
+        the options whose value a state saved before its preset's defaults changed would not
+        mean (:func:`read_rules` reads both back).
+
+        >>> make_rules("scat", {"knocker_penalty": 1}).to_dict()
+        {'variant': 'scat', 'options': {'knocker_penalty': 1, 'knocker_ties': 'penalty'}}
+        >>> make_rules("schwimmen").to_dict()
+        {'variant': 'schwimmen', 'options': {'tie_break': 'trips'}}
+        """
+        options = self.overrides()
+        for name, earlier in _earlier_defaults(self).items():
+            if (value := getattr(self, name)) != earlier:
+                options[name] = value
+        return {"variant": self.variant, "options": options}
 
 
 OPTIONS: dict[str, OptionSpec] = {
@@ -443,9 +511,10 @@ SOURCES: dict[str, Source] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Preset:
-    """A named rule set: its family, player range, sources, and the options a table may change."""
+    """A named rule set: its family, player range, sources, and the options a table may change.
+    Made by keyword only, so that each value says what it is."""
 
     id: str
     name: str
@@ -474,150 +543,165 @@ class Preset:
 
 
 _HAND = (
-    "three_of_a_kind", "trips_equal", "three_aces", "three_aces_fire", "wild", "joker_card",
-    "tie_break", "suit_order",
+    "three_of_a_kind", "trips_equal", "count_same_rank", "three_aces", "three_aces_fire", "wild",
+    "joker_card", "tie_break", "suit_order",
 )
 _ROUND = ("first_dealer", "max_turns", "rounds")
 _DRAW = (
     "deck", "blitz", "may_discard_pickup", "knock_first_round", "blitz_after_knock",
     "stock_exhausted",
 )
-_LIVES = ("knocker_penalty", "knocker_ties", "lives", "free_ride")
-_POT = ("ante", "tie")
+_LIVES = (
+    "knocker_penalty", "knocker_ties", "knocker_must_win", "lose_below", "lives", "free_ride",
+)
+_POT = ("ante", "tie", "knocker_must_win")
 _WIDOW = ("exchange_max", "widow_discards")
-_WIDOW_KNOCK = ("knock_first_round", "on_31")
+_WIDOW_KNOCK = ("knock_first_round", "on_31", "close_after_exchange")
 
 _PRESET_LIST = (
     Preset(
-        "scat", N_("Thirty-One (Scat)"),
-        N_("Draw and discard toward 31 in one suit; knock to end the round; "
-           "the lowest hand loses a life."),
-        Family.DRAW, Settlement.LIVES, (2, 9), ("003",), {},
-        _HAND + _ROUND + _DRAW + _LIVES,
-        ("Thirty-One", "31", "Big Tonka", "Nickel Nock", "Cadillac", "Cad", "Whammy",
-         "Jubel", "Clinker", "Klinker", "Skedaddle", "Snip Snap Snoop", "Schnitzel",
-         "Тридцать один", "Trente et un"),
+        id="scat", name=N_("Thirty-One (Scat)"),
+        summary=N_("Draw and discard toward 31 in one suit; knock to end the round; "
+                   "the lowest hand loses a life."),
+        family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 9), sources=("003",),
+        defaults={},
+        settable=_HAND + _ROUND + _DRAW + _LIVES,
+        aliases=("Thirty-One", "31", "Big Tonka", "Nickel Nock", "Cadillac", "Cad", "Whammy",
+                 "Jubel", "Clinker", "Klinker", "Skedaddle", "Snip Snap Snoop", "Schnitzel",
+                 "Тридцать один", "Trente et un"),
     ),
     Preset(
-        "blitz", N_("Blitz"),
-        N_("The handbook's game: a blitz is ace, king and ten of one suit, the stock is "
-           "recycled, and lost lives are chips in a pot for the last seat standing."),
-        Family.DRAW, Settlement.LIVES, (2, 7), ("001",),
-        {"blitz": "ace-king-ten", "stock_exhausted": "recycle", "knocker_penalty": 1,
-         "first_dealer": "draw-low", "lives_to_pot": True, "honour_tie_break": True},
-        _HAND + _ROUND + _DRAW + _LIVES + ("lives_to_pot", "honour_tie_break"),
-        ("Тридцать одно",),
+        id="blitz", name=N_("Blitz"),
+        summary=N_("The handbook's game: a blitz is ace, king and ten of one suit, the stock "
+                   "is recycled, and lost lives are chips in a pot for the last seat "
+                   "standing."),
+        family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 7), sources=("001",),
+        defaults={"blitz": "ace-king-ten", "stock_exhausted": "recycle", "knocker_penalty": 1,
+                  "knocker_ties": "shared", "first_dealer": "draw-low", "lives_to_pot": True,
+                  "honour_tie_break": True},
+        settable=_HAND + _ROUND + _DRAW + _LIVES + ("lives_to_pot", "honour_tie_break"),
+        aliases=("Тридцать одно",),
     ),
     Preset(
-        "cut-throat", N_("West Lansing Cut Throat"),
-        N_("Scat with no free ride, three of a kind worth 30½, and all trips equal."),
-        Family.DRAW, Settlement.LIVES, (2, 7), ("003",),
-        {"free_ride": False, "three_of_a_kind": "30.5", "trips_equal": True},
-        _HAND + _ROUND + _DRAW + _LIVES,
-        ("Cut Throat", "West Lansing Cut Throat"),
+        id="cut-throat", name=N_("West Lansing Cut Throat"),
+        summary=N_("Scat with no free ride, three of a kind worth 30½, and all trips equal."),
+        family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 7), sources=("003",),
+        defaults={"free_ride": False, "three_of_a_kind": "30.5", "trips_equal": True},
+        settable=_HAND + _ROUND + _DRAW + _LIVES,
+        aliases=("Cut Throat", "West Lansing Cut Throat"),
     ),
     Preset(
-        "no-elimination", N_("Thirty-One without elimination"),
-        N_("Everyone is scored every round: high, middle or low, with a bonus or a cost "
-           "for the knocker; the most points win."),
-        Family.DRAW, Settlement.POINTS, (2, 7), ("003",),
-        {"first_dealer": "draw-high"},
-        _HAND + _ROUND + _DRAW + ("target",),
+        id="no-elimination", name=N_("Thirty-One without elimination"),
+        summary=N_("Everyone is scored every round: high, middle or low, with a bonus or a "
+                   "cost for the knocker; the most points win."),
+        family=Family.DRAW, settlement=Settlement.POINTS, players=(2, 7), sources=("003",),
+        # [003]: the last turns after a knock may still make a blitz, worth 6 (RULES.md §4.4).
+        defaults={"first_dealer": "draw-high", "blitz_after_knock": True},
+        settable=_HAND + _ROUND + _DRAW + ("target",),
     ),
     Preset(
-        "eenendertigen", N_("Eenendertigen"),
-        N_("The Dutch game: Scat with the 32-card piquet deck."),
-        Family.DRAW, Settlement.LIVES, (2, 7), ("003",), {"deck": "piquet32"},
-        _HAND + _ROUND + _DRAW + _LIVES,
-        ("Dutch", "Dutch Thirty-One"),
+        id="eenendertigen", name=N_("Eenendertigen"),
+        summary=N_("The Dutch game: Scat with the 32-card piquet deck."),
+        family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 7), sources=("003",),
+        defaults={"deck": "piquet32"},
+        settable=_HAND + _ROUND + _DRAW + _LIVES,
+        aliases=("Dutch", "Dutch Thirty-One"),
     ),
     Preset(
-        "schnautz", N_("Schnautz"),
-        N_("A widow game with a pot: declare a strong hand at once, or exchange with the "
-           "face-up widow until someone knocks or makes 31."),
-        Family.WIDOW, Settlement.POT, (3, 15), ("000",),
-        {"three_of_a_kind": "30.5", "tie_break": "ranks", "first_dealer": "draw-low",
-         "ante": 1, "widow": "face-up", "declarations": True},
-        _HAND + _ROUND + _POT + _WIDOW + _WIDOW_KNOCK + ("declarations",),
-        ("Schnauz", "Thirty-One (2)", "Тридцать одно (2)"),
+        id="schnautz", name=N_("Schnautz"),
+        summary=N_("A widow game with a pot: declare a strong hand at once, or exchange with "
+                   "the face-up widow until someone knocks or makes 31."),
+        family=Family.WIDOW, settlement=Settlement.POT, players=(3, 15), sources=("000",),
+        defaults={"three_of_a_kind": "30.5", "tie_break": "ranks", "first_dealer": "draw-low",
+                  "ante": 1, "widow": "face-up", "declarations": True},
+        settable=_HAND + _ROUND + _POT + _WIDOW + _WIDOW_KNOCK + ("declarations",),
+        aliases=("Schnauz", "Thirty-One (2)", "Тридцать одно (2)"),
     ),
     Preset(
-        "bank", N_("Banking"),
-        N_("Scat with a pot and a face-down widow to exchange with instead of drawing; "
-           "the best hand takes the pot."),
-        Family.DRAW, Settlement.POT, (2, 7), ("001", "003"),
-        {"ante": 1, "widow": "face-down", "blitz_fee": 1, "first_dealer": "draw-low"},
-        _HAND + _ROUND + _DRAW + _POT + _WIDOW + ("blitz_fee",),
-        ("Banking",),
+        id="bank", name=N_("Banking"),
+        summary=N_("Scat with a pot and a face-down widow to exchange with instead of "
+                   "drawing; the best hand takes the pot."),
+        family=Family.DRAW, settlement=Settlement.POT, players=(2, 7), sources=("001", "003"),
+        defaults={"ante": 1, "widow": "face-down", "blitz_fee": 1, "first_dealer": "draw-low"},
+        settable=_HAND + _ROUND + _DRAW + _POT + _WIDOW + ("blitz_fee",),
+        aliases=("Banking",),
     ),
     Preset(
-        "trentuno", N_("Trentuno"),
-        N_("The Italian 32-card game: exchange one to three cards with the face-up widow "
-           "each turn; the jack of clubs is wild for three of a kind."),
-        Family.WIDOW, Settlement.POT, (3, 9), ("002",),
-        {"deck": "piquet32", "wild": "jack-of-clubs-trips",
-         "three_of_a_kind": "30-below-suited", "tie_break": "ranks", "ante": 1,
-         "widow": "face-up", "exchange_max": 3, "knock": "take-all", "dealt_31_wins": True,
-         "widow_31_wins": True},
-        ("three_of_a_kind", "tie_break", "first_dealer", "max_turns", "rounds", "ante", "tie"),
-        ("Il Trentuno", "Trentuno con la vedova"),
+        id="trentuno", name=N_("Trentuno"),
+        summary=N_("The Italian 32-card game: exchange one to three cards with the face-up "
+                   "widow each turn; the jack of clubs is wild for three of a kind."),
+        family=Family.WIDOW, settlement=Settlement.POT, players=(3, 9), sources=("002",),
+        defaults={"deck": "piquet32", "wild": "jack-of-clubs-trips",
+                  "three_of_a_kind": "30-below-suited", "tie_break": "ranks", "ante": 1,
+                  "widow": "face-up", "exchange_max": 3, "knock": "take-all",
+                  "dealt_31_wins": True, "widow_31_wins": True},
+        settable=("three_of_a_kind", "tie_break", "first_dealer", "max_turns", "rounds",
+                  "ante", "tie"),
+        aliases=("Il Trentuno", "Trentuno con la vedova"),
     ),
     Preset(
-        "jokers", N_("Thirty-One with jokers"),
-        N_("Schnautz with two wild jokers, three aces worth 31, any number of cards "
-           "exchanged, and a fee for calling the showdown."),
-        Family.WIDOW, Settlement.POT, (3, 15), ("000",),
-        {"deck": "full54", "wild": "jokers", "three_aces": 31, "exchange_max": 3,
-         "tie_break": "suit", "call_fee": 1, "ante": 1, "widow": "face-up",
-         "first_dealer": "draw-low"},
-        ("deck", "joker_card", "three_aces", "three_aces_fire", "suit_order", *_ROUND, *_POT,
-         *_WIDOW, *_WIDOW_KNOCK, "call_fee"),
+        id="jokers", name=N_("Thirty-One with jokers"),
+        summary=N_("Schnautz with two wild jokers, three aces worth 31, any number of cards "
+                   "exchanged, and a fee for calling the showdown."),
+        family=Family.WIDOW, settlement=Settlement.POT, players=(3, 15), sources=("000",),
+        defaults={"deck": "full54", "wild": "jokers", "three_aces": 31, "exchange_max": 3,
+                  "tie_break": "suit", "call_fee": 1, "ante": 1, "widow": "face-up",
+                  "first_dealer": "draw-low"},
+        settable=("deck", "joker_card", "three_aces", "three_aces_fire", "suit_order", *_ROUND,
+                  *_POT, *_WIDOW, *_WIDOW_KNOCK, "call_fee"),
     ),
     Preset(
-        "no-trips", N_("Thirty-One without trips"),
-        N_("A 32-card game: the dealer may swap for the face-down table cards, then "
-           "everyone exchanges one card at a time; the stakes grow every deal."),
-        Family.WIDOW, Settlement.ESCALATING, (2, 9), ("000",),
-        {"deck": "piquet32", "widow": "face-down", "first_dealer": "draw-low"},
-        ("tie_break", "first_dealer", "max_turns", "table_face_up", "stakes", *_WIDOW_KNOCK),
+        id="no-trips", name=N_("Thirty-One without trips"),
+        summary=N_("A 32-card game: the dealer may swap for the face-down table cards, then "
+                   "everyone exchanges one card at a time; the stakes grow every deal."),
+        family=Family.WIDOW, settlement=Settlement.ESCALATING, players=(2, 9),
+        sources=("000",),
+        defaults={"deck": "piquet32", "widow": "face-down", "first_dealer": "draw-low"},
+        settable=("tie_break", "first_dealer", "max_turns", "table_face_up", "stakes",
+                  *_WIDOW_KNOCK),
     ),
     Preset(
-        "switch", N_("Switch"),
-        N_("The dealer picks one of two hands; turns swap cards or whole hands with the "
-           "table hands, renew a table hand, or knock."),
-        Family.SWITCH, Settlement.LIVES, (2, 7), ("003",), {},
-        _HAND + _ROUND + ("blitz", "blitz_after_knock") + _LIVES,
+        id="switch", name=N_("Switch"),
+        summary=N_("The dealer picks one of two hands; turns swap cards or whole hands with "
+                   "the table hands, renew a table hand, or knock."),
+        family=Family.SWITCH, settlement=Settlement.LIVES, players=(2, 7), sources=("003",),
+        defaults={},
+        settable=_HAND + _ROUND + ("blitz", "blitz_after_knock") + _LIVES,
     ),
     Preset(
-        "stop-the-bus", N_("Stop the Bus"),
-        N_("Exchange one card or all three with the three face-up table cards; hands rank "
-           "as in brag; knock to stop the bus."),
-        Family.WIDOW, Settlement.LIVES, (2, 7), ("003",),
-        {"ranking": "brag", "blitz": "off", "widow": "face-up", "exchange": "one-or-three"},
-        _ROUND + _LIVES + ("knock_first_round", "brag_order"),
-        ("Stop the Bus",),
+        id="stop-the-bus", name=N_("Stop the Bus"),
+        summary=N_("Exchange one card or all three with the three face-up table cards; hands "
+                   "rank as in brag; knock to stop the bus."),
+        family=Family.WIDOW, settlement=Settlement.LIVES, players=(2, 7), sources=("003",),
+        defaults={"ranking": "brag", "blitz": "off", "widow": "face-up",
+                  "exchange": "one-or-three"},
+        settable=_ROUND + _LIVES + ("knock_first_round", "close_after_exchange", "brag_order"),
+        aliases=("Stop the Bus",),
     ),
     Preset(
-        "race", N_("The race to 31"),
-        N_("Two players take turns picking one of 24 face-up cards; who makes exactly 31 "
-           "wins, who must pass 31 loses."),
-        Family.RACE, Settlement.NONE, (2, 2), ("000",),
-        {"deck": "race24", "values": "race", "blitz": "off", "first_dealer": "draw-low"},
-        ("first_dealer",),
-        ("Race to 31", "Thirty-One (1)", "Тридцать одно (1)"),
+        id="race", name=N_("The race to 31"),
+        summary=N_("Two players take turns picking one of 24 face-up cards; who makes exactly "
+                   "31 wins, who must pass 31 loses."),
+        family=Family.RACE, settlement=Settlement.NONE, players=(2, 2), sources=("000",),
+        defaults={"deck": "race24", "values": "race", "blitz": "off",
+                  "first_dealer": "draw-low"},
+        settable=("first_dealer",),
+        aliases=("Race to 31", "Thirty-One (1)", "Тридцать одно (1)"),
     ),
     Preset(
-        "schwimmen", N_("Schwimmen"),
-        N_("The German and Austrian game for lives: swap one card or all three with the "
-           "face-up table, pass or knock; three aces are Feuer, and a player out of lives "
-           "swims until the next loss."),
-        Family.WIDOW, Settlement.LIVES, (2, 9), (),
-        {"deck": "piquet32", "three_of_a_kind": "30.5", "three_aces": 33,
-         "three_aces_fire": True, "knocker_penalty": 1, "widow": "face-down",
-         "exchange": "one-or-three", "may_pass": True},
-        ("three_of_a_kind", "trips_equal", "three_aces", "three_aces_fire", "tie_break",
-         "suit_order", *_ROUND, "knock_first_round", "on_31", *_LIVES),
-        ("Einunddreißig", "Knack", "Hosn obi", "Швиммен", "Тридцать одно по-немецки"),
+        id="schwimmen", name=N_("Schwimmen"),
+        summary=N_("The German and Austrian game for lives: swap one card or all three with "
+                   "the face-up table, pass or knock; three aces are Feuer, and a player out "
+                   "of lives swims until the next loss."),
+        family=Family.WIDOW, settlement=Settlement.LIVES, players=(2, 9), sources=(),
+        defaults={"deck": "piquet32", "three_of_a_kind": "30.5", "three_aces": 33,
+                  "three_aces_fire": True, "tie_break": "trips", "knocker_penalty": 1,
+                  "knocker_ties": "shared", "widow": "face-down", "exchange": "one-or-three",
+                  "may_pass": True},
+        settable=("three_of_a_kind", "trips_equal", "three_aces", "three_aces_fire",
+                  "tie_break", "suit_order", *_ROUND, "knock_first_round", "on_31",
+                  "close_after_exchange", *_LIVES),
+        aliases=("Einunddreißig", "Knack", "Hosn obi", "Швиммен", "Тридцать одно по-немецки"),
     ),
 )
 
@@ -699,6 +783,49 @@ def make_rules(variant: str | Rules = "scat", options: Mapping[str, Any] | None 
     return rules
 
 
+_EARLIER_DEFAULTS: dict[str, dict[str, Any]] = {
+    "no-elimination": {"blitz_after_knock": False},
+    "schwimmen": {"tie_break": "none"},
+}
+"""The defaults a preset had before they changed (CHANGELOG.md, *Changed*), by preset id."""
+
+
+def _earlier_defaults(rules: Rules) -> dict[str, Any]:
+    """What a stored rule set of this preset meant by an option it does not name, where that
+    differs from today's default: the preset's earlier defaults, and ``knocker_ties``, which
+    before ``shared`` existed followed ``knocker_penalty`` (1 was "no knocker rule")."""
+    earlier = dict(_EARLIER_DEFAULTS.get(rules.variant, {}))
+    if "knocker_ties" in rules.preset.settable:
+        earlier["knocker_ties"] = "shared" if rules.knocker_penalty == 1 else "penalty"
+    return earlier
+
+
+def read_rules(data: Mapping[str, Any]) -> Rules:
+    """The rules of a stored state's ``rules`` (:meth:`Rules.to_dict`), written by this
+    version or an earlier one: an option it does not name keeps the meaning it had when the
+    state was saved (:func:`_earlier_defaults`), whatever the preset's default is now, so a
+    state keeps the rules it was dealt with.
+
+    >>> read_rules({"variant": "scat", "options": {"knocker_penalty": 1}}).knocker_ties
+    'shared'
+    >>> make_rules("scat", {"knocker_penalty": 1}).knocker_ties
+    'penalty'
+    >>> read_rules({"variant": "schwimmen", "options": {}}).tie_break
+    'none'
+    """
+    options = data.get("options") or {}
+    variant: Any = data.get("variant")  # checked by make_rules
+    rules = make_rules(variant, options or None)
+    earlier = {
+        name: value for name, value in _earlier_defaults(rules).items()
+        if name not in options and getattr(rules, name) != value
+    }
+    if earlier:
+        rules = dataclasses.replace(rules, **earlier)
+        check_combination(rules)
+    return rules
+
+
 def _conflict(option: str, message: str, **params: Any) -> OptionError:
     return OptionError(
         "option_conflict", message, field=f"options.{option}", option=option, **params
@@ -740,6 +867,17 @@ def check_combination(rules: Rules) -> None:
             "knocker_ties",
             N_("the honour tie-break already decides a tie with the knocker by the cards' "
                "ranks"),
+        )
+    if rules.count_same_rank and rules.three_of_a_kind != "off":
+        raise _conflict(
+            "count_same_rank",
+            N_("cards of one rank cannot add up while three of a kind scores {value}: set "
+               "three_of_a_kind to off"),
+            value=rules.three_of_a_kind,
+        )
+    if rules.lose_below is not None and rules.ranking == "brag":
+        raise _conflict(
+            "lose_below", N_("hands ranked as in brag have no points to fall below")
         )
     if rules.ranking == "brag" and (rules.blitz != "off" or rules.wild != "none"):
         raise _conflict("ranking", N_("the brag ranking has no blitz and no wild cards"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,8 @@ from typing import Any
 import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
 from thirtyone.errors import N_
-from thirtyone.events import EVENT_MESSAGES
-from thirtyone.game.moves import CardNames, Ordinal, Phrase, operation_of
+from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
+from thirtyone.game.operations import CardNames, Ordinal, Phrase, operation_of
 from thirtyone.hands import CATEGORY_NAMES, HandScore
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
@@ -102,16 +103,21 @@ def format_message(translations: gettext.NullTranslations, template: str,
     return template
 
 
+_CARD_NAMES: weakref.WeakKeyDictionary[gettext.NullTranslations, dict[str, str]] = (
+    weakref.WeakKeyDictionary())
+
+
 def card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
     """A card's name: "ace of spades", "туз пик", "asso di picche"."""
-    # A catalog never changes once loaded, so it can keep the names it has made, by the
-    # spelling asked for (only spellings of real cards get that far).
-    names = translations.__dict__.setdefault("thirtyone_card_names", {})
+    # A catalog never changes once loaded, so the names made with it are kept, by the
+    # spelling asked for (only spellings of real cards get that far), as long as it lives.
+    names = _CARD_NAMES.get(translations)
+    if names is None:
+        names = _CARD_NAMES[translations] = {}
     key = card.code if isinstance(card, Card) else card
-    try:
-        return names[key]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
+    known = names.get(key)
+    if known is not None:
+        return known
     parsed = parse_card(card)
     if parsed.suit is None:
         name = translations.gettext(RANK_NAMES["X"])
@@ -170,15 +176,26 @@ def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -
         return translations.pgettext("event source", "stock")
     if key == "source" and value == "discard":
         return translations.pgettext("event source", "discard")
+    if key == "points" and isinstance(value, float) and not value.is_integer():
+        # One notation for a half point everywhere: 30½, as points_text writes it.
+        return f"{int(value)}½" if value % 1 == 0.5 else f"{value:g}"
     return value
 
 
 def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any]) -> str:
     """What an event says (its ``type`` when no sentence is known for it)."""
+    params = {key: _event_words(translations, key, value) for key, value in event.items()}
+    counted = EVENT_PLURALS.get(event["type"])
+    if counted is not None and isinstance(event.get(counted[0]), int):
+        name, (singular, plural) = counted
+        translated = translations.ngettext(singular, plural, event[name])
+        try:
+            return translated.format(**params)
+        except (KeyError, IndexError, ValueError):
+            _log.warning("message %r does not fit its params %r", translated, params)
     template = EVENT_MESSAGES.get(event["type"])
     if template is None:
         return str(event["type"])
-    params = {key: _event_words(translations, key, value) for key, value in event.items()}
     return format_message(translations, template, params)
 
 

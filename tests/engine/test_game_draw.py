@@ -148,8 +148,12 @@ def test_a_knocker_lowest_or_tied_loses_two_lives_and_the_tied_lose_nothing():
     hands = [["AS", "KS", "2D"], ["9C", "8C", "2H"], ["9D", "8D", "3C"]]
     state, _ = play(position(hands), "knock", "stand", "stand")
     assert lives(state) == [3, 1, 3]
-    # knocker_penalty 1: no knocker rule, the tied all pay one.
+    # knocker_penalty 1 is the amount only: the knocker alone still pays it (RULES.md §3).
     state, _ = play(position(hands, options={"knocker_penalty": 1}), "knock", "stand", "stand")
+    assert lives(state) == [3, 2, 3]
+    # knocker_ties: shared is "no knocker rule": the tied all pay one.
+    state, _ = play(position(hands, options={"knocker_ties": "shared"}), "knock", "stand",
+                    "stand")
     assert lives(state) == [3, 2, 2]
 
 

@@ -35,9 +35,22 @@ def _match_setup(variant, rng):
         options["knock_first_round"] = rng.choice(("forbidden", "showdown"))
     if "blitz_after_knock" in settable and rng.random() < 0.2:
         options["blitz_after_knock"] = True
-    if "knocker_ties" in settable and not PRESETS[variant].rules.honour_tie_break \
-            and rng.random() < 0.2:
-        options["knocker_ties"] = "safe"
+    if "knocker_ties" in settable and rng.random() < 0.2:
+        safe = () if PRESETS[variant].rules.honour_tie_break else ("safe",)
+        options["knocker_ties"] = rng.choice(("penalty", "shared", *safe))
+    if "knocker_must_win" in settable and rng.random() < 0.2:
+        options["knocker_must_win"] = True
+    if "lose_below" in settable and rng.random() < 0.2:
+        options["lose_below"] = rng.choice((15, 21))
+    if "blitz" in settable and rng.random() < 0.1:
+        options["blitz"] = "ace-ten-face"
+    if "three_of_a_kind" in settable and rng.random() < 0.2:
+        # Trips worth a plain 30, or cards of one rank added up (which needs trips off).
+        if rng.random() < 0.5:
+            options["three_of_a_kind"] = "30"
+        else:
+            options |= {"three_of_a_kind": "off", "count_same_rank": True,
+                        "trips_equal": False}
     if "may_discard_pickup" in settable and rng.random() < 0.2:
         options["may_discard_pickup"] = True
     if "rounds" in settable and rng.random() < 0.1:
@@ -125,6 +138,7 @@ def check_invariants(state, before, look, events=()):
     return moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", PRESETS_PLAYED)
 def test_random_matches_keep_every_invariant(variant):
     rng = random.Random(variant)

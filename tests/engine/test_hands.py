@@ -23,7 +23,7 @@ from thirtyone import (
     parse_cards,
     score_hand,
 )
-from thirtyone.hands import _mask
+from thirtyone.hands.reading import mask_of
 from thirtyone.rules import PRESETS, make_rules
 
 # (variant, options, hand, points, category, counted suit, wild)
@@ -294,9 +294,9 @@ def test_tables_fill_only_with_the_hands_asked_for():
     assert len(judge.table) == 0
     assert score_hand(["AS", "KS", "X1"], rules).wild == {"X1": "QS"}
     assert len(judge.table) == 1
-    assert judge.score(parse_cards("AS KS X1")) is judge.table[_mask(parse_cards("AS KS X1"))]
+    assert judge.score(parse_cards("AS KS X1")) is judge.table[mask_of(parse_cards("AS KS X1"))]
     with pytest.raises(KeyError):
-        judge.table[_mask(parse_cards("AS KS"))]
+        judge.table[mask_of(parse_cards("AS KS"))]
     assert len(judge.table) == 1
 
 
@@ -441,12 +441,22 @@ def ref_thirty_one_claims(cards, rules):
             continue
         others = [card for card in cards if card.suit != suit]
         points = sum(ref_value(card, rules) for card in group)
+        ranks = {c.rank for c in group}
         blitz = points == 31 and (
             rules.blitz == "any-31"
-            or (rules.blitz == "ace-king-ten" and {c.rank for c in group} == {"A", "K", "10"})
+            or (rules.blitz == "ace-king-ten" and ranks == {"A", "K", "10"})
+            or (rules.blitz == "ace-ten-face" and len(ranks & {"K", "Q", "J"}) == 1
+                and {"A", "10"} <= ranks)
         )
         category = "blitz" if blitz else ("suit" if len(group) >= 2 else "high-card")
         claims.append(ref_claim(rules, points, category, suit, group, others, None))
+    if rules.count_same_rank:
+        for rank in {card.rank for card in cards}:
+            group = [card for card in cards if card.rank == rank]
+            if len(group) >= 2:
+                others = [card for card in cards if card.rank != rank]
+                points = sum(ref_value(card, rules) for card in group)
+                claims.append(ref_claim(rules, points, "same-rank", None, group, others, None))
     ranks = {card.rank for card in cards}
     if len(ranks) == 1:
         claims += ref_trips_claims(cards, rules, ranks.pop(), pure=True)
@@ -457,7 +467,7 @@ def ref_trips_claims(cards, rules, rank, pure):
     claims = []
     if rules.three_of_a_kind == "30.5":
         claims.append(ref_claim(rules, 30.5, "three-of-a-kind", None, cards, [], (pure, rank)))
-    elif rules.three_of_a_kind == "30-below-suited":
+    elif rules.three_of_a_kind in ("30-below-suited", "30"):
         claims.append(ref_claim(rules, 30, "three-of-a-kind", None, cards, [], (pure, rank)))
     if rank == "A" and rules.three_aces is not None:
         # Three aces, the jack of clubs among them or not, count as three aces.
@@ -477,15 +487,27 @@ def ref_claim(rules, points, category, suit, counted, others, trips, counted_ran
     other_ranks = ref_ranks(others)
     if rules.tie_break == "ranks":
         tie = (counted_ranks, other_ranks)
+    elif rules.tie_break == "trips" and category in ("three-of-a-kind", "three-aces"):
+        tie = (counted_ranks,)
     elif rules.tie_break == "suit":
         tie = (ref_suit_rank(suit, rules),)
     else:
         tie = ()
     if trips is not None and rules.trips_equal:
         tie = ()
-    if trips is not None and rules.three_of_a_kind == "30-below-suited":
-        # Worth 30, but below every suited 30; pure trips first, then the higher rank.
-        key = (30, 0, () if rules.trips_equal else (pure, counted_ranks[0]))
+    if trips is not None:
+        # Trips made with the jack of clubs rank below every pure trips of their points,
+        # the higher rank first; Trentuno's pure trips too go by rank, whatever the tie-break.
+        by_rank = () if rules.trips_equal else (counted_ranks[0],)
+        order = tie if pure and rules.three_of_a_kind != "30-below-suited" else by_rank
+        if rules.three_of_a_kind == "30-below-suited":
+            # Worth 30, but below every suited 30.
+            key = (30, 0, (pure, order))
+        elif rules.three_of_a_kind == "30":
+            # A plain 30, as any other; made with the jack, below every 30.
+            key = (30, 1, tie) if pure else (30, 0, order)
+        else:
+            key = (points, 1, (pure, order))
     else:
         key = (points, 2 if category == "blitz" else 1, tie)
     choice = (key, counted_ranks, ref_suit_rank(suit, rules))
@@ -557,11 +579,22 @@ HAND_RULES = [
     ("stop-the-bus", {"brag_order": "ace-high"}),
     ("scat", {"three_aces": 31, "three_aces_fire": True, "tie_break": "ranks"}),
     ("jokers", {"deck": "short36"}),
+    ("scat", {"three_of_a_kind": "30", "tie_break": "ranks", "wild": "jack-of-clubs-trips"}),
+    ("scat", {"three_of_a_kind": "30", "wild": "jack-of-clubs-trips", "three_aces": 30}),
+    ("scat", {"three_of_a_kind": "30", "tie_break": "suit", "trips_equal": True}),
+    ("scat", {"three_of_a_kind": "30.5", "wild": "jack-of-clubs-trips", "tie_break": "trips"}),
+    ("scat", {"three_of_a_kind": "30.5", "wild": "jack-of-clubs-trips", "three_aces": 31}),
+    ("scat", {"count_same_rank": True, "tie_break": "ranks"}),
+    ("scat", {"count_same_rank": True, "deck": "full54", "wild": "jokers",
+              "blitz": "ace-ten-face"}),
+    ("scat", {"count_same_rank": True, "tie_break": "suit", "three_aces": 32}),
+    ("scat", {"blitz": "ace-ten-face", "tie_break": "suit"}),
 ] + [(variant, None) for variant in PRESETS]
 
 
 HAND_OPTIONS = (
-    "deck", "values", "suit_order", "three_of_a_kind", "trips_equal", "three_aces", "wild",
+    "deck", "values", "suit_order", "three_of_a_kind", "trips_equal", "count_same_rank",
+    "three_aces", "wild",
     "joker_card", "tie_break", "blitz", "ranking", "brag_order", "three_aces_fire",
 )
 
@@ -577,6 +610,7 @@ def distinct_hand_rules():
     return [pytest.param(rules, id="|".join(names)) for rules, names in found.values()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", distinct_hand_rules())
 def test_table_equals_reference_for_every_hand(rules):
     table = evaluator(rules).table
@@ -659,9 +693,9 @@ def test_rotating_rule_sets_keep_their_tables_and_pay_for_their_hands_only():
 
 
 def test_the_evaluators_kept_hold_no_more_scores_than_the_budget(monkeypatch):
-    from thirtyone import hands
+    from thirtyone.hands import evaluators
 
-    monkeypatch.setattr(hands, "_TABLE_BUDGET", 2_000)
+    monkeypatch.setattr(evaluators, "_TABLE_BUDGET", 2_000)
     deck = make_rules("scat").deck_cards
     masks = [a.mask | b.mask | c.mask for a, b, c in itertools.islice(
         itertools.combinations(deck, 3), 700)]
@@ -669,6 +703,6 @@ def test_the_evaluators_kept_hold_no_more_scores_than_the_budget(monkeypatch):
         table = evaluator(make_rules("scat", {"three_aces": points})).table
         for mask in masks:
             table[mask]
-        kept = sum(len(judge.table) for judge in hands._EVALUATORS.values())
+        kept = sum(len(judge.table) for judge in evaluators._EVALUATORS.values())
         assert kept <= 2_000, points
-    assert len(hands._EVALUATORS) < 10
+    assert len(evaluators._EVALUATORS) < 10

@@ -36,12 +36,15 @@ PRESET_FACTS = {
     }),
     "blitz": (Family.DRAW, (2, 7), ("001",), {
         "blitz": "ace-king-ten", "stock_exhausted": "recycle", "knocker_penalty": 1,
-        "first_dealer": "draw-low", "lives_to_pot": True, "honour_tie_break": True,
+        "knocker_ties": "shared", "first_dealer": "draw-low", "lives_to_pot": True,
+        "honour_tie_break": True,
     }),
     "cut-throat": (Family.DRAW, (2, 7), ("003",), {
         "lives": 3, "free_ride": False, "three_of_a_kind": "30.5", "trips_equal": True,
     }),
-    "no-elimination": (Family.DRAW, (2, 7), ("003",), {"first_dealer": "draw-high"}),
+    "no-elimination": (Family.DRAW, (2, 7), ("003",), {
+        "first_dealer": "draw-high", "blitz_after_knock": True,
+    }),
     "eenendertigen": (Family.DRAW, (2, 7), ("003",), {"deck": "piquet32"}),
     "schnautz": (Family.WIDOW, (3, 15), ("000",), {
         "deck": "full52", "three_of_a_kind": "30.5", "tie_break": "ranks",
@@ -71,8 +74,9 @@ PRESET_FACTS = {
     "race": (Family.RACE, (2, 2), ("000",), {"deck": "race24", "values": "race"}),
     "schwimmen": (Family.WIDOW, (2, 9), (), {
         "deck": "piquet32", "three_of_a_kind": "30.5", "three_aces": 33,
-        "three_aces_fire": True, "tie_break": "none", "blitz": "any-31", "lives": 3,
-        "free_ride": True, "knocker_penalty": 1, "first_dealer": "random", "widow": "face-down",
+        "three_aces_fire": True, "tie_break": "trips", "blitz": "any-31", "lives": 3,
+        "free_ride": True, "knocker_penalty": 1, "knocker_ties": "shared", "first_dealer": "random",
+        "widow": "face-down",
         "exchange": "one-or-three", "may_pass": True, "on_31": "showdown",
         "knock_first_round": "allowed",
     }),
@@ -100,7 +104,10 @@ def test_preset_facts(preset_id):
         assert getattr(rules, name) == value, name
     check_combination(rules)
     assert rules.overrides() == {}
-    assert rules.to_dict() == {"variant": preset_id, "options": {}}
+    # A default changed since a state could be saved is written, so that such a state keeps
+    # the rules it was dealt with (CHANGELOG.md).
+    changed = {"no-elimination": {"blitz_after_knock": True}, "schwimmen": {"tie_break": "trips"}}
+    assert rules.to_dict() == {"variant": preset_id, "options": changed.get(preset_id, {})}
 
 
 @pytest.mark.parametrize("preset_id", PRESET_IDS)
@@ -221,7 +228,7 @@ def test_overrides_and_round_trip():
         ("scat", {"knock_first_round": 1}, "bad_option_type", "options.knock_first_round",
          {"option": "knock_first_round", "type": "choice", "value": 1}),
         ("scat", {"knocker_ties": "knocker"}, "bad_option_value", "options.knocker_ties",
-         {"option": "knocker_ties", "value": "knocker", "choices": "penalty, safe"}),
+         {"option": "knocker_ties", "value": "knocker", "choices": "penalty, safe, shared"}),
         ("scat", {"blitz_after_knock": "yes"}, "bad_option_type", "options.blitz_after_knock",
          {"option": "blitz_after_knock", "type": "bool", "value": "yes"}),
         ("scat", {"stock_exhausted": "shuffle"}, "bad_option_value",
@@ -258,10 +265,10 @@ def test_overrides_and_round_trip():
         ("scat", {"max_turns": 9}, "option_out_of_range", "options.max_turns",
          {"option": "max_turns", "value": 9, "minimum": 10, "maximum": 10_000}),
         ("scat", {"tie_break": "coin"}, "bad_option_value", "options.tie_break",
-         {"option": "tie_break", "value": "coin", "choices": "none, ranks, suit"}),
+         {"option": "tie_break", "value": "coin", "choices": "none, trips, ranks, suit"}),
         ("scat", {"three_of_a_kind": "31"}, "bad_option_value", "options.three_of_a_kind",
          {"option": "three_of_a_kind", "value": "31",
-          "choices": "off, 30.5, 30-below-suited"}),
+          "choices": "off, 30.5, 30-below-suited, 30"}),
         ("scat", {"suit_order": "HDC"}, "bad_option_value", "options.suit_order",
          {"option": "suit_order", "value": "HDC"}),
         ("scat", {"suit_order": "HHDC"}, "bad_option_value", "options.suit_order",

@@ -296,6 +296,17 @@ def test_random_matches_keep_every_invariant(players):
             options["knock_first_round"] = rng.choice(("forbidden", "showdown"))
         if rng.random() < 0.3:
             options["on_31"] = "knock"
+        # The house rules of RULES.md §2-§3 (turn 3), each in some matches.
+        if rng.random() < 0.2:
+            options["close_after_exchange"] = True
+        if rng.random() < 0.2:
+            options["knocker_ties"] = rng.choice(("penalty", "safe"))
+        if rng.random() < 0.2:
+            options["knocker_must_win"] = True
+        if rng.random() < 0.2:
+            options["lose_below"] = rng.choice((21, 25))
+        if rng.random() < 0.2:
+            options["tie_break"] = rng.choice(("none", "ranks"))
         state = new_game("schwimmen", players, seed=f"schwimmen:{players}:{match}",
                          options=options)
         look = match % 10 == 0

@@ -50,10 +50,16 @@ def _setup(variant, rng):
         options["knock_first_round"] = rng.choice(("forbidden", "showdown"))
     if "on_31" in preset.settable and rng.random() < 0.2:
         options["on_31"] = "knock"
+    for name in ("close_after_exchange", "knocker_must_win"):
+        if name in preset.settable and rng.random() < 0.2:
+            options[name] = True
+    if "lose_below" in preset.settable and preset.rules.ranking != "brag" and rng.random() < 0.2:
+        options["lose_below"] = 21
     options = {key: value for key, value in options.items() if value is not None}
     return rng.randint(low, high), options
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", WIDOW_PRESETS)
 def test_random_matches_keep_every_invariant(variant):
     rng = random.Random(f"widow:{variant}")

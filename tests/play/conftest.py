@@ -24,7 +24,8 @@ from thirtyone.web import create_app
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-TIMEOUT_MS = 20_000
+# Long enough for the page to show the rest of a match the computer players play alone.
+TIMEOUT_MS = 60_000
 CARD = re.compile(r'data-card="([^"]+)"')
 
 
@@ -163,8 +164,11 @@ class Player:
         raise AssertionError(f"the match did not end in {max_moves} moves")
 
     def cards_shown(self) -> list[str]:
-        """Every card face in the page (a back has no code)."""
-        return CARD.findall(self.page.content())
+        """Every card face on the table now (a back has no code). The log and the rounds'
+        history may name a card everyone saw once (taken from the discard pile, shown at a
+        showdown) that lies hidden now."""
+        board = self.page.locator("#table .board")
+        return CARD.findall(board.inner_html()) if board.count() else []
 
     @property
     def table_id(self) -> str:
@@ -205,8 +209,10 @@ def new_player(chromium: Any) -> Iterator[Callable[..., Player]]:
     own storage, as on another device)."""
     contexts = []
 
-    def make(seed: int = 0, *, locale: str = "en-GB", viewport: dict[str, int] = PHONE) -> Player:
-        context = chromium.new_context(locale=locale, viewport=viewport)
+    def make(seed: int = 0, *, locale: str = "en-GB", viewport: dict[str, int] = PHONE,
+             reduced_motion: str = "no-preference") -> Player:
+        context = chromium.new_context(locale=locale, viewport=viewport,
+                                       reduced_motion=reduced_motion)
         contexts.append(context)
         return Player(context.new_page(), seed)
 

@@ -48,6 +48,11 @@ def test_a_whole_game_of_each_family_against_bots(server, new_player, hidden_car
     # The seed comes out at the end and matches the fingerprint published at the start.
     assert "matches the fingerprint" in player.page.locator(".seed").inner_text(), (
         player.page.locator(".seed").inner_text())
+    # Every round of the match is in the history, and the match's summary ends it.
+    table = player.page.request.get(f"{server}/v1/tables/{player.table_id}").json()
+    rounds = player.page.locator(".rounds tbody tr[data-round]")
+    assert rounds.count() == table["view"]["round"]
+    assert player.page.locator("[data-summary]").count() == 1
     player.screenshots(artifacts, f"{family}-over")
     assert player.errors == []
 

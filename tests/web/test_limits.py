@@ -39,8 +39,8 @@ def test_each_limit_answers_429_with_retry_after_and_ratelimit_headers(tmp_path)
         "again after the seconds that Retry-After gives."
     table = first.json["table"]
     key = first.json["seats"][0]["key"]
-    assert client.get(f"/v1/tables/{table}/events?wait=0").status_code == 200
-    assert_problem(client.get(f"/v1/tables/{table}/events?wait=0"), 429, "rate_limited")
+    assert client.get(f"/v1/tables/{table}/updates?wait=0").status_code == 200
+    assert_problem(client.get(f"/v1/tables/{table}/updates?wait=0"), 429, "rate_limited")
     mine = client.get(f"/v1/tables/{table}", headers={"Authorization": f"Bearer {key}"}).json
     move = {"version": mine["version"], "move": mine["legal_moves"][0]}
     headers = {"Authorization": f"Bearer {key}"}

@@ -34,6 +34,10 @@ def test_the_key_only_opens_a_seat_as_bearer_or_the_exact_key_parameter(client, 
     else:
         assert (encoded.status_code, encoded.json["code"]) == (400, "key_parameter_encoded")
         assert encoded.mimetype == "application/problem+json"
+    redirected = client.get(f"/v1/tables/{table}/events?{spelling}={key}&wait=0")
+    if spelling != "%256Bey":
+        # Refused before the redirect to the long poll would spell the name plainly.
+        assert redirected.status_code == 400
     plain = client.get(f"/v1/tables/{table}/updates?key={key}&wait=0")
     assert plain.status_code == 200 and plain.json["seat"] == 0
 

@@ -7,8 +7,9 @@ goes into the pot, what it wins comes out of it.
 Pot (:class:`PotSettler`): every seat antes ``ante`` before a deal. At the end of a deal the
 best hand of the seats that played takes the pot; when the deal ended on a 31, a blitz, a
 declaration by the dealt 31s or the widow's 31, only those seats (``Outcome.blitz``) compete.
-A blitz makes every other seat pay ``blitz_fee`` first. A blitz or the dealt 31s are the only
-hands shown, and none after the widow's 31: there is no showdown then. Equal
+A blitz makes every other seat pay ``blitz_fee`` first; with ``knocker_must_win`` a knocker
+who does not hold the best hand alone pays one chip first, at a showdown. A blitz or the dealt
+31s are the only hands shown, and none after the widow's 31: there is no showdown then. Equal
 best hands split the pot, the odd chips staying in it for the next deal [resolved]; with
 ``tie: carry`` the pot goes instead to a next deal among the tied seats, the others joining by
 paying the pot's amount (see :mod:`thirtyone.game.widow`), except after the last deal, where
@@ -28,20 +29,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from thirtyone.game.family import Events
+from thirtyone.game.operations import Events
 from thirtyone.game.settlement import (
     Outcome,
     Settler,
     finish,
     pay,
-    register_settler,
     round_result,
     rounds_in_match,
     share_pot,
     show_events,
 )
 from thirtyone.game.state import GameState
-from thirtyone.rules import Settlement
 
 ELIMINATING_DEAL = 5
 """From this deal on, the loser of a no-trips deal is out of the match [000]."""
@@ -110,6 +109,15 @@ class PotSettler(Settler):
                     pay(seats, seat, rules.blitz_fee)
                     pot += rules.blitz_fee
                     events.append({"type": "paid", "seat": seat, "chips": rules.blitz_fee})
+        knocker = outcome.knocker
+        # Only hands compared at a showdown (not a blitz, a dealt 31 or the widow's) tell
+        # whether the knocker held the best one.
+        compared = outcome.reason not in ("void", "widow_31", "blitz", "dealt_31")
+        if (rules.knocker_must_win and knocker is not None and compared
+                and deal_winners != [knocker]):
+            pay(seats, knocker, 1)
+            pot += 1
+            events.append({"type": "paid", "seat": knocker, "chips": 1})
         limit = rounds_in_match(state)
         last = limit is not None and state.round >= limit
         carry: list[int] = []
@@ -138,6 +146,9 @@ class PotSettler(Settler):
             most = max(seats[seat].chips for seat in active)
             winners = [seat for seat in active if seats[seat].chips == most]
         return finish(state, seats, pot, result, winners, events)
+
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Chips move with antes and fees into the pot and out of it: any standing may be."""
 
 
 class EscalatingSettler(Settler):
@@ -179,6 +190,6 @@ class EscalatingSettler(Settler):
         }
         return finish(state, seats, pot, result, winners, events)
 
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Chips move with the stakes into the pot and out of it: any standing may be."""
 
-register_settler(Settlement.POT, PotSettler())
-register_settler(Settlement.ESCALATING, EscalatingSettler())

@@ -21,6 +21,8 @@ The phases of a deal, each optional:
   the deal with a showdown;
 - ``exchange``: from the dealer's left each seat exchanges or knocks (``knock: plain``; with
   ``knock: take-all`` taking all three widow cards is the knock and a turn must exchange);
+  with ``close_after_exchange`` an exchange may end with a knock (``"knock": true``, the
+  seat "closes"), as a knock would in that turn (``knock_first_round`` applies);
   after a knock each other seat has one last turn, to exchange or ``stand``; then the
   showdown (a knock before anyone has played goes straight to it with
   ``knock_first_round: showdown``). Whoever makes 31 ends the deal at once (not with the
@@ -55,28 +57,13 @@ from thirtyone.game.family import (
     PlainStand,
     TurnFlow,
     close_turn,
-    register,
     showdown_due,
 )
-from thirtyone.game.moves import (
-    Declare,
-    Exchange,
-    Join,
-    Operation,
-    Pass,
-    Reveal,
-    move_card,
-    refuse,
-)
+from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.operations import Declare, Exchange, Join, Operation, Pass, Reveal
 from thirtyone.game.pot import carried_seats
-from thirtyone.game.settlement import (
-    Outcome,
-    hand_scores,
-    pay,
-    settle_blitz,
-    settle_round,
-    settle_showdown,
-)
+from thirtyone.game.settlement import Outcome, hand_scores, pay
+from thirtyone.game.settlers import settle_blitz, settle_round, settle_showdown
 from thirtyone.game.state import GameState, thaw
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
@@ -185,7 +172,7 @@ def exchange_moves(hand: Sequence[Card], positions: int,
 
 def hide_gift(entry: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     """A history entry with the cards given face down hidden from everyone."""
-    shown = thaw(entry)
+    shown: dict[str, Any] = thaw(entry)
     if shown.get("type") == "exchange" and rules.widow_discards == "face-down":
         shown["give"] = [None] * len(shown["give"])
     return shown
@@ -269,6 +256,13 @@ class WidowFlow(TurnFlow):
         }.items() if used)
 
     # The effects the operations share
+
+    def may_close(self, state: GameState) -> bool:
+        """Whether the seat to play may end its exchange with a knock (``close_after_exchange``),
+        as it could knock instead."""
+        return (state.rules.close_after_exchange and state.phase == WidowPhase.EXCHANGE
+                and state.knocker is None and self.may_knock(state))
+
 
     def pass_turn(self, state: GameState, seat: int) -> tuple[GameState, Events]:
         """``seat`` passes; the last of a full round of passes before any knock renews the
@@ -463,16 +457,32 @@ class DeclinePass(Pass[WidowFlow]):
 
 class WidowExchange(Exchange[WidowFlow]):
     """Exchange with the widow: a 31 or Feuer it makes ends the deal (``on_31``); with
-    ``knock: take-all`` taking all three cards is the knock."""
+    ``knock: take-all`` taking all three cards is the knock; with ``close_after_exchange`` the
+    exchange may end with a knock (``"knock": true``)."""
 
     def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
         hand = state.hands[state.turn]  # type: ignore[index]
-        return exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+        moves = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+        if flow.may_close(state):
+            moves += [{**move, "knock": True} for move in moves]
+        return moves
 
     def verify(self, flow: WidowFlow, state: GameState,
                move: Mapping[str, Any]) -> dict[str, Any]:
         hand = state.hands[state.turn]  # type: ignore[index]
-        return read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
+        exchange = read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
+        closes = move.get("knock", False)
+        if closes is not False:
+            if closes is not True:
+                raise refuse("bad_move", N_("knock after an exchange is true or false"),
+                             field="knock")
+            if not state.rules.close_after_exchange:
+                raise refuse("no_close_after_exchange",
+                             N_("these rules do not let a player knock after exchanging"),
+                             field="knock")
+            flow.check_knock(state)
+            exchange["knock"] = True
+        return exchange
 
     def apply(self, flow: WidowFlow, state: GameState,
               move: dict[str, Any]) -> tuple[GameState, Events]:
@@ -498,6 +508,8 @@ class WidowExchange(Exchange[WidowFlow]):
         if rules.knock == "take-all" and len(cards) == WIDOW_SIZE and state.knocker is None:
             events.append({"type": "knocked", "seat": seat})
             return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
+        if move.get("knock"):
+            return knock_paying(flow, state, seat, events)
         return flow.end_turn(state, seat, events)
 
 
@@ -517,13 +529,19 @@ class WidowKnock(PlainKnock):
 
     def apply(self, flow: TurnFlow, state: GameState,
               move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
-        events: Events = [{"type": "knocked", "seat": seat}]
-        fee = state.rules.call_fee
-        if fee:
-            state = _pay(state, seat, fee)
-            events.append({"type": "paid", "seat": seat, "chips": fee})
-        return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
+        return knock_paying(flow, state, state.turn, [])  # type: ignore[arg-type]
+
+
+def knock_paying(flow: TurnFlow, state: GameState, seat: int,
+                 events: Events) -> tuple[GameState, Events]:
+    """``seat`` knocks, instead of exchanging or at the end of its exchange; the knocker pays
+    ``call_fee``."""
+    events.append({"type": "knocked", "seat": seat})
+    fee = state.rules.call_fee
+    if fee:
+        state = _pay(state, seat, fee)
+        events.append({"type": "paid", "seat": seat, "chips": fee})
+    return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
 
 
 class WidowStand(PlainStand):
@@ -654,5 +672,3 @@ def _declarable(rules: Rules, hand: Sequence[Card]) -> bool:
         return True
     return evaluator(rules).score(hand).category == "three-of-a-kind"  # a wild jack's trips
 
-
-register(WidowFlow())

@@ -114,7 +114,7 @@ class MoveValueSchema(Schema):
 class AdviceSchema(Schema):
     seat = ma.fields.Integer(required=True)
     measure = ma.fields.String(
-        required=True, validate=one_of(sorted(set(MEASURES.values()))),
+        required=True, validate=one_of(tuple(sorted(set(MEASURES.values())))),
         metadata={"description": "What the values count: `match` (lives games, the chance "
                   "of winning the match, from the lives left after this round), `chips` (pot "
                   "games, chips won by the end of the deal), `points` (points games), `win` "
@@ -154,9 +154,8 @@ class TableAdvice(MethodView):
     @tables_blp.arguments(TableAdviceQuerySchema(), location="query")
     @tables_blp.response(200, AdviceSchema)
     @tables_blp.alt_response(401, response="UNAUTHORIZED", description="No bearer key was sent.")
-    @tables_blp.alt_response(403, response="FORBIDDEN",
-                             description="The key opens no seat here, or hints are off at this "
-                             "table (`hints_off`).")
+    @tables_blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat "
+                             "here, or hints are off at this table (`hints_off`).")
     @tables_blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @tables_blp.alt_response(409, response="CONFLICT", description="The seat has no move to make.")
     @tables_blp.alt_response(503, response="SERVICE_UNAVAILABLE",
@@ -189,7 +188,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
     ``key`` names a table's version and seat whose advice is kept."""
     with _cache_lock:
         advice = _cache.get(key) if key is not None else None
-        if advice is not None:
+        if advice is not None and key is not None:
             _cache.move_to_end(key)
     if advice is None:
         try:

@@ -28,7 +28,7 @@ blp = Blueprint(
 _NOT_A_LIST = Message(N_("Not a valid list."), "wrong_type")
 
 
-def hand_field(**kwargs: Any) -> ma.fields.List:
+def hand_field(**kwargs: Any) -> ma.fields.List[Any]:
     return ma.fields.List(ma.fields.String(), metadata={COMPONENT: "Hand"}, **kwargs)
 
 
@@ -57,11 +57,13 @@ class BatchRequestSchema(RulesSchema):
 
 
 class ScoreSchema(Schema):
-    points = Points(required=True, metadata={"description": "31 at most; 30.5 is 30½."})
+    points = Points(required=True, metadata={"description": "33 at most (three aces); 30.5 is "
+                                                        "30½."})
     category = ma.fields.String(
         required=True,
         metadata={"description": "`blitz`, `three-aces`, `three-of-a-kind`, `suit`, "
-                  "`high-card`; with the brag ranking `running-flush`, `run`, `flush`, `pair`."},
+                  "`same-rank` (with `count_same_rank`), `high-card`; with the brag "
+                  "ranking `running-flush`, `run`, `flush`, `pair`."},
     )
     category_name = ma.fields.String(required=True, metadata={"description": "Localized."})
     suit = ma.fields.String(

@@ -12,7 +12,7 @@ its own setting, from the environment:
 - ``THIRTYONE_LIMIT_ADVICE``: hints (``POST /v1/games/advice``, ``GET
   /v1/tables/{table}/advice``) and reviews (``POST /v1/review``), 30 per minute;
 - ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
-  (``GET /v1/tables/{table}/events``), 120 per minute.
+  (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute.
 
 The client is the connection's address; behind ``THIRTYONE_TRUSTED_PROXIES`` proxies (a
 number, 0 by default) it is the address they put in ``X-Forwarded-For``, through werkzeug's
@@ -47,7 +47,7 @@ LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
     "THIRTYONE_LIMIT_MOVES": (("tables.TableMoves", "POST"),),
     "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET"),
                                ("review.GameReview", "POST")),
-    "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"),),
+    "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"), ("tables.TableUpdates", "GET")),
 }
 
 DEFAULTS = {
@@ -98,7 +98,8 @@ def init_app(app: Flask) -> None:
     )
     for setting, operations in LIMITED.items():
         for endpoint, method in operations:
-            view = app.view_functions[endpoint]
+            # flask-limiter's decorator types its result as a sync or async view: either fits.
+            view: Any = app.view_functions[endpoint]
             view = limiter.limit(app.config[setting], methods=[method], scope=setting)(view)
             if setting == "THIRTYONE_LIMIT_TABLES":
                 ttl = int(app.config["THIRTYONE_TABLE_TTL"])

@@ -26,16 +26,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import Locale
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
 from werkzeug.exceptions import NotFound
 
 from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS
-from thirtyone.errors import N_, CardError
+from thirtyone.errors import N_, NP_, CardError
 from thirtyone.faces import card_svg
 from thirtyone.hands import CATEGORY_NAMES
-from thirtyone.web.i18n import LANGUAGES, card_name, gettext, pgettext
+from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
+from thirtyone.words import LANGUAGES
 
 blp = Blueprint(
     "play", __name__, url_prefix="/play",
@@ -46,8 +48,8 @@ BACK = "back"
 """The card file name of a face-down card: ``/play/cards/back.svg``."""
 
 # The interface's texts, by the key the scripts use. Placeholders in braces are filled by the
-# page (``{seat}``, ``{card}``...); counts always follow a label ("Stock: 12"), so no text
-# needs a plural form.
+# page (``{seat}``, ``{card}``...). A count after a label ("Stock: 12") needs no plural form;
+# a counted noun ("2 lives") is in PLURALS.
 TEXTS: dict[str, str] = {
     "title": N_("Play Thirty-One"),
     "heading": N_("Thirty-One"),
@@ -100,24 +102,6 @@ TEXTS: dict[str, str] = {
     "you_won": N_("You won!"),
     "choose_exchange": N_("To exchange, choose cards from your hand and as many from the table."),
     "clear": N_("Clear the choice"),
-    # Moves.
-    "move_draw_stock": N_("Draw from the stock"),
-    "move_draw_discard": N_("Take {card} from the discard pile"),
-    "move_discard": N_("Discard {card}"),
-    "move_knock": N_("Knock"),
-    "move_stand": N_("Stand"),
-    "move_next_round": N_("Next round"),
-    "move_take": N_("Take {card}"),
-    "move_exchange": N_("Exchange"),
-    "move_exchange_all": N_("Swap your whole hand for the table"),
-    "move_declare": N_("Declare"),
-    "move_pass": N_("Pass"),
-    "move_join": N_("Join the deal"),
-    "move_reveal": N_("Turn the table cards face up"),
-    "move_keep": N_("Keep this hand"),
-    "move_swap_hand": N_("Swap your hand for table hand {hand}"),
-    "move_renew_up": N_("Renew table hand {hand} face up"),
-    "move_renew_down": N_("Renew table hand {hand} face down"),
     # Round results.
     "result": N_("Result of round {round}"),
     "reason_showdown": N_("Showdown: the hands are shown."),
@@ -136,6 +120,9 @@ TEXTS: dict[str, str] = {
     "invites": N_("Invite the other players"),
     "invite_hint": N_("Send each player their own link; it opens this table at their seat."),
     "your_link": N_("Your own link, to come back to this table:"),
+    "watch_link": N_("A link to watch this table (it shows no one's cards):"),
+    "fingerprint": N_("Fingerprint of the deal, published before the first move (SHA-256 of "
+                      "the seed revealed at the end): {sha256}"),
     "copy": N_("Copy"),
     "copied": N_("Copied"),
     "log": N_("What happened"),
@@ -148,8 +135,48 @@ TEXTS: dict[str, str] = {
     "hint_asking": N_("Thinking…"),
     "hint_best": N_("Hint: {move}"),
     "hint_value": N_("Worth {value} ± {stderr} ({measure}), over {samples} sampled deals."),
+    "hint_exact": N_("Worth {value} ({measure}), worked out exactly, with no sampling."),
     "hint_failed": N_("No hint: {detail}"),
+    # What happened: the log, the moves as they are shown, the rounds and the match.
+    "show_log": N_("Show what happened"),
+    "last_move": N_("Last move"),
+    "gave": N_("Gave"),
+    "took": N_("Took"),
+    "history": N_("Rounds so far"),
+    "history_round": N_("Round"),
+    "history_end": N_("How it ended"),
+    "history_shown": N_("Hands shown"),
+    "summary": N_("Match summary"),
+    "went_out": N_("Out of the match: {seats}."),
 }
+
+
+PLURALS: dict[str, tuple[str, str]] = {
+    "lives_n": NP_("{count} life", "{count} lives"),
+    "chips_n": NP_("{count} chip", "{count} chips"),
+    "points_n": NP_("{count} point", "{count} points"),
+    "rounds_n": NP_("{count} round was played.", "{count} rounds were played."),
+    "hint_few": NP_("Only {count} deal was sampled: too few to say what the move is worth.",
+                    "Only {count} deals were sampled: too few to say what the move is worth."),
+}
+"""Texts with a count, by the key the scripts use: each language's own plural forms."""
+
+
+def plural_forms() -> dict[str, dict[str, str]]:
+    """Each text of :data:`PLURALS` by CLDR plural category (``one``, ``few``, ``many``,
+    ``other``) in the request's language: the page picks one with ``Intl.PluralRules``, the
+    browser's own CLDR rules, and the catalog's forms are asked here for a whole number of
+    each category (a category only fractions have, like Russian ``other``, falls back in the
+    page to ``many``)."""
+    rule = Locale.parse(get_locale().language).plural_form
+    examples: dict[str, int] = {}
+    for number in range(1000):
+        examples.setdefault(rule(number), number)
+    return {
+        key: {category: ngettext(singular, plural, number)
+              for category, number in examples.items()}
+        for key, (singular, plural) in PLURALS.items()
+    }
 
 
 def texts() -> dict[str, str]:
@@ -197,6 +224,9 @@ def page() -> str:
         "language": language,
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
         "texts": texts(),
+        "plurals": plural_forms(),
+        # A hand of three of a kind may be worth 30½: every fraction is written the same way.
+        "fraction": pgettext("fraction", "{points} points"),
         "cards": {card.code: card_name(card) for card in ALL_CARDS},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
         "levels": levels(),

@@ -4,12 +4,22 @@
 // of its logs).
 import { LANGUAGE } from "./i18n.js";
 
-/** An answer other than 2xx; `problem` is the RFC 9457 document when the API sent one. */
+/** Seconds to wait from a Retry-After header (seconds or an HTTP date), or null. */
+function retryAfter(header) {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/** An answer other than 2xx; `problem` is the RFC 9457 document when the API sent one, and
+`retryAfter` the seconds a refusal for load asks to wait (null when it does not say). */
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, wait = null) {
     super(problem?.detail ?? problem?.title ?? String(status));
     this.status = status;
     this.problem = problem;
+    this.retryAfter = wait;
   }
 }
 
@@ -28,7 +38,9 @@ async function call(method, path, { key, body } = {}) {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, answer);
+  if (!response.ok) {
+    throw new ApiError(response.status, answer, retryAfter(response.headers.get("Retry-After")));
+  }
   return answer;
 }
 

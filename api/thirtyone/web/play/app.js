@@ -34,7 +34,7 @@ function openTable(table, key) {
 /** A table just made here: its address replaces the query that made it, so a reload
 resumes the table instead of dealing another. */
 function started({ table, key }) {
-  history.replaceState(null, "", seatLink(table, key));
+  history.replaceState(null, "", seatLink(table, key, { own: true }));
   openTable(table, key);
 }
 

@@ -21,3 +21,9 @@ export function format(template, params = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole);
 }
+
+/** Say `text` through the page's one live region (a polite status, outside every redraw). */
+export function announce(text) {
+  const region = document.getElementById("announce");
+  if (region) region.textContent = text;
+}

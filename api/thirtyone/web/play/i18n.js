@@ -10,9 +10,32 @@ export const LANGUAGES = DATA.languages;
 export const LEVELS = DATA.levels;
 export const DEFAULT_LEVEL = DATA.default_level;
 
+const PLURAL_RULES = new Intl.PluralRules(LANGUAGE);
+const NUMBER = new Intl.NumberFormat(LANGUAGE);
+const SIGNED = new Intl.NumberFormat(LANGUAGE, { signDisplay: "exceptZero" });
+
 /** The interface text `key`, its `{placeholders}` filled from `params`. */
 export function t(key, params = {}) {
   return format(DATA.texts[key] ?? key, params);
+}
+
+/**
+ * The counted text `key` ("2 lives", «2 жизни») in the form the language's plural rules give
+ * for `count`; `signed` writes a change or a balance with its sign ("+3 chips", "−1 chip").
+ */
+export function tn(key, count, { signed = false, ...params } = {}) {
+  const forms = DATA.plurals[key];
+  const category = PLURAL_RULES.select(Math.abs(count));
+  const template = forms[category] ?? forms.many ?? forms.other;
+  const shown = signed ? SIGNED.format(count) : NUMBER.format(count);
+  return format(template, { ...params, count: shown });
+}
+
+/** A hand's points as words: whole numbers by the plural rules, a half as "30½ points". */
+export function pointsText(points) {
+  if (Number.isInteger(points)) return tn("points_n", points);
+  const whole = Math.trunc(points);
+  return format(DATA.fraction, { points: points - whole === 0.5 ? `${whole}½` : NUMBER.format(points) });
 }
 
 /** A card's localized name ("туз пик"), or "face-down card" for a hidden card. */

@@ -1,22 +1,23 @@
 // Starting a table: the lobby's form, or a link such as
 // /play?variant=scat&players=3&bots=1,2&level=strong that starts one at once (the computer
-// players' level is one of the engine's, the default one without `level`). Any other query
-// parameter naming one of the variant's options is passed on as that option (?lives=1&rounds=2).
+// players' level is one of the engine's, the default one without `level`; `hints=on` or `off`
+// sets the table's rule on hints, else the API's default). Any other query parameter naming
+// one of the variant's options is passed on as that option (?lives=1&rounds=2).
 import { createTable, variants } from "./api.js";
 import { h } from "./dom.js";
 import { DEFAULT_LEVEL, LEVELS, t } from "./i18n.js";
 import { remember } from "./storage.js";
 
-const RESERVED = new Set(["variant", "players", "bots", "level", "lang"]);
+const RESERVED = new Set(["variant", "players", "bots", "level", "lang", "hints"]);
 
 /**
  * Make the table and remember the other seats' invitations; the seat of this browser is the
  * first human seat (none at a table of bots alone, which this browser watches). Returns
  * `{table, key}`.
  */
-async function start(variant, players, botSeats, level, options) {
+async function start(variant, players, botSeats, level, options, hints = null) {
   const bots = Object.fromEntries(botSeats.map((seat) => [String(seat), level]));
-  const answer = await createTable({ variant, players, options, bots });
+  const answer = await createTable({ variant, players, options, bots, ...(hints ? { hints } : {}) });
   const humans = answer.seats.filter((seat) => seat.key);
   const [mine, ...others] = humans;
   remember(answer.table, {
@@ -51,7 +52,8 @@ export async function startFromQuery(query) {
     }
   }
   // An unknown level goes to the API as it is, which refuses it and says why.
-  return start(variant, players, botSeats, query.get("level") ?? DEFAULT_LEVEL, options);
+  return start(variant, players, botSeats, query.get("level") ?? DEFAULT_LEVEL, options,
+    query.get("hints"));
 }
 
 // The options the lobby offers: numbers and yes-or-no, each labelled by the API's localized

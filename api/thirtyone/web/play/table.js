@@ -2,14 +2,41 @@
 // moves the API says are legal now (and only those), the round's result, the invitations and
 // the events as they happen. The API decides every rule; this module only shows its answers.
 import { ApiError, getAdvice, getTable, openStream, playMove, scoreHand, variants } from "./api.js";
-import { h } from "./dom.js";
-import { cardName, categoryName, LANGUAGE, t } from "./i18n.js";
+import { announce, h } from "./dom.js";
+import { RoundHistory } from "./history.js";
+import { cardName, categoryName, LANGUAGE, pointsText, t, tn } from "./i18n.js";
 import { seatLink } from "./links.js";
+import { arrive, glide, positions } from "./motion.js";
 import { recall } from "./storage.js";
+import { sha256 } from "./vendor/noble-hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
 
 const LOG_LENGTH = 200;
-const RECONNECT_MS = 1000;
 const HAND_SIZE = 3;
+// A lost stream is opened again after a wait that doubles from the first to the last, each
+// drawn at random in its upper half, so that pages a restart cut off do not all come back
+// at once; a server that says how long to wait (Retry-After) is obeyed.
+const RECONNECT_MS = 1000;
+const RECONNECT_MAX_MS = 30_000;
+// A computer player's move is shown this long after the one before, so a person can follow;
+// a long run of them at once (the rest of a match the humans are out of) is shown faster,
+// in this much time at most.
+const BOT_PAUSE_MS = 600;
+const BOT_RUN_MS = 6000;
+// A sampled hint's worth is shown only from this many sampled deals on: fewer say too little.
+const MIN_HINT_SAMPLES = 30;
+
+// The events that are a seat's own move (the others are what followed from it): a computer
+// player's move is shown after a pause.
+const ACTIONS = new Set(["drew", "discarded", "knocked", "stood", "exchanged", "passed",
+  "joined", "sat_out", "declared", "took", "hand_swapped", "hand_kept", "renewed",
+  "widow_revealed"]);
+
+// The moves made by pressing a card (or choosing cards, for an exchange), or on a hand of
+// their own (keep), rather than by a button of their own.
+const ON_CARDS = new Set(["draw", "discard", "take", "exchange", "keep"]);
+
+const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 /** A card as an image: its face (or back) drawn by the server, its name for assistive tools. */
 function card(code, extra = "") {
@@ -21,22 +48,24 @@ function card(code, extra = "") {
   });
 }
 
-/** A control that plays `move`, exactly as the API listed it. */
-function moveButton(move, label, ...content) {
+/** A control that plays `move`, exactly as the API listed it, named by the API's own words
+for it (`description`); `content` (a card) stands for the words on a card button. */
+function moveButton(move, ...content) {
   return h("button", {
     type: "button", class: content.length ? "card-button" : "move",
     "data-move": JSON.stringify(move), "data-focus": `move:${JSON.stringify(move)}`,
-    "aria-label": content.length ? label : null,
-  }, content.length ? content : label);
+    "aria-label": content.length ? move.description : null,
+  }, content.length ? content : move.description);
 }
 
 const TITLE = document.title;
 
 const sameSet = (list, set) => list.length === set.size && list.every((item) => set.has(item));
 
-/** A move's JSON with its fields in one order, to know the same move from two answers. */
-const moveKey = (move) => JSON.stringify(Object.keys(move).sort()
-  .map((name) => [name, move[name]]));
+/** A move's JSON with its fields in one order, its words left out, to know the same move
+from two answers (a hint's move has no description). */
+const moveKey = (move) => JSON.stringify(Object.keys(move).filter((name) => name !== "description")
+  .sort().map((name) => [name, move[name]]));
 
 export class TableView {
   constructor(table, key) {
@@ -45,9 +74,21 @@ export class TableView {
     this.answer = null;
     this.variant = null;
     this.facts = recall(table);
-    this.events = [];
-    this.lastEvent = -1;
+    // Events are shown one by one, each version's in order: `queue` holds the versions not
+    // shown yet, `queued` the last version taken in (from a move's answer or the stream),
+    // `opened` the version the page opened at (the events up to it are the table's story,
+    // shown at once), `shown` how many events the page has shown.
+    this.queue = [];
+    this.queued = -1;
+    this.opened = null;
+    this.playing = false;
+    this.shown = 0;
+    this.lastMove = null;
+    this.history = new RoundHistory();
+    this.failures = 0;
     this.streamOver = false;
+    this.playingVersion = -1;
+    this.ahead = null;
     this.raceTotal = null;
     this.give = new Set();
     this.take = new Set();
@@ -63,10 +104,16 @@ export class TableView {
     // The hint asked for at this version: `{version}` while on its way, then its `advice`
     // (the API's answer) or its `error`.
     this.hint = null;
+    // The API said this table's rule turns hints off (its answer says it too, once it does).
+    this.hintsOff = false;
     // The control the keyboard was on, kept while redrawing takes the focus away.
     this.focus = null;
     this.element = h("section", { class: "table", id: "table", "aria-busy": "true" },
       h("p", { class: "loading" }, t("loading")));
+    // The log is kept across redraws, so the keyboard's place and the scroll stay.
+    this.log = h("ol", { class: "events", tabindex: "0", "aria-labelledby": "log-heading" });
+    this.logSection = h("section", { class: "log", id: "log" },
+      h("h2", { id: "log-heading" }, t("log")), this.log);
     this.element.addEventListener("click", (event) => this.clicked(event));
   }
 
@@ -74,6 +121,7 @@ export class TableView {
     try {
       const [answer, list] = await Promise.all([getTable(this.table, this.key), variants()]);
       this.variant = list.variants.find((variant) => variant.id === answer.variant) ?? null;
+      this.opened = answer.version;
       this.show(answer);
       this.listen();
     } catch (error) {
@@ -84,17 +132,38 @@ export class TableView {
   /** Follow the table's stream from the last version seen; from the first one on opening,
   so a reloaded page gets the whole story of the table again. */
   listen() {
-    this.stream = openStream(this.table, this.key, Math.max(this.lastEvent, 0), {
+    this.stream = openStream(this.table, this.key, Math.max(this.queued, 0), {
       onMessage: (data, id) => this.streamed(data, id),
-      onOpen: () => this.connected(true),
+      onOpen: () => {
+        this.failures = 0;
+        this.connected(true);
+      },
       onLost: () => {
         this.stream = null;
         // Once the match is over the server ends the stream: nothing more will come.
         if (this.streamOver || this.answer?.is_over || this.closed) return;
         this.connected(false);
-        this.retry = setTimeout(() => this.listen(), RECONNECT_MS);
+        this.reconnect();
       },
     });
+  }
+
+  /** Open the stream again after a backed-off, jittered wait. A browser's EventSource never
+  shows why it failed, so the table is asked once: its answer catches the page up, and a
+  refusal for load (429 or 503) says with Retry-After how long to wait at least. */
+  async reconnect() {
+    const ceiling = Math.min(RECONNECT_MAX_MS, RECONNECT_MS * 2 ** this.failures);
+    this.failures += 1;
+    let wait = ceiling / 2 + Math.random() * (ceiling / 2);
+    try {
+      this.show(await getTable(this.table, this.key));
+    } catch (error) {
+      if (error instanceof ApiError && error.retryAfter !== null) {
+        wait = Math.max(wait, error.retryAfter * 1000);
+      }
+    }
+    if (this.closed || this.answer?.is_over) return;
+    this.retry = setTimeout(() => this.listen(), wait);
   }
 
   close() {
@@ -123,6 +192,11 @@ export class TableView {
   /** A newer answer replaces the shown one; an older one (a late stream message) is ignored. */
   show(answer) {
     if (this.answer && answer.version < this.answer.version) return;
+    // A table further on than the events being shown waits for them.
+    if (this.playing && answer.version > this.playingVersion) {
+      if (!this.ahead || answer.version >= this.ahead.version) this.ahead = answer;
+      return;
+    }
     if (!this.answer || answer.version !== this.answer.version) {
       this.give.clear();
       this.take.clear();
@@ -135,24 +209,106 @@ export class TableView {
 
   streamed(data, id) {
     const version = data.version ?? Number(id);
-    if (version <= this.lastEvent) return;
-    this.lastEvent = version;
     this.streamOver = Boolean(data.is_over);
-    const total = this.raceTotal;
-    for (const event of data.events ?? []) {
-      if (event.type === "took") this.raceTotal = event.total;
-      this.events.push(event.message);
+    // The stream carries the seat's view; the moves it may make come with the table itself.
+    const answer = Array.isArray(data.legal_moves) && "to_move" in data ? { ...data, version } : null;
+    this.receive(version, data.events ?? [], answer);
+  }
+
+  /** A version's events, from a move's answer or the stream, whichever came first; `answer`
+  is the table at that version when it came with them (else it is asked for). */
+  receive(version, events, answer) {
+    if (version <= this.queued) {
+      const waiting = this.queue.find((item) => item.version === version);
+      if (waiting && answer) waiting.answer = answer;
+      return;
     }
-    this.events.splice(0, Math.max(0, this.events.length - LOG_LENGTH));
-    if (version > this.answer.version) {
-      // The stream carries the seat's view; the moves it may make come with the table itself.
-      if (Array.isArray(data.legal_moves) && "to_move" in data) this.show({ ...data, version });
-      else this.refresh();
-    } else if (this.raceTotal !== total) {
-      this.render();
-    } else {
-      this.renderLog();
+    this.queued = version;
+    this.queue.push({ version, events, answer });
+    this.pump();
+  }
+
+  /** Show the queued versions in order: each event in the log, a computer player's move
+  after a pause, the table as it is after each version. */
+  async pump() {
+    if (this.playing) return;
+    this.playing = true;
+    this.renderBusy();
+    while (this.queue.length && !this.closed) {
+      const item = this.queue.shift();
+      this.playingVersion = item.version;
+      const live = this.opened !== null && item.version > this.opened;
+      const paced = (event) => live && ACTIONS.has(event.type) && this.isBot(event.seat);
+      for (const event of item.events) {
+        if (paced(event)) await pause(this.pace(item, event));
+        if (this.closed) return;
+        this.showEvent(event, live);
+      }
+      if (item.answer) this.show(item.answer);
+      else if (live || !this.answer || item.version > this.answer.version) await this.refresh();
     }
+    this.playing = false;
+    const ahead = this.ahead;
+    this.ahead = null;
+    if (ahead) this.show(ahead);
+    else this.render();
+  }
+
+  /** The pause before a computer player's `event` of `item`: shorter while more of them wait
+  to be shown (this version's and the queued ones), so a long run never keeps anyone waiting. */
+  pace(item, event) {
+    const moves = (events) => events.filter((one) => ACTIONS.has(one.type) && this.isBot(one.seat));
+    const left = moves(item.events.slice(item.events.indexOf(event))).length
+      + this.queue.reduce((sum, queued) => sum + moves(queued.events).length, 0);
+    return Math.min(BOT_PAUSE_MS, BOT_RUN_MS / left);
+  }
+
+  /** One event: in the log with the public cards it names, announced, marked on the table. */
+  showEvent(event, live) {
+    this.history.add(event);
+    this.shown += 1;
+    const cards = (codes) => h("span", { class: "cards small" }, codes.map((code) => card(code)));
+    const facts = [];
+    if (event.type === "drew" && event.card) facts.push(cards([event.card]));
+    if (event.gave?.length) facts.push(h("span", { class: "fact" }, `${t("gave")}: `, cards(event.gave)));
+    if (event.took?.length) facts.push(h("span", { class: "fact" }, `${t("took")}: `, cards(event.took)));
+    const shownCards = event.cards ?? event.laid;
+    if (Array.isArray(shownCards) && shownCards.length) facts.push(cards(shownCards));
+    this.log.append(h("li", {
+      "data-event": this.shown, "data-event-type": event.type, "data-event-seat": event.seat,
+      "data-live": live ? "true" : null,
+      // When it was shown (ms since the page opened): the pace can be read off the log.
+      "data-at": Math.round(performance.now()),
+    }, event.message, facts.length ? " " : null, facts));
+    while (this.log.childElementCount > LOG_LENGTH) this.log.firstElementChild.remove();
+    this.log.scrollTop = this.log.scrollHeight;
+    if (event.type === "took") this.raceTotal = event.total;
+    if (!live) return;
+    this.element.dataset.event = this.shown;
+    if (ACTIONS.has(event.type)) this.lastMove = event;
+    announce(event.message);
+    this.markMove(event);
+  }
+
+  /** The move just shown, on the table drawn before it: its seat marked, a discarded card
+  moved from the hand or the seat onto the pile. */
+  markMove(event) {
+    const table = this.element;
+    for (const marked of table.querySelectorAll(".last-actor")) marked.classList.remove("last-actor");
+    const seat = table.querySelector(`[data-seat-index="${event.seat}"]`);
+    seat?.classList.add("last-actor");
+    const caption = table.querySelector(".last-move");
+    if (caption && ACTIONS.has(event.type)) {
+      caption.replaceChildren(`${t("last_move")}: ${event.message}`);
+    }
+    if (event.type !== "discarded") return;
+    const top = table.querySelector(".discard img.card");
+    if (!top) return;
+    const held = table.querySelector(`.hand img[data-card="${event.card}"]`);
+    const from = (held ?? seat)?.getBoundingClientRect();
+    (held?.closest(".card-button") ?? held)?.remove();
+    top.replaceWith(card(event.card, "pile last"));
+    arrive(table.querySelector(".discard img.card"), from);
   }
 
   /** Ask for the table again; asks made while one is on the way share one follow-up. */
@@ -190,8 +346,9 @@ export class TableView {
     try {
       const answer = await playMove(this.table, this.key, move, this.answer.version);
       // The moves this seat may make next come with the table, if not with the move's answer.
-      if (Array.isArray(answer.legal_moves) && "to_move" in answer) this.show(answer);
-      else await this.refresh();
+      const whole = Array.isArray(answer.legal_moves) && "to_move" in answer;
+      this.busy = false;
+      this.receive(answer.version, answer.events ?? [], whole ? answer : null);
     } catch (error) {
       if (error instanceof ApiError && error.problem?.code === "stale_version") {
         await this.refresh();
@@ -204,9 +361,13 @@ export class TableView {
   }
 
   clicked(event) {
-    const control = event.target.closest("[data-move], [data-select], [data-copy], [data-hint]");
+    const control = event.target.closest(
+      "[data-move], [data-select], [data-copy], [data-hint], [data-show-log]");
     if (!control || control.disabled) return;
-    if (control.hasAttribute("data-hint")) {
+    if (control.hasAttribute("data-show-log")) {
+      this.logSection.scrollIntoView({ block: "start" });
+      this.log.focus({ preventScroll: true });
+    } else if (control.hasAttribute("data-hint")) {
       this.askHint();
     } else if (control.dataset.move) {
       this.play(JSON.parse(control.dataset.move));
@@ -241,11 +402,14 @@ export class TableView {
       hint = { version, advice: await getAdvice(this.table, this.key) };
     } catch (error) {
       hint = { version, error: error.message };
+      if (error instanceof ApiError && error.problem?.code === "hints_off") this.hintsOff = true;
     }
     // The table may have moved on while the hint was on its way: that hint is of no use.
     if (this.answer.version !== version) return;
     this.hint = hint;
     const best = hint.advice?.moves[hint.advice.best].move;
+    announce(hint.error ? t("hint_failed", { detail: hint.error })
+      : t("hint_best", { move: hint.advice.moves[hint.advice.best].description }));
     if (best?.type === "exchange") {
       this.give = new Set(best.give);
       this.take = new Set(best.take);
@@ -267,46 +431,64 @@ export class TableView {
   // the control that had it (or to the first move) so the keyboard never loses its place;
   // while a move is on its way the controls are disabled, so the focus waits for the answer.
 
+  /** Whether the page is busy: a move on its way, or events being shown. */
+  get waiting() {
+    return this.busy || this.playing;
+  }
+
+  /** While events are shown the controls wait, as while a move is on its way. */
+  renderBusy() {
+    this.element.setAttribute("aria-busy", String(this.waiting));
+    for (const control of this.element.querySelectorAll("button[data-move], button[data-select]")) {
+      control.disabled = this.waiting;
+    }
+  }
+
   render() {
     const { answer } = this;
     if (!answer) return;
     const active = document.activeElement;
-    if (this.element.contains(active)) {
+    if (this.element.contains(active) && !this.log.contains(active)) {
       this.focus = active.closest("[data-focus]")?.dataset.focus ?? "";
     } else if (active && active !== document.body) {
       this.focus = null;
     }
     const moves = answer.legal_moves ?? [];
     const table = this.element;
-    table.setAttribute("aria-busy", String(this.busy));
+    const board = table.querySelector(".board");
+    const before = board ? positions(board) : new Map();
     table.dataset.seat = answer.seat ?? "";
     table.dataset.version = answer.version;
     table.dataset.toMove = answer.to_move ?? "";
     table.dataset.over = String(Boolean(answer.is_over));
     table.dataset.family = this.variant?.family ?? "";
+    table.dataset.shown = this.shown;
     // A player in another tab sees from the tab's title that the table waits for them.
-    const waiting = !answer.is_over && moves.length > 0;
-    document.title = waiting ? `${t("your_turn")} ${TITLE}` : TITLE;
+    const mine = !answer.is_over && moves.length > 0;
+    document.title = mine ? `${t("your_turn")} ${TITLE}` : TITLE;
+    if (mine && !this.announcedTurn) announce(t("your_turn"));
+    this.announcedTurn = mine;
+    const logScroll = this.log.scrollTop;
     table.replaceChildren(...[
       this.status(),
       this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
-      this.online ? null : h("p", { class: "warning", role: "status" }, t("offline")),
+      this.online ? null : h("p", { class: "warning" }, t("offline")),
       h("div", { class: "board" },
         this.seats(),
         this.centre(moves),
-        this.hand(moves),
-        this.actions(moves)),
+        h("div", { class: "own" }, this.hand(moves), this.actions(moves),
+          h("button", { type: "button", class: "link show-log", "data-show-log": "",
+            "aria-controls": "log" }, t("show_log")))),
+      this.ending(),
+      this.logSection,
       this.result(),
+      this.rounds(),
       this.invites(),
-      h("section", { class: "log" }, h("h2", {}, t("log")), h("ol", { class: "events" })),
     ].filter(Boolean));
-    this.renderLog();
+    this.log.scrollTop = logScroll;
     this.markHint();
-    if (this.busy) {
-      for (const control of table.querySelectorAll("button[data-move], button[data-select]")) {
-        control.disabled = true;
-      }
-    }
+    this.renderBusy();
+    glide(table.querySelector(".board"), before);
     if (this.focus === null) return;
     const again = [...table.querySelectorAll("[data-focus]")]
       .find((element) => element.dataset.focus === this.focus && !element.disabled)
@@ -333,6 +515,8 @@ export class TableView {
     if (!this.key || answer.is_over || answer.to_move !== answer.seat || !moves.length) {
       return null;
     }
+    // The table's rule: no Hint where its seats may not ask (the API would refuse it).
+    if (answer.hints === "off" || this.hintsOff) return null;
     const asking = this.hint !== null && !this.hint.advice && !this.hint.error;
     const button = h("button", {
       type: "button", class: "move secondary", "data-hint": "", "data-focus": "hint",
@@ -345,20 +529,25 @@ export class TableView {
       const advice = this.hint.advice;
       const best = advice.moves[advice.best];
       const number = new Intl.NumberFormat(LANGUAGE, { maximumFractionDigits: 2 });
-      text = [h("strong", { class: "advice-move" }, t("hint_best", { move: best.description })),
-        " ", h("span", { class: "advice-value" }, t("hint_value", {
+      // Exact values (the race's solver, a last turn after a knock) say so; sampled ones
+      // give their standard error and their number of deals, and none from too few.
+      let worth;
+      if (advice.exact) {
+        worth = t("hint_exact", { value: number.format(best.value),
+          measure: advice.measure_description });
+      } else if (advice.samples < MIN_HINT_SAMPLES) {
+        worth = tn("hint_few", advice.samples);
+      } else {
+        worth = t("hint_value", {
           value: number.format(best.value), stderr: number.format(best.stderr),
           measure: advice.measure_description, samples: advice.samples,
-        }))];
+        });
+      }
+      text = [h("strong", { class: "advice-move" }, t("hint_best", { move: best.description })),
+        " ", h("span", { class: "advice-value", "data-exact": String(Boolean(advice.exact)) },
+          worth)];
     }
-    return [button, h("p", { class: "advice", id: "advice", role: "status" }, text)];
-  }
-
-  renderLog() {
-    const list = this.element.querySelector(".events");
-    if (!list) return;
-    list.replaceChildren(...this.events.map((message) => h("li", {}, message)));
-    list.scrollTop = list.scrollHeight;
+    return [button, h("p", { class: "advice", id: "advice" }, text)];
   }
 
   status() {
@@ -378,7 +567,7 @@ export class TableView {
       text = t("to_move", { seat: answer.to_move });
     }
     return h("header", { class: "status" },
-      h("h2", { role: "status" }, text),
+      h("h2", {}, text),
       this.variant ? h("p", {}, t("game_round", { variant: this.variant.name, round: view.round }))
         : null);
   }
@@ -388,44 +577,47 @@ export class TableView {
     return Boolean(entry?.bot);
   }
 
-  /** The figures that matter for this game's settlement: lives, chips or points. */
+  /** The figures that matter for this game's settlement, in words: lives left, the chips
+  won or lost so far (a balance, with its sign), points. */
   figures(standing) {
     const settlement = this.variant?.settlement;
     const shown = [];
-    if (settlement === "lives") shown.push(["lives", standing.lives]);
+    if (settlement === "lives") shown.push(tn("lives_n", standing.lives));
     if (settlement === "pot" || settlement === "escalating" || standing.chips) {
-      shown.push(["chips", standing.chips]);
+      shown.push(tn("chips_n", standing.chips, { signed: true }));
     }
-    if (settlement === "points") shown.push(["points", standing.points]);
-    return h("dl", { class: "figures" }, shown.map(([name, value]) =>
-      h("div", {}, h("dt", {}, t(name)), h("dd", {}, value))));
+    if (settlement === "points") shown.push(tn("points_n", standing.points));
+    return h("p", { class: "figures" }, shown.join(" · "));
   }
 
   seats() {
     const { answer } = this;
     const view = answer.view;
-    return h("ol", { class: "seats", start: 0 }, view.seats.map((standing, seat) => {
-      const badges = [
-        seat === answer.seat && t("you"),
-        this.isBot(seat) && t("bot"),
-        seat === view.dealer && t("dealer"),
-        seat === view.knocker && t("knocker"),
-        standing.free_ride && t("free_ride"),
-        standing.eliminated && t("eliminated"),
-      ].filter(Boolean);
-      const classes = ["seat",
-        seat === answer.to_move && "to-move",
-        seat === answer.seat && "mine",
-        standing.eliminated && "out"].filter(Boolean).join(" ");
-      const hand = seat === answer.seat ? [] : view.hands[seat] ?? [];
-      return h("li", { class: classes, "data-seat-index": seat,
-        "aria-current": seat === answer.to_move ? "true" : null },
-        h("div", { class: "seat-name" }, h("strong", {}, t("seat", { seat })),
-          badges.map((badge) => h("span", { class: "badge" }, badge))),
-        this.figures(standing),
-        hand.length ? h("div", { class: "cards small", "data-hand-seat": seat },
-          hand.map((code) => card(code))) : null);
-    }));
+    const last = this.lastMove?.seat;
+    return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}`, start: 0 },
+      view.seats.map((standing, seat) => {
+        const badges = [
+          seat === answer.seat && t("you"),
+          this.isBot(seat) && t("bot"),
+          seat === view.dealer && t("dealer"),
+          seat === view.knocker && t("knocker"),
+          standing.free_ride && t("free_ride"),
+          standing.eliminated && t("eliminated"),
+        ].filter(Boolean);
+        const classes = ["seat",
+          seat === answer.to_move && "to-move",
+          seat === answer.seat && "mine",
+          seat === last && "last-actor",
+          standing.eliminated && "out"].filter(Boolean).join(" ");
+        const hand = seat === answer.seat ? [] : view.hands[seat] ?? [];
+        return h("li", { class: classes, "data-seat-index": seat,
+          "aria-current": seat === answer.to_move ? "true" : null },
+          h("div", { class: "seat-name" }, h("strong", {}, t("seat", { seat })),
+            badges.map((badge) => h("span", { class: "badge" }, badge))),
+          this.figures(standing),
+          hand.length ? h("div", { class: "cards small", "data-hand-seat": seat },
+            hand.map((code) => card(code))) : null);
+      }));
   }
 
   /** Stock, discard pile, widow, table hands or the race's layout, and the pot. */
@@ -438,7 +630,7 @@ export class TableView {
     if (family !== "race" && (view.stock || drawStock)) {
       const pile = card(null, "pile");
       parts.push(h("figure", { class: "stock" },
-        drawStock ? moveButton(drawStock, t("move_draw_stock"), pile) : pile,
+        drawStock ? moveButton(drawStock, pile) : pile,
         h("figcaption", {}, `${t("stock")}: ${view.stock}`)));
     }
     if (family === "race") {
@@ -448,16 +640,19 @@ export class TableView {
           view.result?.total ?? this.raceTotal ?? 0}`)));
     } else if (view.discard.length || drawDiscard) {
       const top = view.discard.at(-1) ?? null;
-      const face = top ? card(top, "pile") : h("span", { class: "empty" }, t("empty"));
+      const marked = this.lastMove?.type === "discarded" && this.lastMove.card === top;
+      const face = top ? card(top, marked ? "pile last" : "pile")
+        : h("span", { class: "empty" }, t("empty"));
       parts.push(h("figure", { class: "discard" },
-        drawDiscard ? moveButton(drawDiscard, t("move_draw_discard", { card: cardName(top) }), face)
-          : face,
+        drawDiscard ? moveButton(drawDiscard, face) : face,
         h("figcaption", {}, t("discard_pile"))));
     }
     if (view.table.length) parts.push(this.tableCards(moves));
     if (this.variant?.settlement === "pot" || this.variant?.settlement === "escalating" || view.pot) {
-      parts.push(h("p", { class: "pot" }, `${t("pot")}: ${view.pot}`));
+      parts.push(h("p", { class: "pot" }, `${t("pot")}: ${tn("chips_n", view.pot)}`));
     }
+    parts.push(h("p", { class: "last-move", "data-last-move": this.lastMove ? "" : null },
+      this.lastMove ? `${t("last_move")}: ${this.lastMove.message}` : null));
     return h("div", { class: "centre" }, parts);
   }
 
@@ -469,8 +664,7 @@ export class TableView {
     const cell = (code, position) => {
       if (family === "race") {
         const take = moves.find((move) => move.type === "take" && move.card === code);
-        return take ? moveButton(take, t("move_take", { card: cardName(code) }), card(code))
-          : card(code);
+        return take ? moveButton(take, card(code)) : card(code);
       }
       if (!takeable.has(position)) return card(code);
       const chosen = this.take.has(position);
@@ -506,7 +700,7 @@ export class TableView {
       .flatMap((move) => move.give));
     const cell = (code) => {
       const discard = moves.find((move) => move.type === "discard" && move.card === code);
-      if (discard) return moveButton(discard, t("move_discard", { card: cardName(code) }), card(code));
+      if (discard) return moveButton(discard, card(code));
       if (!giveable.has(code)) return card(code);
       const chosen = this.give.has(code);
       return h("button", {
@@ -523,7 +717,7 @@ export class TableView {
         return h("figure", {},
           h("div", { class: "cards" }, hand.map(cell)),
           h("figcaption", {}, t("hand_n", { hand: move.hand }), this.describe(hand), " ",
-            moveButton(move, t("move_keep"))));
+            moveButton(move)));
       }));
     } else {
       content = h("div", { class: "cards", "data-hand-seat": answer.seat }, cards.map(cell));
@@ -556,23 +750,13 @@ export class TableView {
     const exchanges = moves.filter((move) => move.type === "exchange");
     const cards = this.answer.view.hands[this.answer.seat] ?? [];
     const whole = exchanges.find((move) => move.give.length === cards.length);
-    if (whole) buttons.push(moveButton(whole, t("move_exchange_all")));
+    if (whole) buttons.push(moveButton(whole));
     const chosen = exchanges.find((move) => sameSet(move.give, this.give)
       && sameSet(move.take, this.take));
-    if (chosen && chosen !== whole) buttons.push(moveButton(chosen, t("move_exchange")));
+    if (chosen && chosen !== whole) buttons.push(moveButton(chosen));
+    // Every move not made on a card or by choosing cards is a button of its own.
     for (const move of moves) {
-      const label = {
-        knock: () => t("move_knock"),
-        stand: () => t("move_stand"),
-        next_round: () => t("move_next_round"),
-        declare: () => t("move_declare"),
-        pass: () => t("move_pass"),
-        join: () => t("move_join"),
-        reveal: () => t("move_reveal"),
-        swap_hand: () => t("move_swap_hand", { hand: move.hand }),
-        renew: () => t(move.face_up ? "move_renew_up" : "move_renew_down", { hand: move.hand }),
-      }[move.type];
-      if (label) buttons.push(moveButton(move, label()));
+      if (!ON_CARDS.has(move.type)) buttons.push(moveButton(move));
     }
     const hint = exchanges.length && exchanges.some((move) => move !== whole)
       ? h("p", { class: "hint" }, t("choose_exchange"),
@@ -593,35 +777,100 @@ export class TableView {
     const rows = (result.hands ?? []).map((shown, seat) => shown && h("li", {},
       h("strong", {}, t("seat", { seat })), " ",
       h("span", { class: "cards small" }, shown.cards.map((code) => card(code))), " ",
-      h("span", { class: "score" }, `${t("points")}: ${shown.score.points}`,
+      h("span", { class: "score" }, pointsText(shown.score.points),
         categoryName(shown.score.category) ? ` · ${categoryName(shown.score.category)}` : ""),
-      result.lives_lost?.[seat] ? ` · ${t("lives_lost")}: ${result.lives_lost[seat]}` : ""));
-    return h("section", { class: "result" },
-      h("h2", {}, t("result", { round: result.round ?? view.round })),
+      result.lives_lost?.[seat] ? ` · ${tn("lives_n", -result.lives_lost[seat], { signed: true })}`
+        : ""));
+    const out = this.history.current?.out ?? [];
+    return h("section", { class: "result", "aria-labelledby": "result-heading" },
+      h("h2", { id: "result-heading" }, t("result", { round: result.round ?? view.round })),
       reason !== reasonKey ? h("p", {}, reason) : null,
       h("ul", { class: "shown" }, rows),
+      out.length ? h("p", { class: "went-out" },
+        t("went_out", { seats: out.map((seat) => t("seat", { seat })).join(", ") })) : null,
       view.seed === null || view.seed === undefined ? null : this.seed(view.seed));
   }
 
-  /** The seed, revealed at the end, checked against the fingerprint published at the start. */
+  /** What each seat lost or won in a round, in words: lives, a chip balance, points. */
+  changes(entry, seat) {
+    const settlement = this.variant?.settlement;
+    const parts = [];
+    const lives = entry.lives.get(seat);
+    if (lives) parts.push(tn("lives_n", lives, { signed: true }));
+    const ante = entry.ante && !entry.outBefore.has(seat) ? entry.ante : 0;
+    const chips = (entry.chips.get(seat) ?? 0) - ante;
+    if (chips || settlement === "pot" || settlement === "escalating") {
+      parts.push(tn("chips_n", chips, { signed: true }));
+    }
+    const points = entry.points.get(seat);
+    if (points) parts.push(tn("points_n", points, { signed: true }));
+    if (entry.knocker === seat) parts.push(t("knocker"));
+    if (entry.out.includes(seat)) parts.push(t("eliminated"));
+    return parts.join(" · ");
+  }
+
+  /** The history of the rounds, kept through the match, and the match's summary at its end. */
+  rounds() {
+    const finished = this.history.finished;
+    if (!finished.length) return null;
+    const seats = this.answer.view.seats.map((_, seat) => seat);
+    const reason = (key) => {
+      const text = t(`reason_${key}`);
+      return text === `reason_${key}` ? "" : text;
+    };
+    const over = this.answer.is_over;
+    // Under the match's summary the table says what it is; otherwise the heading does.
+    const table = h("table", { class: "rounds", "aria-labelledby": over ? null : "history-heading" },
+      over ? h("caption", {}, t("history")) : null,
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("history_round")),
+        seats.map((seat) => h("th", { scope: "col" }, t("seat", { seat }))),
+        h("th", { scope: "col" }, t("history_end")))),
+      h("tbody", {}, finished.map((entry) => h("tr", { "data-round": entry.round },
+        h("th", { scope: "row" }, entry.round),
+        seats.map((seat) => h("td", {}, this.changes(entry, seat),
+          entry.shown.has(seat) ? h("span", { class: "cards small", "aria-label": t("history_shown") },
+            entry.shown.get(seat).map((code) => card(code))) : null)),
+        h("td", {}, reason(entry.reason))))));
+    return h("section", { class: "history", "aria-labelledby": "history-heading" },
+      h("h2", { id: "history-heading" }, over ? t("summary") : t("history")),
+      over ? this.summary(finished.length) : null,
+      // A wide table scrolls on its own; the keyboard can scroll it too.
+      h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("history") },
+        table));
+  }
+
+  /** The match at its end: how many rounds, who won, where every seat stands. */
+  summary(rounds) {
+    const view = this.answer.view;
+    const winners = view.winners ?? [];
+    let won = null;
+    if (winners.length > 1) won = t("winners", { seats: winners.join(", ") });
+    else if (winners.length) won = t("winner", { seat: winners[0] });
+    return h("div", { class: "summary-match", "data-summary": "" },
+      h("p", {}, tn("rounds_n", rounds), won ? " " : null, won),
+      h("ul", {}, view.seats.map((standing, seat) => h("li", {},
+        h("strong", {}, t("seat", { seat })), " ", this.figures(standing)))));
+  }
+
+  /** The seed, revealed at the end, checked against the fingerprint published at the start
+  (hashed here, so the check needs no `crypto.subtle`, which plain http does not give). */
   seed(seed) {
     const line = h("p", { class: "seed" }, t("seed", { seed }));
     const published = this.facts.seed_sha256 ?? this.answer.seed_sha256;
-    if (published && crypto.subtle) {
-      crypto.subtle.digest("SHA-256", new TextEncoder().encode(String(seed))).then((digest) => {
-        const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0"))
-          .join("");
-        line.append(" ", t(hex === published ? "seed_ok" : "seed_bad"));
-      });
+    if (published) {
+      const hex = bytesToHex(sha256(utf8ToBytes(String(seed))));
+      line.append(" ", t(hex === published ? "seed_ok" : "seed_bad"));
     }
     return line;
   }
 
   invites() {
     const invites = this.facts.invites ?? [];
-    const link = (url, seat) => h("li", {},
+    const link = (url, seat, hook = null) => h("li", {},
       seat === null ? null : h("span", {}, `${t("seat", { seat })}: `),
-      h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite" }, url), " ",
+      h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite",
+        ...(hook ? { [hook]: url } : {}) }, url), " ",
       h("button", { type: "button", class: "link", "data-copy": url }, t("copy")));
     return h("section", { class: "invites" },
       invites.length ? [
@@ -629,7 +878,22 @@ export class TableView {
         h("p", {}, t("invite_hint")),
         h("ul", {}, invites.map(({ seat, key }) => link(seatLink(this.table, key), seat))),
       ] : null,
-      h("p", {}, t("your_link")),
-      h("ul", {}, link(seatLink(this.table, this.key), null)));
+      this.key ? [h("p", {}, t("your_link")),
+        h("ul", {}, link(seatLink(this.table, this.key, { own: true }), null))] : null,
+      // Anyone may watch: the link without a key shows what a spectator sees.
+      h("p", {}, t("watch_link")),
+      h("ul", {}, link(seatLink(this.table, null), null, "data-watch")),
+      // The fingerprint of the seed, published before the first move, so the seed revealed
+      // at the end can be checked against it.
+      this.answer.seed_sha256 ? h("p", { class: "fingerprint" },
+        t("fingerprint", { sha256: this.answer.seed_sha256 })) : null);
+  }
+
+  /** At the match's end: a new game, from the lobby. */
+  ending() {
+    if (!this.answer.is_over) return null;
+    return h("p", { class: "ending" },
+      h("a", { class: "button primary", href: location.pathname, "data-new-game": "" },
+        t("new_game")));
   }
 }

@@ -2,41 +2,65 @@
 
 A table is a record (its game state, the version of that state, its seats and the SHA-256 of
 its seed) and a log with one :class:`Entry` per version after the deal: the moves played and
-the events they caused. A move is committed by compare-and-set on the version, state and log
-entry together, or not at all; a commit wakes the streams of that table in every process.
+the events they caused. A move is committed by compare-and-set on the version and its digest,
+state and log entry together, or not at all; a commit wakes the streams of that table in every
+process that streams it (and only those).
+
+Every table has an *epoch*, drawn at random when it is created (and again when a store that
+lost versions is caught up, see :mod:`thirtyone.web.tables.ledger`), and every version a
+*digest* chained from the one before: a process that remembers a version can tell whether the
+store still has that timeline.
+
+The log stays small: every :data:`SNAPSHOT_EVERY` versions the state is kept as a snapshot and
+the entries before the snapshot before it are dropped, so any version from the older snapshot
+on is rebuilt by replaying fewer than ``SNAPSHOT_EVERY`` moves (:meth:`TableStore.snapshot`).
 
 :func:`open_store` picks the backend from a URL (``THIRTYONE_STORE``):
 
 - ``sqlite:///PATH``: a file on this machine, shared by the workers of one server
   (:mod:`thirtyone.web.store.sqlite`);
-- ``redis://HOST:PORT/DB``: a Redis shared by several servers (:mod:`thirtyone.web.store.redis`).
+- ``redis://HOST:PORT/DB``: one Redis shared by several servers;
+  ``redis+cluster://HOST:PORT[,HOST:PORT...]``: a Redis Cluster;
+  ``redis+sentinel://HOST:PORT[,HOST:PORT...]/SERVICE/DB``: the primary that Redis Sentinel
+  names (:mod:`thirtyone.web.store.redis`).
 
 A table expires ``ttl`` seconds after its last move.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from thirtyone.web.jsonio import dumps
 
 __all__ = [
+    "SNAPSHOT_EVERY",
+    "CommitUnconfirmed",
     "Entry",
+    "RequestRecord",
     "SeatRecord",
     "StaleVersion",
+    "StoreFull",
     "StoreUnavailable",
+    "TableExists",
+    "TableLost",
     "TableNotFound",
     "TableRecord",
     "TableStore",
     "open_store",
 ]
+
+SNAPSHOT_EVERY = 64
+"""A snapshot of the state every this many versions; a resume replays fewer moves than this."""
 
 
 class StoreError(Exception):
@@ -47,8 +71,16 @@ class TableNotFound(StoreError):
     """No such table: it never existed, or it expired."""
 
 
+class TableExists(StoreError):
+    """A table of that id exists already (a retried creation)."""
+
+
+class TableLost(StoreError):
+    """The table's record is there but its log or snapshot is not (evicted, or half restored)."""
+
+
 class StaleVersion(StoreError):
-    """The table is no longer at the version a commit was based on."""
+    """The table is no longer at the version (and digest) a commit was based on."""
 
     def __init__(self, current: int) -> None:
         super().__init__(f"the table is at version {current}")
@@ -59,19 +91,44 @@ class StoreUnavailable(StoreError):
     """The store cannot be reached or did not answer; nothing was changed."""
 
 
+class StoreFull(StoreUnavailable):
+    """The store refused a write for want of memory; nothing was changed."""
+
+
+class CommitUnconfirmed(StoreUnavailable):
+    """A commit was sent but the store did not confirm it (no answer, or too few replicas
+    acknowledged it): it may have been applied."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """A seat: a bot's level, or the SHA-256 of the secret key of the human who holds it."""
+    """A seat: a bot's level, or the SHA-256 of the secret key of the human who holds it.
+
+    Stored as a JSON object of its fields, so a field added here (with a default) needs no
+    change to the backends."""
 
     bot: str | None
     key_hash: str | None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeatRecord:
+        names = {item.name for item in dataclasses.fields(cls)}
+        return cls(**{name: value for name, value in data.items() if name in names})
+
+
+# The fields of a record that the backends keep apart from its metadata.
+_STATE_FIELDS = frozenset({"table", "version", "state_json", "epoch", "digest"})
 
 
 @dataclass(frozen=True, slots=True)
 class TableRecord:
     """A table as stored: ``state_json`` is the JSON of :meth:`GameState.to_dict` at
     ``version``, read by :meth:`state` (a process that holds that version's state already
-    need not read it)."""
+    need not read it); ``digest`` names that version on this ``epoch``'s timeline.
+
+    Every other field is metadata, stored as one JSON object (:meth:`meta_json`): a field
+    added here with a default is stored and read back with no change to the backends.
+    ``request`` is the idempotency record of the request that opened the table, if any."""
 
     table: str
     version: int
@@ -80,45 +137,108 @@ class TableRecord:
     seed_sha256: str
     # The table's rule on hints: whether its seats may ask the advice.
     hints: bool = True
+    epoch: str = ""
+    digest: str = ""
+    request: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def state(self) -> dict[str, Any]:
         return json.loads(self.state_json)  # type: ignore[no-any-return]
 
     def meta_json(self) -> bytes:
-        """What never changes after the table is created."""
-        return dumps({
-            "seats": [{"bot": seat.bot, "key_hash": seat.key_hash} for seat in self.seats],
-            "seed_sha256": self.seed_sha256,
-            "hints": self.hints,
-        })
+        """What the backends store as the table's metadata."""
+        meta: dict[str, Any] = {}
+        for item in dataclasses.fields(self):
+            if item.name in _STATE_FIELDS:
+                continue
+            value = getattr(self, item.name)
+            if item.name == "seats":
+                value = [dataclasses.asdict(seat) for seat in value]
+            meta[item.name] = value
+        return dumps(meta)
 
     @classmethod
-    def from_stored(cls, table: str, version: int, state: str | bytes,
-                    meta: str | bytes) -> TableRecord:
+    def from_stored(cls, table: str, version: int, state: str | bytes, meta: str | bytes,
+                    epoch: str | bytes = "", digest: str | bytes = "") -> TableRecord:
         data = json.loads(meta)
-        return cls(
-            table=table, version=version, state_json=state,
-            seats=tuple(SeatRecord(seat["bot"], seat["key_hash"]) for seat in data["seats"]),
-            seed_sha256=data["seed_sha256"], hints=data.get("hints", True),
-        )
+        names = {item.name for item in dataclasses.fields(cls)} - _STATE_FIELDS
+        values = {name: value for name, value in data.items() if name in names}
+        values["seats"] = tuple(SeatRecord.from_dict(seat) for seat in data["seats"])
+        return cls(table=table, version=version, state_json=state,
+                   epoch=_text(epoch), digest=_text(digest), **values)
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def first_digest(epoch: str) -> str:
+    """The digest of version 0 of a table on ``epoch``."""
+    return hashlib.sha256(f"thirtyone table {epoch}".encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRecord:
+    """What an idempotent request committed: the version it made, the digest of its body, and
+    the seat that sent it (None for the request that opened the table)."""
+
+    version: int
+    body: str
+    seat: int | None
+
+    def to_json(self) -> bytes:
+        return dumps({"version": self.version, "body": self.body, "seat": self.seat})
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RequestRecord:
+        data = json.loads(text)
+        return cls(data["version"], data["body"], data["seat"])
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     """What one version added: the moves played (as the state's history records them, bots'
-    moves included) and the engine's events, not yet localized."""
+    moves included) and the engine's events, not yet localized.
+
+    ``prev`` is the digest of the version it was played on and ``digest`` its own (see
+    :meth:`chained`); a commit succeeds only on a table still at ``prev``. ``request`` is the
+    idempotency key of the request that made it, with its record; ``reset`` marks the entry
+    that moved a table onto a new epoch after the store lost versions (no moves)."""
 
     version: int
     moves: list[dict[str, Any]]
     events: list[dict[str, Any]]
+    prev: str = ""
+    digest: str = ""
+    request: tuple[str, RequestRecord] | None = None
+    reset: bool = False
+    at: float = 0.0
+    """When it was committed (Unix time), for the pub/sub lag; not part of the digest."""
+    nonce: str = ""
+    """Drawn for each commit: two requests that make the same move at once make two entries
+    (one of them stale), while one commit sent twice (a client library's retry) is one."""
+
+    def chained(self) -> Entry:
+        """This entry with its digest: of the previous digest and of what the entry holds."""
+        content = dumps({"version": self.version, "moves": self.moves, "events": self.events,
+                         "reset": self.reset, "nonce": self.nonce})
+        digest = hashlib.sha256(self.prev.encode() + content).hexdigest()[:32]
+        return dataclasses.replace(self, digest=digest)
 
     def to_json(self) -> bytes:
-        return dumps({"version": self.version, "moves": self.moves, "events": self.events})
+        data: dict[str, Any] = {"version": self.version, "moves": self.moves,
+                                "events": self.events, "prev": self.prev,
+                                "digest": self.digest, "at": self.at, "nonce": self.nonce}
+        if self.reset:
+            data["reset"] = True
+        return dumps(data)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Entry:
         data = json.loads(text)
-        return cls(data["version"], data["moves"], data["events"])
+        return cls(data["version"], data["moves"], data["events"], data.get("prev", ""),
+                   data.get("digest", ""), reset=data.get("reset", False),
+                   at=data.get("at", 0.0), nonce=data.get("nonce", ""))
 
 
 class Hub:
@@ -135,22 +255,31 @@ class Hub:
         self._lock = threading.Lock()
         self._waiting: dict[str, set[threading.Event]] = {}
         self._latest: dict[str, Entry] = {}
+        # Set when a table gains its first local stream or loses its last: a backend that
+        # subscribes per table (Redis) then updates its subscriptions.
+        self.changed = threading.Event()
+        # Counts the times notices may have been missed (:meth:`notify_all`).
+        self.generation = 0
 
     @contextmanager
     def listen(self, table: str) -> Iterator[threading.Event]:
         woken = threading.Event()
         with self._lock:
-            self._waiting.setdefault(table, set()).add(woken)
+            waiting = self._waiting.setdefault(table, set())
+            if not waiting:
+                self.changed.set()
+            waiting.add(woken)
         try:
             yield woken
         finally:
             with self._lock:
-                waiting = self._waiting.get(table)
-                if waiting is not None:
-                    waiting.discard(woken)
-                    if not waiting:
+                left = self._waiting.get(table)
+                if left is not None:
+                    left.discard(woken)
+                    if not left:
                         del self._waiting[table]
                         self._latest.pop(table, None)
+                        self.changed.set()
 
     def tables(self) -> list[str]:
         """The tables that local streams wait on."""
@@ -174,6 +303,7 @@ class Hub:
         """Wake every stream to read its log: notices may have been missed."""
         with self._lock:
             self._latest.clear()
+            self.generation += 1
         for table in self.tables():
             self.notify(table)
 
@@ -196,27 +326,42 @@ class TableStore(ABC):
         self._watcher_lock = threading.Lock()
 
     @abstractmethod
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
-        """Store a new table at version 0; ``start`` is its state as dealt, from which the
-        state of any version is replayed (:meth:`start`)."""
-
-    @abstractmethod
-    def start(self, table: str) -> dict[str, Any]:
-        """The table's state as dealt; :class:`TableNotFound` if unknown or expired."""
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
+        """Store a new table at version 0; ``start`` is its state as dealt, its first
+        snapshot. :class:`TableExists` if a table of that id exists (a retried creation)."""
 
     @abstractmethod
     def load(self, table: str) -> TableRecord:
         """The table as last committed; :class:`TableNotFound` if unknown or expired."""
 
     @abstractmethod
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
-        """Replace the state at ``version`` with ``state`` at ``entry.version`` (one more) and
-        append ``entry`` to the log, all or nothing; :class:`StaleVersion` if the table is no
-        longer at ``version``, :class:`TableNotFound` if it is gone."""
+    def snapshot(self, table: str, at: int) -> tuple[int, dict[str, Any]] | None:
+        """The newest kept snapshot at or before version ``at``, as (version, state); None
+        when the log no longer reaches back to ``at``. :class:`TableNotFound` if the table is
+        gone, :class:`TableLost` if its record is there without its snapshots."""
+
+    @abstractmethod
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
+        """Replace the state at ``version`` (digest ``entry.prev``) with ``state`` at
+        ``entry.version`` and append ``entry`` (chained, see :meth:`Entry.chained`) to the
+        log, with its request's record, all or nothing; a snapshot when ``SNAPSHOT_EVERY``
+        versions have passed since the last. :class:`StaleVersion` if the table is no longer
+        at that version and digest, :class:`TableNotFound` if it is gone,
+        :class:`CommitUnconfirmed` if the store did not confirm it. Committing an entry the
+        table has already is a success: a commit retried (by a client library, or after a
+        lost answer) is not applied twice."""
 
     @abstractmethod
     def entries(self, table: str, after: int) -> list[Entry]:
-        """The log entries of the versions after ``after``, in order."""
+        """The kept log entries of the versions after ``after``, in order."""
+
+    @abstractmethod
+    def request(self, table: str, key: str) -> RequestRecord | None:
+        """What the request with idempotency key ``key`` committed at ``table``, if any."""
+
+    @abstractmethod
+    def ping(self) -> None:
+        """Return when the store answers; :class:`StoreUnavailable` when it does not."""
 
     @abstractmethod
     def _watch(self) -> None:
@@ -256,16 +401,3 @@ class TableStore(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release connections (the watcher, a daemon thread, ends with the process)."""
-
-
-def open_store(url: str, ttl: int) -> TableStore:
-    """The store that ``url`` names: ``sqlite:///PATH`` or ``redis://HOST:PORT/DB``."""
-    if url.startswith("sqlite:///"):
-        from thirtyone.web.store.sqlite import SQLiteStore
-
-        return SQLiteStore(url.removeprefix("sqlite:///"), ttl)
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from thirtyone.web.store.redis import RedisStore
-
-        return RedisStore(url, ttl)
-    raise ValueError(f"THIRTYONE_STORE must be sqlite:///PATH or redis://HOST:PORT/DB, not {url!r}")

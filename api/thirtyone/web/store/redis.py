@@ -1,151 +1,403 @@
 """Tables in Redis: the store for several servers behind a load balancer.
 
-Each table is a hash (``version``, ``state``, ``meta``, ``start``) and a Redis Stream, its
-log, whose entry ids are ``<version>-0``: a stream reads the versions after its cursor with
-one ``XRANGE``. A commit is a Lua script, atomic in Redis: it checks the version, writes the
-state, appends the entry, renews both keys' time to live and publishes the entry on the
-table's channel.
+Each table is a hash (``version``, ``digest``, ``epoch``, ``state``, ``meta``, two snapshots,
+and ``req:<key>`` for each idempotent request it committed) and a Redis Stream, its log, whose
+entry ids are ``<version>-0``: a stream reads the versions after its cursor with one
+``XRANGE``. Both keys carry the table's id as a hash tag (``thirtyone:{<table>}``), so they
+sit in one hash slot of a Redis Cluster and one script can change both. A commit is that Lua
+script, atomic in Redis: it checks the version and its digest, writes the state, appends the
+entry, keeps a snapshot every ``SNAPSHOT_EVERY`` versions and trims the log before the older
+snapshot, renews both keys' time to live and publishes the entry on the table's shard channel.
 
-Each process runs one listener (a pattern subscription to every table's channel) that hands
-the entry to the local streams of that table; a stream that missed more reads the log from its
-cursor. One connection per open stream would exhaust the pool at a few hundred streams. The
-pool blocks for up to 5 s when all its connections are busy, so a burst waits rather than
-fails.
+With ``replicas`` > 0 the commit is followed, on the same connection, by ``WAIT``: the move is
+acknowledged (and published) only once that many replicas have it, so a failover cannot lose
+it; the deployment guide pairs this with ``min-replicas-to-write`` on the primary.
+
+Each process subscribes (``SSUBSCRIBE``, sharded pub/sub) to the channels of the tables its
+own streams wait on, and to nothing else: what a worker receives grows with what it streams,
+not with the fleet. In a cluster it holds one subscription connection per primary that owns
+such a channel. One connection per open stream would exhaust the pool at a few hundred
+streams. The pool blocks for up to 2 s when all its connections are busy, so a burst waits
+rather than fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import select
+import threading
 import time
+from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis
+import redis.cluster
+import redis.exceptions
+import redis.sentinel
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
+from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
+    SNAPSHOT_EVERY,
+    CommitUnconfirmed,
     Entry,
+    RequestRecord,
     StaleVersion,
+    StoreFull,
     StoreUnavailable,
+    TableExists,
+    TableLost,
     TableNotFound,
     TableRecord,
     TableStore,
 )
 
-PREFIX = "thirtyone:"
+_log = logging.getLogger(__name__)
 
-# KEYS: the table's hash, its log. ARGV: expected version, new version, state, entry, ttl,
-# channel. Returns 1 when committed, -1 when the table is gone, else the current version
-# (as a negative number minus 2, so that version 0 and "gone" stay apart).
+PREFIX = "thirtyone:"
+WAIT_MS = 1000
+"""How long a commit waits for its replicas before it is an honest 503."""
+
+# KEYS: the table's hash, its log, its channel. ARGV: expected version, expected digest, new
+# version, new digest, state, entry, ttl, publish (1/0), snapshot every, request key (or ''),
+# request record, new epoch (or ''). Returns {1} when committed, {2} when this very entry is
+# the table's last already (a retried commit), {-1} when the table is gone, {0, current} when
+# it is at another version or digest.
 _COMMIT = """
-local current = redis.call('HGET', KEYS[1], 'version')
-if not current then return -1 end
-if current ~= ARGV[1] then return -2 - tonumber(current) end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
-redis.call('XADD', KEYS[2], ARGV[2] .. '-0', 'entry', ARGV[4])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
-redis.call('PUBLISH', ARGV[6], ARGV[4])
+local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version')
+if not current[1] then return {-1} end
+if current[1] ~= ARGV[1] or current[2] ~= ARGV[2] then
+  if current[1] == ARGV[3] and current[2] == ARGV[4] then return {2} end
+  return {0, tonumber(current[1])}
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[3], 'digest', ARGV[4], 'state', ARGV[5])
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'epoch', ARGV[12]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'req:' .. ARGV[10], ARGV[11]) end
+redis.call('XADD', KEYS[2], ARGV[3] .. '-0', 'entry', ARGV[6])
+if tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
+  local snap = redis.call('HMGET', KEYS[1], 'snap_version', 'snap_state')
+  redis.call('HSET', KEYS[1], 'prev_version', snap[1], 'prev_state', snap[2],
+             'snap_version', ARGV[3], 'snap_state', ARGV[5])
+  redis.call('XTRIM', KEYS[2], 'MINID', (tonumber(snap[1]) + 1) .. '-0')
+end
+redis.call('EXPIRE', KEYS[1], ARGV[7])
+redis.call('EXPIRE', KEYS[2], ARGV[7])
+if ARGV[8] == '1' then redis.call('SPUBLISH', KEYS[3], ARGV[6]) end
+return {1}
+"""
+
+# KEYS: the table's hash. ARGV: the fields of a new table, then the ttl. Returns 0 when a
+# table of that id exists.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 1, #ARGV - 1))
+redis.call('EXPIRE', KEYS[1], ARGV[#ARGV])
 return 1
 """
 
-_ERRORS = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError,
-           redis.ReadOnlyError)
+_UNAVAILABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+                redis.exceptions.BusyLoadingError, redis.exceptions.ReadOnlyError,
+                redis.exceptions.ClusterError, redis.exceptions.RedisClusterException,
+                redis.exceptions.ResponseError)
+
+
+def _unavailable(error: Exception, *, sent: bool = False) -> StoreUnavailable:
+    """The store's error for what Redis raised: a refusal for memory is :class:`StoreFull`; a
+    write that was sent and not answered may have been applied."""
+    metrics.STORE_ERRORS.labels(type(error).__name__).inc()
+    if isinstance(error, redis.exceptions.OutOfMemoryError):
+        return StoreFull(str(error))
+    # Only a refused connection (nothing listens) or no known primary proves that nothing was
+    # sent; a timeout may come from a retry after the first attempt reached Redis. redis-py
+    # names no separate error for a refusal: its message says so.
+    unsent = (isinstance(error, redis.sentinel.MasterNotFoundError)
+              or "Connection refused" in str(error))
+    if sent and not unsent and isinstance(
+            error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        return CommitUnconfirmed(str(error))
+    return StoreUnavailable(str(error))
 
 
 def _table_key(table: str) -> str:
-    return f"{PREFIX}table:{table}"
+    return f"{PREFIX}{{{table}}}"
 
 
 def _log_key(table: str) -> str:
-    return f"{PREFIX}table:{table}:log"
+    return f"{PREFIX}{{{table}}}:log"
 
 
 def _channel(table: str) -> str:
-    return f"{PREFIX}moves:{table}"
+    return f"{PREFIX}{{{table}}}:moves"
+
+
+def _table_of(channel: bytes) -> str:
+    text = channel.decode()
+    return text[text.index("{") + 1:text.rindex("}")]
+
+
+def _nodes(netloc: str) -> list[tuple[str, int]]:
+    nodes = []
+    for part in netloc.split(","):
+        host, _, port = part.rpartition(":")
+        nodes.append((host or "127.0.0.1", int(port or 6379)))
+    return nodes
+
+
+# A Redis command takes well under a millisecond: one that has not answered in 2 s is a
+# frozen or lost Redis, and the request answers 503 rather than hold its worker. One retry, at
+# once, on a fresh connection: a pooled connection may be dead after a restart or failover.
+_CLIENT: dict[str, Any] = {"socket_timeout": 2, "socket_connect_timeout": 2,
+                           "retry": Retry(NoBackoff(), 1)}
 
 
 class RedisStore(TableStore):
-    def __init__(self, url: str, ttl: int) -> None:
+    def __init__(self, url: str, ttl: int, replicas: int = 0) -> None:
         super().__init__(ttl)
-        pool = redis.BlockingConnectionPool.from_url(
-            url, max_connections=64, timeout=5, socket_timeout=5, socket_connect_timeout=2,
-        )
-        self._client = redis.Redis(connection_pool=pool)
-        self._commit = self._client.register_script(_COMMIT)
+        self.replicas = replicas
+        self._cluster: redis.cluster.RedisCluster | None = None
+        if url.startswith("redis+cluster://"):
+            parts = urlsplit(url)
+            self._cluster = redis.cluster.RedisCluster(
+                startup_nodes=[redis.cluster.ClusterNode(host, port)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                               for host, port in _nodes(parts.netloc)],
+                # A full pool waits for a connection (redis-py allows 20 s) rather than fail.
+                connection_pool_class=redis.BlockingConnectionPool, max_connections=64,
+                **_CLIENT,
+            )
+            self._client: Any = self._cluster
+        elif url.startswith("redis+sentinel://"):
+            parts = urlsplit(url)
+            service, _, db = parts.path.strip("/").partition("/")
+            sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            # Sentinel's pool cannot wait for a free connection: it may open more instead.
+            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                                               **_CLIENT)
+        else:
+            pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
+                                                         **_CLIENT)
+            self._client = redis.Redis(connection_pool=pool)
+        self._scripts: dict[int, tuple[Any, Any]] = {}
+        self._scripts_lock = threading.Lock()
+        self._closed = threading.Event()
 
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
-        key = _table_key(record.table)
-        try:
-            with self._client.pipeline(transaction=True) as pipe:
-                pipe.hset(key, mapping={"version": record.version,
-                                        "state": record.state_json,
-                                        "meta": record.meta_json(),
-                                        "start": dumps(start)})
-                pipe.expire(key, self.ttl)
-                pipe.execute()
-        except _ERRORS as error:
-            raise StoreUnavailable(str(error)) from error
+    def _node(self, table: str) -> Any:
+        """The client that talks to the primary holding ``table``: a commit and its ``WAIT``
+        must go over one connection of that node, which a cluster client does not promise,
+        and a plain client costs a third less time per call than the cluster client's
+        routing. A slot that moved answers MOVED, which is a 503 (and a refresh of the slot
+        map) for that one request."""
+        if self._cluster is None:
+            return self._client
+        node = self._cluster.get_node_from_key(_table_key(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        return self._cluster.get_redis_connection(node)
+
+    def _script(self, client: Any) -> tuple[Any, Any]:
+        with self._scripts_lock:
+            scripts = self._scripts.get(id(client))
+            if scripts is None:
+                scripts = (client.register_script(_COMMIT), client.register_script(_CREATE))
+                self._scripts[id(client)] = scripts
+            return scripts
+
+    def _refresh(self, error: Exception) -> None:
+        """After a node failed or moved its slots, learn the cluster's new shape."""
+        if self._cluster is not None and isinstance(
+                error, redis.exceptions.ConnectionError | redis.exceptions.MovedError
+                | redis.exceptions.TimeoutError):
+            # When that fails too, the next request tries again.
+            with contextlib.suppress(redis.exceptions.RedisError):
+                self._cluster.nodes_manager.initialize()
+
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
+        state = dumps(start)
+        fields = ["version", record.version, "digest", record.digest, "epoch", record.epoch,
+                  "state", record.state_json, "meta", record.meta_json(),
+                  "snap_version", 0, "snap_state", state]
+        node = self._node(record.table)
+        with metrics.store_call("create"):
+            try:
+                created = self._script(node)[1](keys=[_table_key(record.table)],
+                                                args=[*fields, self.ttl])
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error, sent=True) from error
+        if not created:
+            raise TableExists(record.table)
 
     def load(self, table: str) -> TableRecord:
-        try:
-            version, state, meta = self._client.hmget(
-                _table_key(table), ["version", "state", "meta"]
-            )
-        except _ERRORS as error:
-            raise StoreUnavailable(str(error)) from error
+        with metrics.store_call("load"):
+            try:
+                version, state, meta, epoch, digest = self._node(table).hmget(
+                    _table_key(table), ["version", "state", "meta", "epoch", "digest"]
+                )
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error) from error
         if version is None:
             raise TableNotFound(table)
-        return TableRecord.from_stored(table, int(version), state, meta)
+        return TableRecord.from_stored(table, int(version), state, meta, epoch, digest)
 
-    def start(self, table: str) -> dict[str, Any]:
+    def snapshot(self, table: str, at: int) -> tuple[int, dict[str, Any]] | None:
         try:
-            start = self._client.hget(_table_key(table), "start")
-        except _ERRORS as error:
-            raise StoreUnavailable(str(error)) from error
-        if start is None:
+            snap_version, snap_state, prev_version, prev_state = self._node(table).hmget(
+                _table_key(table), ["snap_version", "snap_state", "prev_version", "prev_state"])
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+        if snap_version is None:
+            # A record without its snapshot is a table half gone (evicted, or restored from
+            # a partial copy): lost, not unknown.
+            if self._node(table).exists(_table_key(table)):
+                raise TableLost(table)
             raise TableNotFound(table)
-        return json.loads(start)
+        if int(snap_version) <= at:
+            return int(snap_version), json.loads(snap_state)
+        if prev_version is not None and int(prev_version) <= at:
+            return int(prev_version), json.loads(prev_state)
+        return None
 
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
-        try:
-            result = self._commit(
-                keys=[_table_key(table), _log_key(table)],
-                args=[version, entry.version, dumps(state), entry.to_json(), self.ttl,
-                      _channel(table)],
-            )
-        except _ERRORS as error:
-            raise StoreUnavailable(str(error)) from error
-        if result == -1:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
+        key, request = entry.request or ("", None)
+        wait = self.replicas > 0
+        node = self._node(table)
+        args = [version, entry.prev, entry.version, entry.digest, dumps(state), entry.to_json(),
+                self.ttl, 0 if wait else 1, SNAPSHOT_EVERY, key,
+                request.to_json() if request is not None else "",
+                (entry.reset and entry.digest) or ""]
+        commit, _ = self._script(node)
+        with metrics.store_call("commit"):
+            try:
+                if wait:
+                    with node.pipeline(transaction=False) as pipe:
+                        commit(keys=[_table_key(table), _log_key(table), _channel(table)],
+                               args=args, client=pipe)
+                        pipe.wait(self.replicas, WAIT_MS)
+                        result, acknowledged = pipe.execute()
+                else:
+                    result = commit(keys=[_table_key(table), _log_key(table), _channel(table)],
+                                    args=args)
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error, sent=True) from error
+        if result[0] == -1:
             raise TableNotFound(table)
-        if result != 1:
-            raise StaleVersion(-2 - result)
+        if result[0] == 0:
+            raise StaleVersion(int(result[1]))
+        if wait:
+            if acknowledged < self.replicas:
+                metrics.STORE_ERRORS.labels("WaitTimeout").inc()
+                raise CommitUnconfirmed(f"{acknowledged} of {self.replicas} replicas have it")
+            try:
+                node.spublish(_channel(table), entry.to_json())
+            except _UNAVAILABLE as error:
+                # Committed and replicated: the streams read it from the log when they
+                # resubscribe, or at their next quiet read.
+                self._refresh(error)
 
     def entries(self, table: str, after: int) -> list[Entry]:
-        try:
-            rows = self._client.xrange(_log_key(table), min=f"{after + 1}-0")
-        except _ERRORS as error:
-            raise StoreUnavailable(str(error)) from error
+        with metrics.store_call("entries"):
+            try:
+                rows = self._node(table).xrange(_log_key(table), min=f"{after + 1}-0")
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error) from error
         return [Entry.from_json(fields[b"entry"]) for _, fields in rows]
 
+    def request(self, table: str, key: str) -> RequestRecord | None:
+        try:
+            stored = self._node(table).hget(_table_key(table), f"req:{key}")
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+        return None if stored is None else RequestRecord.from_json(stored)
+
+    def ping(self) -> None:
+        try:
+            if self._cluster is not None:
+                # One primary that answers: during one shard's failover the others serve, and
+                # an instance taken out of the pool for it would serve none of them.
+                self._cluster.ping(target_nodes=redis.cluster.RedisCluster.RANDOM)
+            else:
+                self._client.ping()
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+
+    def _subscriber(self, table: str) -> tuple[str, Any]:
+        """The node that publishes ``table``'s channel, and a client for it."""
+        if self._cluster is None:
+            return "", self._client
+        node = self._cluster.get_node_from_key(_channel(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        return node.name, self._cluster.get_redis_connection(node)
+
     def _watch(self) -> None:
-        while True:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        while not self._closed.is_set():
+            subscriptions: dict[str, Any] = {}
+            tables: dict[str, str] = {}
             try:
-                pubsub.psubscribe(f"{PREFIX}moves:*")
-                # Subscribed (again): a commit published while this listener was away
-                # would be missed, so every local stream reads its log once.
-                self.hub.notify_all()
-                channel_start = len(_channel(""))
-                while True:
-                    message = pubsub.get_message(timeout=1.0)
-                    if message is not None and message["type"] == "pmessage":
-                        self.hub.notify(message["channel"][channel_start:].decode(),
-                                        Entry.from_json(message["data"]))
-            except (*_ERRORS, OSError):
+                while not self._closed.is_set():
+                    self.hub.changed.clear()
+                    wanted = set(self.hub.tables())
+                    for table in [table for table in tables if table not in wanted]:
+                        subscriptions[tables.pop(table)].sunsubscribe(_channel(table))
+                    for table in wanted - set(tables):
+                        name, client = self._subscriber(table)
+                        if name not in subscriptions:
+                            subscriptions[name] = client.pubsub()
+                        subscriptions[name].ssubscribe(_channel(table))
+                        tables[table] = name
+                    self._receive(list(subscriptions.values()))
+            except (*_UNAVAILABLE, OSError) as error:
+                self._refresh(error)
+                time.sleep(0.5)
+            except Exception:
+                # The watcher must outlive anything a subscription does (a socket closed
+                # under it, say): without it no stream of this process hears a move.
+                _log.exception("the table watcher failed; it subscribes again")
                 time.sleep(0.5)
             finally:
-                pubsub.close()
+                for pubsub in subscriptions.values():
+                    pubsub.close()
+                # Subscriptions lost: a commit published meanwhile was missed, so every
+                # local stream reads its log once when they are made again.
+                self.hub.notify_all()
+
+    def _receive(self, subscriptions: list[Any]) -> None:
+        """Hand out what the subscriptions bring until the tables streamed here change (or
+        0.1 s passes, to notice that). One wait on every node's socket: polling the nodes in
+        turn would delay a push by the others' timeouts."""
+        connected = [pubsub for pubsub in subscriptions if pubsub.connection is not None]
+        if any(pubsub.connection._sock is None or pubsub.connection._sock.fileno() < 0
+               for pubsub in connected):
+            raise redis.exceptions.ConnectionError("a subscription's connection was closed")
+        sockets = {pubsub.connection._sock: pubsub for pubsub in connected}
+        deadline = time.monotonic() + 0.1
+        while not self.hub.changed.is_set() and time.monotonic() < deadline:
+            if not sockets:
+                self.hub.changed.wait(0.1)
+                return
+            ready, _, _ = select.select(list(sockets), [], [], 0.02)
+            for sock in ready:
+                pubsub = sockets[sock]
+                while (message := pubsub.get_message(timeout=0)) is not None:
+                    self._handle(message)
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        if message["type"] == "smessage":
+            metrics.PUBSUB_MESSAGES.inc()
+            entry = Entry.from_json(message["data"])
+            metrics.PUBSUB_LAG.observe(max(0.0, time.time() - entry.at))
+            self.hub.notify(_table_of(message["channel"]), entry)
+        elif message["type"] == "ssubscribe":
+            # Subscribed now: a commit made between a stream's read of the log and this
+            # moment was not heard, so that table's streams read the log once more.
+            self.hub.notify(_table_of(message["channel"]))
 
     def close(self) -> None:
+        self._closed.set()
         self._client.close()
-        self._client.connection_pool.disconnect()

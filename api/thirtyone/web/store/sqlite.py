@@ -2,8 +2,9 @@
 
 WAL lets readers go on while a move is written; a writer that finds the database locked
 waits its turn in short sleeps (see :meth:`SQLiteStore._run`) instead of failing. A commit is
-one ``BEGIN IMMEDIATE`` transaction: the state is updated only where the version still
-matches, and the log entry is inserted with it.
+one ``BEGIN IMMEDIATE`` transaction: the state is updated only where the version and its
+digest still match, and the log entry (with its request's record, and a snapshot every
+``SNAPSHOT_EVERY`` versions, the rows before the older snapshot deleted) is written with it.
 Connections are pooled rather than kept per thread: under gevent every request is a greenlet,
 and a thousand open streams must not hold a thousand connections.
 
@@ -14,12 +15,13 @@ committed are woken at once.
 >>> import tempfile, pathlib
 >>> folder = tempfile.TemporaryDirectory()
 >>> store = SQLiteStore(str(pathlib.Path(folder.name) / "tables.sqlite3"), ttl=60)
->>> record = TableRecord("t1", 0, '{"round": 1}', (SeatRecord(None, "h"),), "sha")
+>>> record = TableRecord("t1", 0, '{"round": 1}', (SeatRecord(None, "h"),), "sha",
+...                      epoch="e", digest="d0")
 >>> store.create(record, start={"round": 1})
->>> store.commit("t1", 0, {"round": 2}, Entry(1, [{"type": "knock"}], []))
+>>> store.commit("t1", 0, {"round": 2}, Entry(1, [{"type": "knock"}], [], "d0").chained())
 >>> store.load("t1").version, store.load("t1").state(), [e.version for e in store.entries("t1", 0)]
 (1, {'round': 2}, [1])
->>> store.commit("t1", 0, {"round": 3}, Entry(1, [], []))
+>>> store.commit("t1", 0, {"round": 3}, Entry(1, [], [], "d0").chained())
 Traceback (most recent call last):
 ...
 thirtyone.web.store.StaleVersion: the table is at version 1
@@ -32,16 +34,21 @@ import json
 import queue
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
+    SNAPSHOT_EVERY,
     Entry,
+    RequestRecord,
     SeatRecord,  # noqa: F401 - the doctest above builds one
     StaleVersion,
     StoreUnavailable,
+    TableExists,
+    TableLost,
     TableNotFound,
     TableRecord,
     TableStore,
@@ -51,11 +58,24 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     version INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    epoch TEXT NOT NULL,
     state TEXT NOT NULL,
     meta TEXT NOT NULL,
-    start TEXT NOT NULL,
     expires REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (table_id, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests (
+    table_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (table_id, key)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tables_expires ON tables (expires);
 CREATE TABLE IF NOT EXISTS entries (
     table_id TEXT NOT NULL,
@@ -82,9 +102,13 @@ def _busy(error: sqlite3.Error) -> bool:
 
 
 class SQLiteStore(TableStore):
-    def __init__(self, path: str, ttl: int) -> None:
+    """Tables in one SQLite file. ``clock`` tells the time tables expire by (``time.time``;
+    a test passes its own, so that a table's expiry needs no waiting)."""
+
+    def __init__(self, path: str, ttl: int, clock: Callable[[], float] = time.time) -> None:
         super().__init__(ttl)
         self.path = path
+        self._clock = clock
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._purged = 0.0
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -103,13 +127,17 @@ class SQLiteStore(TableStore):
         connection.execute("PRAGMA synchronous=NORMAL")
         return connection
 
-    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    def _run(self, work: Callable[[sqlite3.Connection], T], call: str = "other") -> T:
         """``work`` on a pooled connection, rolled back if it fails half-way.
 
         A database locked by another writer is waited for here, in short sleeps that let the
         other greenlets of a gevent worker run (SQLite's own busy handler sleeps inside C, and
         would stall every stream and request of the worker), for up to 5 s.
         """
+        with metrics.store_call(call):
+            return self._attempt(work)
+
+    def _attempt(self, work: Callable[[sqlite3.Connection], T]) -> T:
         deadline = time.monotonic() + BUSY_SECONDS
         pause = 0.001
         while True:
@@ -147,79 +175,129 @@ class SQLiteStore(TableStore):
             connection.rollback()
         self._idle.put(connection)
 
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
-        now = time.time()
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
+        now = self._clock()
 
         def insert(connection: sqlite3.Connection) -> None:
             if now - self._purged > PURGE_SECONDS:
                 self._purge(connection, now)
                 self._purged = now
-            connection.execute(
-                "INSERT INTO tables (id, version, state, meta, start, expires) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (record.table, record.version, record.state_json,
-                 record.meta_json().decode(), dumps(start).decode(), now + self.ttl),
-            )
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                connection.execute(
+                    "INSERT INTO tables (id, version, digest, epoch, state, meta, expires) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (record.table, record.version, record.digest, record.epoch,
+                     record.state_json, record.meta_json().decode(), now + self.ttl),
+                )
+            except sqlite3.IntegrityError:
+                connection.execute("ROLLBACK")
+                raise TableExists(record.table) from None
+            connection.execute("INSERT INTO snapshots (table_id, version, state) VALUES (?, ?, ?)",
+                               (record.table, record.version, dumps(start).decode()))
+            connection.execute("COMMIT")
 
-        self._run(insert)
+        self._run(insert, "create")
 
     def _purge(self, connection: sqlite3.Connection, now: float) -> None:
         connection.execute("BEGIN IMMEDIATE")
-        connection.execute("DELETE FROM entries WHERE table_id IN "
-                           "(SELECT id FROM tables WHERE expires < ?)", (now,))
+        for kept in ("entries", "snapshots", "requests"):
+            connection.execute(f"DELETE FROM {kept} WHERE table_id IN "
+                               "(SELECT id FROM tables WHERE expires < ?)", (now,))
         connection.execute("DELETE FROM tables WHERE expires < ?", (now,))
         connection.execute("COMMIT")
 
     def load(self, table: str) -> TableRecord:
         row = self._run(lambda connection: connection.execute(
-            "SELECT version, state, meta FROM tables WHERE id = ? AND expires > ?",
-            (table, time.time()),
-        ).fetchone())
+            "SELECT version, state, meta, epoch, digest FROM tables WHERE id = ? AND expires > ?",
+            (table, self._clock()),
+        ).fetchone(), "load")
         if row is None:
             raise TableNotFound(table)
-        return TableRecord.from_stored(table, row[0], row[1], row[2])
+        return TableRecord.from_stored(table, *row)
 
-    def start(self, table: str) -> dict[str, Any]:
-        row = self._run(lambda connection: connection.execute(
-            "SELECT start FROM tables WHERE id = ? AND expires > ?", (table, time.time())
-        ).fetchone())
-        if row is None:
+    def snapshot(self, table: str, at: int) -> tuple[int, dict[str, Any]] | None:
+        def read(connection: sqlite3.Connection) -> tuple[Any, Any]:
+            known = connection.execute("SELECT 1 FROM tables WHERE id = ? AND expires > ?",
+                                       (table, self._clock())).fetchone()
+            kept = connection.execute(
+                "SELECT version, state, version <= ? FROM snapshots WHERE table_id = ? "
+                "ORDER BY version DESC", (at, table)).fetchall()
+            return known, kept
+
+        known, kept = self._run(read)
+        if known is None:
             raise TableNotFound(table)
-        return json.loads(row[0])  # type: ignore[no-any-return]
+        if not kept:
+            raise TableLost(table)
+        for version, state, reaches in kept:
+            if reaches:
+                return version, json.loads(state)
+        return None
 
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
         state_json, entry_json = dumps(state).decode(), entry.to_json().decode()
 
         def update(connection: sqlite3.Connection) -> None:
-            now = time.time()
+            now = self._clock()
             connection.execute("BEGIN IMMEDIATE")
             updated = connection.execute(
-                "UPDATE tables SET version = ?, state = ?, expires = ? "
-                "WHERE id = ? AND version = ? AND expires > ?",
-                (entry.version, state_json, now + self.ttl, table, version, now),
+                "UPDATE tables SET version = ?, digest = ?, state = ?, expires = ?"
+                + (", epoch = ?" if entry.reset else "")
+                + " WHERE id = ? AND version = ? AND digest = ? AND expires > ?",
+                (entry.version, entry.digest, state_json, now + self.ttl,
+                 *((entry.digest,) if entry.reset else ()), table, version, entry.prev, now),
             ).rowcount
             if updated != 1:
                 row = connection.execute(
-                    "SELECT version FROM tables WHERE id = ? AND expires > ?", (table, now)
-                ).fetchone()
+                    "SELECT version, digest FROM tables WHERE id = ? AND expires > ?",
+                    (table, now)).fetchone()
                 connection.execute("ROLLBACK")
                 if row is None:
                     raise TableNotFound(table)
+                if tuple(row) == (entry.version, entry.digest):
+                    return  # this very commit, retried
                 raise StaleVersion(row[0])
             connection.execute(
                 "INSERT INTO entries (table_id, version, data) VALUES (?, ?, ?)",
                 (table, entry.version, entry_json),
             )
+            if entry.request is not None:
+                key, request = entry.request
+                connection.execute(
+                    "INSERT OR REPLACE INTO requests (table_id, key, record) VALUES (?, ?, ?)",
+                    (table, key, request.to_json().decode()))
+            (newest,) = connection.execute(
+                "SELECT MAX(version) FROM snapshots WHERE table_id = ?", (table,)).fetchone()
+            if newest is None or entry.version - newest >= SNAPSHOT_EVERY:
+                connection.execute(
+                    "INSERT INTO snapshots (table_id, version, state) VALUES (?, ?, ?)",
+                    (table, entry.version, state_json))
+                if newest is not None:
+                    # Keep the two newest snapshots, and the log after the older one.
+                    connection.execute("DELETE FROM snapshots WHERE table_id = ? AND version < ?",
+                                       (table, newest))
+                    connection.execute("DELETE FROM entries WHERE table_id = ? AND version <= ?",
+                                       (table, newest))
             connection.execute("COMMIT")
 
-        self._run(update)
+        self._run(update, "commit")
         self.hub.notify(table, entry)
+
+    def request(self, table: str, key: str) -> RequestRecord | None:
+        row = self._run(lambda connection: connection.execute(
+            "SELECT record FROM requests WHERE table_id = ? AND key = ?", (table, key)
+        ).fetchone())
+        return None if row is None else RequestRecord.from_json(row[0])
+
+    def ping(self) -> None:
+        self._run(lambda connection: connection.execute("SELECT 1").fetchone())
 
     def entries(self, table: str, after: int) -> list[Entry]:
         rows = self._run(lambda connection: connection.execute(
             "SELECT data FROM entries WHERE table_id = ? AND version > ? ORDER BY version",
             (table, after),
-        ).fetchall())
+        ).fetchall(), "entries")
         return [Entry.from_json(row[0]) for row in rows]
 
     def _versions(self, tables: list[str]) -> dict[str, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from thirtyone.web.api import Blueprint
-from thirtyone.web.store import StaleVersion, StoreUnavailable, TableNotFound
+from thirtyone.web.store import StaleVersion, StoreUnavailable, TableLost, TableNotFound
 from thirtyone.web.tables import problems
 
 blp = Blueprint(
@@ -14,3 +14,4 @@ blp = Blueprint(
 blp.register_error_handler(TableNotFound, problems.table_not_found)
 blp.register_error_handler(StoreUnavailable, problems.store_unavailable)
 blp.register_error_handler(StaleVersion, problems.stale)
+blp.register_error_handler(TableLost, problems.table_lost)

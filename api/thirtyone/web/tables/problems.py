@@ -9,7 +9,14 @@ from flask import Response
 
 from thirtyone.errors import N_
 from thirtyone.web.problems import Problem
-from thirtyone.web.store import StaleVersion, StoreUnavailable, TableNotFound
+from thirtyone.web.store import (
+    CommitUnconfirmed,
+    StaleVersion,
+    StoreFull,
+    StoreUnavailable,
+    TableLost,
+    TableNotFound,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -23,8 +30,33 @@ def table_not_found(error: TableNotFound) -> Response:
     ).response()
 
 
+def table_lost(error: TableLost) -> Response:
+    _log.error("table %s: the store has its record without its log or snapshot", error)
+    return Problem(
+        410, "table_lost",
+        N_("The table {table} was lost by the table store; open a new table."),
+        title=N_("Table lost"), table=str(error)[:64],
+    ).response()
+
+
 def store_unavailable(error: StoreUnavailable) -> Response:
     _log.error("the table store did not answer: %s", error)
+    if isinstance(error, CommitUnconfirmed):
+        return Problem(
+            503, "commit_unconfirmed",
+            N_("The table store did not confirm the move: it may have been applied. Retry "
+               "with the same Idempotency-Key, or read the table."),
+            title=N_("Service unavailable"),
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        ).response()
+    if isinstance(error, StoreFull):
+        return Problem(
+            503, "store_full",
+            N_("The table store is full for now, so nothing was changed; try again in a few "
+               "seconds."),
+            title=N_("Service unavailable"),
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        ).response()
     return Problem(
         503, "store_unavailable",
         N_("The table store is not answering, so nothing was changed; try again in a few "

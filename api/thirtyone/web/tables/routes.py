@@ -10,14 +10,22 @@ from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
-from thirtyone.game import new_game
+from thirtyone.game import GameState, new_game
+from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
-from thirtyone.web.store import SeatRecord, TableRecord
+from thirtyone.web.store import (
+    RequestRecord,
+    SeatRecord,
+    StaleVersion,
+    TableExists,
+    TableRecord,
+)
+from thirtyone.web.tables import idempotency
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import advance, play_due
+from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.ledger import commit, load_table, store, table_state
+from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
 from thirtyone.web.tables.playing import play
 from thirtyone.web.tables.problems import key_required, stale_version
 from thirtyone.web.tables.schemas import (
@@ -28,6 +36,14 @@ from thirtyone.web.tables.schemas import (
     TableUpdateSchema,
 )
 from thirtyone.web.tables.seats import bearer_key, key_hash, new_key, seat_of
+
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": idempotency.HEADER, "required": False,
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{16,128}$"},
+    "description": "A random key (a UUID) naming this request: sent again with the same key "
+    "and body, the request is answered as the first time instead of being applied twice; the "
+    "same key with another body is a 422 `idempotency_key_reused`.",
+}
 
 
 @blp.route("")
@@ -40,30 +56,70 @@ class Tables(MethodView):
         "schema": {"type": "string", "format": "uri-reference"}}})
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
     def post(self, body: dict[str, Any]) -> tuple[Response, int, dict[str, str]]:
         """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
+        key = idempotency.request_key()
+        record = idempotency.opened(key, body) if key is not None else None
+        if record is not None and key is not None:
+            return self._again(record, key), 201, _location(record)
         state = new_game(body["variant"], body["players"], options=body["options"] or None)
         bots = {int(seat): level for seat, level in body["bots"].items()}
-        keys = {seat: new_key() for seat in range(state.players)
-                if seat not in bots}
+        keys = {seat: idempotency.seat_key(key, seat) if key is not None else new_key()
+                for seat in range(state.players) if seat not in bots}
         seats = tuple(
             SeatRecord(bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
             for seat in range(state.players)
         )
         start = state.to_dict()
         hints = body["hints"] == "on" if body["hints"] is not None else len(keys) < 2
-        record = TableRecord(
-            table=secrets.token_urlsafe(12), version=0, state_json=dumps(start), seats=seats,
+        record = first_record(
+            idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12),
+            dumps(start), seats=seats,
             seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(), hints=hints,
+            request=None if key is None else {"body": idempotency.body_digest(body)},
         )
-        store().create(record, start)
+        try:
+            store().create(record, start)
+        except TableExists:
+            # The same creation, retried while the first one was being made.
+            again = idempotency.opened(key, body) if key is not None else None
+            if again is None or key is None:
+                raise
+            return self._again(again, key), 201, _location(again)
         # Bots to move first play one slice at once (version 1), before anyone has seen the
         # table; a table of bots alone plays on as it is read or streamed.
-        advanced = advance(record)
-        answer = table_answer(record, advanced.version, advanced.state, None, advanced.events)
-        answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
-                           for seat, stored in enumerate(seats)]
-        return jsonify(answer), 201, {"Location": url_for("tables.Table", table=record.table)}
+        with metrics.bot_cpu():
+            advanced = advance(record)
+        return (_opened(record, advanced.version, advanced.state, advanced.events, keys), 201,
+                _location(record))
+
+    @staticmethod
+    def _again(record: TableRecord, key: str) -> Response:
+        """The answer of the creation with idempotency key ``key`` that opened ``record``:
+        version 0, or 1 when bots were to move first (played now if that request stopped
+        before they did)."""
+        keys = {seat: idempotency.seat_key(key, seat)
+                for seat, stored in enumerate(record.seats) if stored.bot is None}
+        dealt, _ = idempotency.original(record, 0)
+        version = 1 if is_due(record.seats, dealt) else 0
+        if version > record.version:
+            advanced = advance(record)
+            return _opened(record, advanced.version, advanced.state, advanced.events, keys)
+        played, events = idempotency.original(record, version)
+        return _opened(record, version, played, events, keys)
+
+
+def _location(record: TableRecord) -> dict[str, str]:
+    return {"Location": url_for("tables.Table", table=record.table)}
+
+
+def _opened(record: TableRecord, version: int, state: GameState, events: list[Any],
+            keys: dict[int, str]) -> Response:
+    answer = table_answer(record, version, state, None, events)
+    answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
+                       for seat, stored in enumerate(record.seats)]
+    return jsonify(answer)
 
 
 @blp.route("/<table>")
@@ -97,7 +153,7 @@ class TableMoves(MethodView):
                       description="`stale_version`, or the move is not legal now.")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
-    @blp.doc(security=[{"seatKey": []}])
+    @blp.doc(security=[{"seatKey": []}], parameters=[IDEMPOTENCY_KEY])
     def post(self, body: dict[str, Any], table: str) -> Response:
         """Move for your seat; the bots answer at once (for a slice of work: strong bots at a
         long table go on after the answer, as its stream shows). The next version, what
@@ -107,6 +163,11 @@ class TableMoves(MethodView):
         if key is None:
             raise key_required()
         seat = seat_of(record, key)
+        request_key = idempotency.request_key()
+        if request_key is not None:
+            done = idempotency.committed(record, request_key, body, seat)
+            if done is not None:
+                return _original(record, done.version, seat)
         if body["version"] != record.version:
             raise stale_version(record.version)
         state = table_state(record)
@@ -115,6 +176,25 @@ class TableMoves(MethodView):
             moved, events = play(state, {**body["move"], "seat": seat}, moves)
         except MoveError as error:
             raise Problem.from_engine(error, status=409) from None
-        moved, bot_events = play_due(record.seats, moved, moves)
-        version = commit(record, record.version, moves, moved, events + bot_events)
+        with metrics.bot_cpu():
+            moved, bot_events = play_due(record.seats, moved, moves)
+        request = None if request_key is None else (
+            request_key, RequestRecord(record.version + 1, idempotency.body_digest(body, seat),
+                                       seat))
+        try:
+            version = commit(record, record.version, moves, moved, events + bot_events, request)
+        except StaleVersion:
+            # The same request, retried while the first one was being committed.
+            done = None if request_key is None else idempotency.committed(
+                record, request_key, body, seat)
+            if done is None:
+                raise
+            return _original(record, done.version, seat)
         return jsonify(table_answer(record, version, moved, seat, events + bot_events))
+
+
+def _original(record: TableRecord, version: int, seat: int | None) -> Response:
+    """The answer a move committed at ``version`` got, for its retry."""
+    record = load_table(record.table)
+    state, events = idempotency.original(record, version)
+    return jsonify(table_answer(record, version, state, seat, events))

@@ -73,7 +73,8 @@ class NewTableSchema(RulesSchema):
 class TableMoveRequestSchema(Schema):
     move = ma.fields.Nested(
         MoveSchema, required=True,
-        metadata={"description": "A move, as for `POST /v1/games/moves`; it is played for "
+        metadata={COMPONENT: "Move",
+                  "description": "A move, as for `POST /v1/games/moves`; it is played for "
                   "the seat whose key is shown. The legal ones are in `legal_moves`."},
     )
     version = ma.fields.Integer(
@@ -209,6 +210,11 @@ class TableEventMessageSchema(ma.Schema):
     """One Server-Sent Event of a table's stream, its fields as the `text/event-stream` lines
     carry them (`id:`, `data:`, `retry:`); comment lines (`: keep-alive`) carry none."""
 
+    event = ma.fields.String(metadata={
+        "description": "Absent for a new version. `table_reset`: `data` is the table as it is "
+        "now, replacing what the client showed (its cursor was not on the table's timeline). "
+        "`reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID`.",
+        "enum": ["table_reset", "reconnect"]})
     id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
                                      "`Last-Event-ID` resumes after)."})
     data = ma.fields.Nested(TableUpdateSchema, metadata={

@@ -1,4 +1,13 @@
-"""A table's versions pushed as they are committed: Server-Sent Events, or a long poll."""
+"""A table's versions pushed as they are committed: Server-Sent Events, or a long poll.
+
+A stream resumed with ``Last-Event-ID`` (or ``after``) rebuilds that version from the nearest
+snapshot, so a resume costs the same at any version. Whenever its cursor is no longer on the
+store's timeline (the store lost versions and the table went on on a new epoch, see
+:mod:`.ledger`; the client names a version past the table; or the log no longer reaches back
+to the cursor) the stream sends ``event: table_reset`` with the table as it is now and goes
+on from there: the client replaces what it showed. When the instance stops, every stream ends
+with ``event: reconnect`` and a jittered ``retry:``.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +17,21 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, redirect, request, stream_with_context, url_for
 from flask.views import MethodView
+from werkzeug import Response as WerkzeugResponse
 
-from thirtyone.game import GameState
+from thirtyone.web import draining, metrics
+from thirtyone.web.connections import (
+    GONE_CHECK_SECONDS,
+    client_gone,
+    holding_stream,
+    stream_slot,
+)
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import advance, is_due
+from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, advance, is_due
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.ledger import load_table, replay, store, table_state
+from thirtyone.web.tables.ledger import load_table, replay, state_at, store, table_state
 from thirtyone.web.tables.problems import stale_version
 from thirtyone.web.tables.schemas import (
     EventsQuerySchema,
@@ -40,28 +56,41 @@ class TableEvents(MethodView):
                       description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
-    @blp.alt_response(409, response="CONFLICT", description="`after` is past the table.")
+    @blp.alt_response(410, response="GONE", description="`table_lost`: the store lost the "
+                      "table's log.")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     @blp.doc(security=[{"seatKey": []}, {}], responses={"200": {
         "description": "A stream of Server-Sent Events, one per version: `id: <version>` and "
         "`data:` a `TableUpdate` as JSON (the table as this seat sees it, with the events of "
         "that version); `: keep-alive` comments every 15 s. The stream ends after a few "
-        "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does).",
+        "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does). "
+        "`event: table_reset` carries the table as it is now when the stream's cursor is no "
+        "longer on the table's timeline (past the table, before the kept log, or lost by the "
+        "store): replace what you showed. `event: reconnect` is the last event of an "
+        "instance that stops: reconnect after its `retry:`.",
         "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
     }})
-    def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
+    def get(self, query: dict[str, Any], headers: dict[str, Any],
+            table: str) -> WerkzeugResponse:
         """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
         if query["wait"] is not None:
             query_key(query["key"])  # an encoded key's name is refused here as there
-            return redirect(url_for("tables.TableUpdates", table=table, **request.args), 307)
+            values: dict[str, Any] = {**request.args.to_dict(), "table": table}
+            return redirect(url_for("tables.TableUpdates", **values), 307)
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
         after = query["after"] if query["after"] is not None else headers["last_event_id"]
-        if after is not None and after > record.version:
-            raise stale_version(record.version)
-        return _event_stream(record, seat, after)
+        give_back = stream_slot()
+        try:
+            response = _event_stream(record, seat, after)
+        except BaseException:
+            give_back()
+            raise
+        # Called when the server closes the stream: its end, or its client gone.
+        response.call_on_close(give_back)
+        return response
 
 
 @blp.route("/<table>/updates")
@@ -86,21 +115,31 @@ class TableUpdates(MethodView):
         after = record.version if query["after"] is None else query["after"]
         if after > record.version:
             raise stale_version(record.version)
-        return _long_poll(record, seat, after, query["wait"])
+        with holding_stream():
+            return _long_poll(record, seat, after, query["wait"])
 
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
     tables = store()
-    version = advance(record).version
+    advanced = advance(record)
+    version = advanced.version
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
+            woken.set()
             while (remaining := deadline - time.monotonic()) > 0:
-                woken.clear()
-                version = advance(tables.load(record.table)).version
-                if version > after:
+                # A table whose due move is still being thought out is advanced again.
+                if woken.is_set() or is_due(record.seats, advanced.state):
+                    woken.clear()
+                    advanced = advance(tables.load(record.table))
+                    version = advanced.version
+                    if version > after:
+                        break
+                elif client_gone() or draining.stopping():
+                    # The slot goes back as soon as the client does, not when the wait ends;
+                    # an instance that stops answers at once.
                     break
-                woken.wait(remaining)
+                woken.wait(min(remaining, GONE_CHECK_SECONDS))
     if version != record.version:
         record = tables.load(record.table)
     events = [event for entry in tables.entries(record.table, after)
@@ -109,45 +148,71 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
     return jsonify(table_answer(record, record.version, state, seat, events))
 
 
-def _sse(answer: dict[str, Any]) -> bytes:
-    return b"id: %d\ndata: %s\n\n" % (answer["version"], dumps(answer))
+def _sse(answer: dict[str, Any], event: str | None = None) -> bytes:
+    named = b"" if event is None else b"event: %s\n" % event.encode()
+    return named + b"id: %d\ndata: %s\n\n" % (answer["version"], dumps(answer))
 
 
 def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
     tables = store()
-    if after is None or after == record.version:
-        state = table_state(record)
-        pending: list[Entry] = []
+    found = None if after is None or after > record.version else state_at(record, after)
+    pending: list[Entry]
+    if found is None:
+        # No cursor, or one the store cannot rebuild: the stream starts from the table now.
+        state, pending = table_state(record), []
     else:
-        log = tables.entries(record.table, 0)
-        state = GameState.from_dict(tables.start(record.table))
-        for entry in log[:after]:
-            state = replay(record.table, state, entry)
-        pending = log[after:]
-    if state.is_over and after is not None and not pending:
+        state, pending = found
+    reset = after is not None and found is None
+    if state.is_over and after is not None and not pending and not reset:
         # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
         return Response(status=204)
     keepalive = float(current_app.config["TABLE_KEEPALIVE_SECONDS"])
     deadline = time.monotonic() + float(current_app.config["TABLE_STREAM_SECONDS"])
 
     def stream() -> Iterator[bytes]:
-        nonlocal state, pending
+        nonlocal state, pending, record
         yield b"retry: 1000\n\n"
-        cursor = record.version if after is None else after
-        if after is None:
-            yield _sse(table_answer(record, cursor, state, seat, []))
+        metrics.OPEN_STREAMS.inc()
+        try:
+            yield from follow()
+        finally:
+            metrics.OPEN_STREAMS.dec()
+
+    def follow() -> Iterator[bytes]:
+        nonlocal state, pending, record
+        # A cursor was found only for a version asked for (``after``).
+        cursor = record.version if found is None or after is None else after
+        # The digest of the cursor's version: the next entry must have been played on it.
+        digest = record.digest if not pending else pending[0].prev
+        if after is None or reset:
+            yield _sse(table_answer(record, cursor, state, seat, []),
+                       "table_reset" if reset else None)
         quiet = False
+        generation = tables.hub.generation
         with tables.listen(record.table) as woken:
             while True:
                 for entry in pending:
+                    if entry.prev != digest or entry.reset:
+                        # Not the timeline this stream followed: resync from the store.
+                        try:
+                            record = load_table(record.table, seen=(cursor, digest))
+                        except StoreUnavailable:
+                            return  # the client reconnects with Last-Event-ID
+                        state, cursor, digest = table_state(record), record.version, record.digest
+                        yield _sse(table_answer(record, cursor, state, seat, []), "table_reset")
+                        break
                     state = replay(record.table, state, entry)
-                    cursor = entry.version
+                    cursor, digest = entry.version, entry.digest
                     yield _sse(table_answer(record, cursor, state, seat, entry.events))
                 remaining = deadline - time.monotonic()
+                if draining.stopping():
+                    yield b"retry: %d\nevent: reconnect\ndata: {}\n\n" % draining.retry_ms()
+                    return
                 if state.is_over or remaining <= 0:
                     return
                 woken.clear()
-                if is_due(record.seats, state):
+                due = is_due(record.seats, state)
+                if due:
                     # The worker holding the stream plays the table on, slice by slice: its
                     # commit wakes this stream (and every other) with the new version.
                     try:
@@ -157,11 +222,23 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                 try:
                     # After a quiet spell the log is read, whatever the notices said.
                     pending = tables.entries_after(record.table, cursor, from_log=quiet)
+                    if not pending and (quiet or generation != tables.hub.generation):
+                        # Quiet, or back from a lost subscription (a store restarted, a
+                        # failover): is the store still on this stream's timeline?
+                        generation = tables.hub.generation
+                        head = tables.load(record.table)
+                        if head.version < cursor or (head.version == cursor
+                                                     and head.digest != digest):
+                            # It lost this stream's versions: resync, as for a reset entry.
+                            pending = [Entry(cursor, [], [], reset=True)]
                 except StoreUnavailable:
                     # The client reconnects with Last-Event-ID when the store is back.
                     return
                 quiet = False
-                if not pending and not woken.wait(min(keepalive, remaining)):
+                # A due move still being thought out (a strong bot in the pool) is taken up
+                # again after a slice's time rather than after the keep-alive's.
+                pause = SLICE_WALL_SECONDS if due else keepalive
+                if not pending and not woken.wait(min(pause, remaining)) and not due:
                     quiet = True
                     yield b": keep-alive\n\n"
 

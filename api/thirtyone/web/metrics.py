@@ -1,0 +1,128 @@
+"""The service's metrics at ``/metrics``, in the Prometheus text format (prometheus_client).
+
+Requests by operation and status with latency histograms, commits and conflicts, the store's
+errors and latency by call, open streams, pub/sub messages and their lag, and the CPU time the
+bots spend. Under gunicorn every worker is a process: with ``PROMETHEUS_MULTIPROC_DIR`` set (as
+:mod:`thirtyone.web.serving` does before the workers fork) the values are kept in files there
+and ``/metrics`` adds up every worker's, whichever worker answers.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask, Response, g, request
+
+_NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
+          "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS")
+_made: dict[str, Any] = {}
+_lock = threading.Lock()
+
+
+def _make() -> dict[str, Any]:
+    """The metrics, made on first use. prometheus_client picks its single- or multi-process
+    mode when it is first imported: a gunicorn master imports this package before it sets
+    ``PROMETHEUS_MULTIPROC_DIR``, so the import waits for the first metric, in a worker."""
+    from prometheus_client import Counter, Gauge, Histogram
+
+    return {
+        "REQUESTS": Counter("thirtyone_requests",
+                            "HTTP requests answered, by operation and status.",
+                            ["operation", "status"]),
+        "REQUEST_SECONDS": Histogram("thirtyone_request_seconds",
+                                     "Time to answer a request (a stream: to its first byte).",
+                                     ["operation"]),
+        "COMMITS": Counter("thirtyone_commits", "Versions committed to the table store."),
+        "CONFLICTS": Counter("thirtyone_conflicts", "Commits refused: the table had moved on."),
+        "STORE_ERRORS": Counter("thirtyone_store_errors", "Errors of the table store, by kind.",
+                                ["error"]),
+        "STORE_SECONDS": Histogram("thirtyone_store_seconds",
+                                   "Time of the table store's calls.", ["call"]),
+        "OPEN_STREAMS": Gauge("thirtyone_open_streams", "Event streams open now.",
+                              multiprocess_mode="livesum"),
+        "PUBSUB_MESSAGES": Counter(
+            "thirtyone_pubsub_messages",
+            "Pub/sub messages this instance received (moves of tables it streams)."),
+        "PUBSUB_LAG": Histogram(
+            "thirtyone_pubsub_lag_seconds", "From a commit to its pub/sub message here.",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)),
+        "BOT_SECONDS": Histogram(
+            "thirtyone_bot_cpu_seconds", "CPU time the bots took, per request.",
+            buckets=(0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0)),
+    }
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _NAMES:
+        raise AttributeError(name)
+    with _lock:
+        if not _made:
+            _made.update(_make())
+    return _made[name]
+
+
+@contextmanager
+def store_call(call: str) -> Iterator[None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        __getattr__("STORE_SECONDS").labels(call).observe(time.perf_counter() - start)
+
+
+@contextmanager
+def bot_cpu() -> Iterator[None]:
+    """Measure the CPU time of the block (the bots' moves): this thread's alone."""
+    start = time.thread_time()
+    try:
+        yield
+    finally:
+        __getattr__("BOT_SECONDS").observe(time.thread_time() - start)
+
+
+def _registry() -> Any:
+    from prometheus_client import REGISTRY, CollectorRegistry, multiprocess
+
+    if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+        return REGISTRY
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # untyped
+    return registry
+
+
+def init_app(app: Flask) -> None:
+    """Count every request and serve ``/metrics``."""
+
+    @app.before_request
+    def started() -> None:
+        g.metrics_start = time.perf_counter()
+
+    @app.after_request
+    def answered(response: Response) -> Response:
+        start = g.pop("metrics_start", None)
+        if start is not None:
+            operation = f"{request.method} {request.url_rule.rule if request.url_rule else '-'}"
+            __getattr__("REQUESTS").labels(operation, str(response.status_code)).inc()
+            __getattr__("REQUEST_SECONDS").labels(operation).observe(time.perf_counter() - start)
+        return response
+
+    def metrics() -> Response:
+        from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+        __getattr__("REQUESTS")  # made, so that every metric is listed from the start
+        return Response(generate_latest(_registry()), mimetype=CONTENT_TYPE_LATEST)
+
+    app.add_url_rule("/metrics", "metrics", metrics)
+
+
+def worker_exited(pid: int) -> None:
+    """Drop a dead worker's live gauges (gunicorn's ``child_exit``)."""
+    if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]  # untyped

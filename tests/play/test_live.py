@@ -1,0 +1,233 @@
+"""/play shows the table as it happens: each event in order, a computer player's move after a
+pause, the last move marked; and on a phone your hand and moves stay on screen."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+
+import pytest
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+BOT_ACTIONS = {"drew", "discarded", "knocked", "exchanged", "passed", "joined", "stood"}
+PAUSE_MS = 600
+
+
+def live_events(player, first: int) -> list[dict[str, str]]:
+    """The events shown from number ``first`` on, each with its type, seat and message."""
+    shown = player.page.locator(".events li[data-live]")
+    events = []
+    for index in range(shown.count()):
+        item = shown.nth(index)
+        number = int(item.get_attribute("data-event"))
+        if number >= first:
+            events.append({"number": number, "type": item.get_attribute("data-event-type"),
+                           "seat": item.get_attribute("data-event-seat"),
+                           "at": int(item.get_attribute("data-at")),
+                           "message": item.inner_text()})
+    return events
+
+
+def test_bot_moves_are_shown_one_by_one_after_a_human_move(server, new_player, artifacts):
+    player = new_player(seed=21)
+    # Scat with three computer players and no dealt blitz to end the round at once: deal
+    # again until the first move is this seat's.
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant=scat&players=4&bots=1,2,3&lives=1"
+                         "&free_ride=false")
+        player.settled()
+        if player.may_move():
+            break
+    # Draw from the stock, then discard: the three computer players move after it.
+    player.page.locator("button[data-move*='\"stock\"']").click()
+    player.settled()
+    before = int(player.attribute("shown"))
+    player.page.locator(".hand button[data-move*='discard']").first.click()
+    # The page is busy while it shows the computer players' moves, then settles.
+    player.page.wait_for_selector("#table[aria-busy=true]")
+    player.settled()
+    events = live_events(player, before + 1)
+    # Each shown event has the next number, in the order the API gave them.
+    numbers = [event["number"] for event in events]
+    assert numbers == list(range(before + 1, before + 1 + len(events)))
+    assert events[0] == {**events[0], "type": "discarded", "seat": "0"}
+    bot_moves = [index for index, event in enumerate(events)
+                 if event["type"] in BOT_ACTIONS and event["seat"] in {"1", "2", "3"}]
+    # (A computer player's 31 may end the round after its first move: two at the least.)
+    assert len(bot_moves) >= 2, events
+    # The computer players move in turn, seat after seat.
+    seats = [events[index]["seat"] for index in bot_moves]
+    assert seats[:2] in (["1", "1"], ["1", "2"]), seats
+    # A pause before each computer move; none before this seat's own.
+    gaps = [events[index]["at"] - events[index - 1]["at"] for index in bot_moves if index > 0]
+    assert min(gaps) >= PAUSE_MS * 0.9, gaps
+    assert max(gaps) < PAUSE_MS * 3, gaps
+    # The last move is marked on the table: its seat, and its words.
+    last = events[bot_moves[-1]]
+    assert player.page.locator(f".seat.last-actor[data-seat-index='{last['seat']}']").count() == 1
+    assert last["message"].split(" ", 1)[0] in player.page.locator("[data-last-move]").inner_text()
+    # The same words went to the one live region.
+    assert player.page.locator("[aria-live]").count() == 1
+    player.screenshots(artifacts, "live-last-move")
+    assert player.errors == []
+
+
+def test_a_discard_taken_is_named_in_the_log(server, new_player):
+    player = new_player(seed=22)
+    take = player.page.locator("button[data-move*='\"discard\"'][data-move*='draw']")
+    # A dealt blitz may end the round before the first move: deal again then.
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
+        player.settled()
+        if take.count():
+            break
+    top = player.page.locator(".discard img.card").get_attribute("data-card")
+    take.click()
+    player.settled()
+    taken = player.page.locator(".events li[data-event-type='drew'][data-event-seat='0']").last
+    assert taken.locator(f"img[data-card='{top}']").count() == 1
+    assert player.errors == []
+
+
+def box_inside(locator, viewport: dict[str, int]) -> bool:
+    box = locator.bounding_box()
+    return (box is not None and box["y"] >= 0 and box["x"] >= 0
+            and box["y"] + box["height"] <= viewport["height"]
+            and box["x"] + box["width"] <= viewport["width"])
+
+
+@pytest.mark.parametrize(("variant", "players"), [("scat", 9), ("schnautz", 15)])
+def test_on_a_phone_the_hand_and_the_moves_stay_on_screen(server, new_player, artifacts,
+                                                          variant, players):
+    player = new_player(seed=23, viewport=PHONE)
+    bots = ",".join(str(seat) for seat in range(1, players))
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant={variant}&players={players}&bots={bots}")
+        player.settled()
+        if player.may_move():
+            break
+    assert player.may_move()
+    for position in (0, 400):
+        player.page.mouse.wheel(0, position)
+        player.page.wait_for_timeout(100)
+        assert box_inside(player.page.locator(".hand"), PHONE)
+        moves = player.page.locator(".own button[data-move]")
+        for index in range(moves.count()):
+            assert box_inside(moves.nth(index), PHONE), moves.nth(index).inner_text()
+    # The log is one tap away.
+    player.page.locator("[data-show-log]").click()
+    assert player.page.locator(".events:focus").count() == 1
+    assert box_inside(player.page.locator("#log h2"), PHONE)
+    player.page.mouse.wheel(0, -10_000)
+    player.page.screenshot(path=str(artifacts / f"play-phone-{players}-seats-390x844.png"))
+    assert player.errors == []
+
+
+def test_an_invite_opens_in_the_invitees_own_language(server, new_player):
+    host = new_player(seed=24, locale="ru-RU")
+    host.page.goto(f"{server}/play?variant=scat&players=2&lang=ru&bots=")
+    host.settled()
+    invite = host.page.locator("[data-invite]").get_attribute("data-invite")
+    assert "lang" not in invite
+    # The host's own address keeps the language they chose.
+    assert "lang=ru" in host.page.url
+    guest = new_player(seed=25, locale="it-IT")
+    guest.page.goto(invite)
+    guest.settled()
+    assert guest.page.locator("html").get_attribute("lang") == "it"
+    assert guest.seat == 1
+    assert host.errors == [] and guest.errors == []
+
+
+def test_the_seed_is_checked_without_crypto_subtle(server, new_player):
+    player = new_player(seed=26)
+    # As on a page served over plain http (not a secure context): no crypto.subtle.
+    player.page.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', "
+                                "{get: () => undefined})")
+    player.page.goto(f"{server}/play?variant=race&players=2&bots=1")
+    player.play_alone()
+    seed = player.page.locator(".seed").inner_text()
+    assert "matches the fingerprint" in seed, seed
+    assert player.errors == []
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_move_unless_the_reader_asked_for_reduced_motion(server, new_player, motion):
+    player = new_player(seed=27, viewport=DESKTOP, reduced_motion=motion)
+    hand = player.page.locator(".hand button[data-move*='discard']")
+    for _ in range(5):
+        player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
+        player.settled()
+        if player.may_move():
+            break
+    player.page.locator("button[data-move*='\"stock\"']").click()
+    hand.first.wait_for()
+    # The page counts what moved: every animation the browser ran on the table.
+    player.page.evaluate("window.moved = 0; new MutationObserver(() => { window.moved = "
+                         "Math.max(window.moved, document.getAnimations().length); }).observe("
+                         "document.body, {subtree: true, childList: true, attributes: true})")
+    hand.first.click()
+    player.settled()
+    moved = player.page.evaluate("window.moved")
+    if motion == "reduce":
+        assert moved == 0
+    else:
+        assert moved > 0
+    assert player.errors == []
+
+
+def test_a_spectator_link_shows_the_table_and_no_ones_cards(server, new_player, hidden_cards):
+    host = new_player(seed=28)
+    host.page.goto(f"{server}/play?variant=scat&players=3&bots=1,2&lives=1&free_ride=false")
+    host.settled()
+    watch = host.page.locator("[data-watch]").get_attribute("data-watch")
+    assert "key=" not in watch
+    # The fingerprint of the seed is shown from the start.
+    table = host.page.request.get(f"{server}/v1/tables/{host.table_id}").json()
+    assert table["seed_sha256"] in host.page.locator(".invites").inner_text()
+    spectator = new_player(seed=29)
+    spectator.page.goto(watch)
+    spectator.settled()
+    assert spectator.attribute("seat") == ""
+    assert spectator.page.locator(".hand, [data-move]").count() == 0
+    hidden = hidden_cards(host.table_id, -1)
+    assert hidden.isdisjoint(spectator.cards_shown())
+    assert host.errors == [] and spectator.errors == []
+
+
+def test_a_lost_stream_backs_off_and_obeys_retry_after(server, new_player):
+    player = new_player(seed=30)
+    opened: list[float] = []
+    refused = {"left": 1}
+
+    def stream(route) -> None:
+        opened.append(time.monotonic())
+        route.fulfill(status=503, body="")
+
+    def table(route) -> None:
+        # The first look at the table after the stream failed is refused for load: 3 s.
+        if route.request.method == "GET" and opened and refused["left"]:
+            refused["left"] -= 1
+            route.fulfill(status=429, headers={"Retry-After": "3",
+                                               "Content-Type": "application/problem+json"},
+                          body=json.dumps({"status": 429, "code": "rate_limited",
+                                           "title": "Too many requests"}))
+        else:
+            route.continue_()
+
+    # Every stream the page opens fails at once.
+    player.page.route("**/v1/tables/*/events?*", stream)
+    player.page.route("**/v1/tables/*?*", table)
+    player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
+    deadline = time.monotonic() + 25
+    while len(opened) < 4 and time.monotonic() < deadline:
+        player.page.wait_for_timeout(200)
+    assert len(opened) >= 4, opened
+    gaps = [later - earlier for earlier, later in itertools.pairwise(opened)]
+    # After the 429 the page waited its Retry-After at least; then each wait doubles (drawn
+    # in its upper half): 1-2 s, then 2-4 s.
+    assert gaps[0] >= 2.9, gaps
+    assert 0.9 <= gaps[1] <= 2.6 and 1.9 <= gaps[2] <= 4.6, gaps
+    assert player.page.locator(".warning").count() == 1

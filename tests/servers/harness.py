@@ -1,0 +1,141 @@
+"""A harness that plays many tables at once through the API, as careful clients do: every move
+carries an Idempotency-Key and is sent again (same key, same body) while the answer is a 503 or
+the connection fails; what each table's stream pushed is kept, to check afterwards that no
+acknowledged move was lost and no version seen was used twice."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import uuid
+from typing import Any
+
+from .conftest import Stream, request
+
+QUICK = {"lives": 3, "free_ride": False}
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def send(ports: list[int], method: str, path: str, body: Any = None,
+         headers: dict[str, str] | None = None, patience: float = 60.0) -> tuple[int, Any]:
+    """The request sent again (to the next instance) while it fails for want of a store."""
+    deadline = time.monotonic() + patience
+    attempt = 0
+    while True:
+        port = ports[attempt % len(ports)]
+        attempt += 1
+        try:
+            status, answer = request(port, method, path, body, headers)
+        except OSError:
+            status, answer = 0, None
+        if status not in (0, 502, 503) or time.monotonic() > deadline:
+            return status, answer
+        time.sleep(0.2)
+
+
+class Table:
+    """One table of two human seats, seat 0's stream open, played to a number of moves."""
+
+    def __init__(self, ports: list[int], index: int) -> None:
+        self.ports = ports
+        self.index = index
+        headers = {"Idempotency-Key": str(uuid.uuid4())}
+        status, created = send(ports, "POST", "/v1/tables",
+                               {"variant": "scat", "players": 2, "options": QUICK}, headers)
+        assert status == 201, created
+        self.table = created["table"]
+        self.keys = {seat["seat"]: seat["key"] for seat in created["seats"]}
+        self.acknowledged: dict[int, list[Any]] = {created["version"]: created["events"]}
+        self.pushed: dict[int, list[Any]] = {}
+        self.resets: list[int] = []
+        self.errors: list[str] = []
+        self.stream = Stream(ports[index % len(ports)], self.table, self.keys[0])
+        self.version = created["version"]
+
+    def play(self, moves: int) -> None:
+        """Make ``moves`` moves (or until the match ends), alternating instances."""
+        for turn in range(moves):
+            ports = self.ports[turn % len(self.ports):] + self.ports[:turn % len(self.ports)]
+            status, public = send(ports, "GET", f"/v1/tables/{self.table}")
+            if status != 200:
+                self.errors.append(f"read: {status} {public}")
+                return
+            if public["is_over"]:
+                return
+            seat = public["to_move"] if public["to_move"] is not None else 0
+            status, mine = send(ports, "GET", f"/v1/tables/{self.table}",
+                                headers=bearer(self.keys[seat]))
+            legal = mine["legal_moves"]
+            # Draw and discard, never knock: long matches.
+            move = next((move for move in legal if move["type"] not in ("knock",)), legal[0])
+            headers = {**bearer(self.keys[seat]), "Idempotency-Key": str(uuid.uuid4())}
+            status, answer = send(ports, "POST", f"/v1/tables/{self.table}/moves",
+                                  {"move": move, "version": mine["version"]}, headers)
+            if status != 200:
+                self.errors.append(f"move at {mine['version']}: {status} {answer}")
+                return
+            self.acknowledged[answer["version"]] = answer["events"]
+            self.version = answer["version"]
+
+    def collect(self, timeout: float = 10.0) -> None:
+        """What the stream pushed until it caught up with the last acknowledged version
+        (reconnecting with Last-Event-ID as an EventSource does when it ends)."""
+        deadline = time.monotonic() + timeout
+        cursor = max(self.pushed, default=None)
+        while time.monotonic() < deadline:
+            try:
+                item = self.stream.next(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:  # nothing more came
+                break
+            if item is None:
+                self.stream.close()
+                if cursor is not None and cursor >= self.version:
+                    break
+                time.sleep(0.3)
+                port = self.ports[0]
+                try:
+                    self.stream = Stream(port, self.table, self.keys[0], after=cursor)
+                except OSError:
+                    continue
+                continue
+            event, version, data = item
+            if event == "table_reset":
+                self.resets.append(version)
+            elif event is None and version is not None:
+                if version in self.pushed and self.pushed[version] != data["events"]:
+                    self.errors.append(f"version {version} pushed twice, differently")
+                self.pushed[version] = data["events"]
+            if version is not None:
+                cursor = version
+            if cursor is not None and cursor >= self.version:
+                break
+
+
+def play_all(tables: list[Table], moves: int) -> None:
+    threads = [threading.Thread(target=table.play, args=(moves,)) for table in tables]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def check(tables: list[Table], ports: list[int]) -> None:
+    """No acknowledged move lost, no version used twice, nothing reset."""
+    for table in tables:
+        table.collect()
+        assert not table.errors, table.errors
+        assert not table.resets, f"{table.table} was reset at {table.resets}"
+        status, now = send(ports, "GET", f"/v1/tables/{table.table}")
+        assert status == 200 and now["version"] == table.version
+        for version, events in table.acknowledged.items():
+            if version in table.pushed:
+                assert table.pushed[version] == events, (table.table, version)
+        # Every version after the first one the stream showed reached it.
+        first = min(table.pushed, default=table.version)
+        assert sorted(table.pushed) == list(range(first, table.version + 1)) or \
+            not table.pushed, (table.table, sorted(table.pushed))
+        table.stream.close()

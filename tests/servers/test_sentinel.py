@@ -1,0 +1,113 @@
+"""Tables on a Redis watched by Sentinel (deploy/redis/primary.conf, replica.conf and three
+sentinels of sentinel.conf) behind two API instances with THIRTYONE_REDIS_REPLICAS=1: the
+primary killed mid-game, and restarted after the promotion, loses no acknowledged move; and a
+commit that Redis cannot confirm (its replica frozen mid-commit) answers an honest 503, whose
+retry with the same Idempotency-Key gets the original answer, never a 409."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+import uuid
+
+import redis
+
+from .conftest import DEPLOY, Instance, RedisNode, binary, free_port, request, wait_for
+from .harness import Table, bearer, check, play_all
+
+TABLES = 10
+SERVICE = "thirtyone"
+
+
+def start_sentinels(processes, primary: int) -> list[int]:
+    ports = []
+    for _ in range(3):
+        port = free_port()
+        config = processes.folder / f"sentinel-{port}.conf"
+        text = (DEPLOY / "redis" / "sentinel.conf").read_text()
+        config.write_text(text.replace("127.0.0.1 6379", f"127.0.0.1 {primary}"))
+        processes.start([binary("redis-sentinel", "redis-sentinel"), str(config),
+                         "--port", str(port), "--bind", "127.0.0.1"], f"sentinel-{port}")
+        ports.append(port)
+    for port in ports:
+        wait_for(lambda port=port: redis.Redis(port=port).sentinel_master(SERVICE)
+                 ["num-other-sentinels"] == 2, 30, "the sentinels to know each other")
+    return ports
+
+
+def master_port(sentinel: int) -> int:
+    return int(redis.Redis(port=sentinel).sentinel_get_master_addr_by_name(SERVICE)[1])
+
+
+def test_a_primary_killed_and_restarted_loses_no_acknowledged_move(processes):
+    primary = RedisNode(processes, "primary.conf", free_port())
+    replica = RedisNode(processes, "replica.conf", free_port(),
+                        "--replicaof", "127.0.0.1", str(primary.port))
+    wait_for(lambda: redis.Redis(port=primary.port).info("replication")["connected_slaves"]
+             == 1, 20, "the replica")
+    sentinels = start_sentinels(processes, primary.port)
+    url = "redis+sentinel://" + ",".join(f"127.0.0.1:{port}" for port in sentinels) \
+        + f"/{SERVICE}/0"
+    instances = [Instance(processes, url, THIRTYONE_REDIS_REPLICAS="1") for _ in range(2)]
+    ports = [instance.port for instance in instances]
+    tables = [Table(ports, index) for index in range(TABLES)]
+    play_all(tables, 6)
+
+    def fail_over() -> None:
+        primary.process.kill()
+        wait_for(lambda: master_port(sentinels[0]) == replica.port, 30, "the promotion")
+        # Back with its own data, as a primary, until Sentinel makes it a replica: it
+        # refuses writes meanwhile (min-replicas-to-write 1), and then the new primary has
+        # a replica to confirm its commits.
+        primary.restart()
+
+    failover = threading.Thread(target=fail_over)
+    failover.start()
+    play_all(tables, 8)
+    failover.join()
+    play_all(tables, 6)
+    check(tables, ports)
+    assert master_port(sentinels[0]) == replica.port
+    assert redis.Redis(port=primary.port).info("replication")["role"] == "slave"
+
+
+def test_a_commit_redis_cannot_confirm_is_a_503_and_the_retry_the_original(processes):
+    """The replica freezes (SIGSTOP) as a move is committed: the primary applied it but no
+    replica acknowledges it (WAIT), so the answer is an honest 503; the retry with the same
+    Idempotency-Key gets the original answer, never a 409."""
+    primary = RedisNode(processes, "primary.conf", free_port())
+    replica = RedisNode(processes, "replica.conf", free_port(),
+                        "--replicaof", "127.0.0.1", str(primary.port))
+    wait_for(lambda: redis.Redis(port=primary.port).info("replication")
+             .get("min_slaves_good_slaves", 0) == 1, 20, "the replica")
+    api = Instance(processes, f"redis://127.0.0.1:{primary.port}/0",
+                   THIRTYONE_REDIS_REPLICAS="1")
+    status, created = request(api.port, "POST", "/v1/tables",
+                              {"variant": "scat", "players": 2})
+    assert status == 201
+    table = created["table"]
+    keys = {seat["seat"]: seat["key"] for seat in created["seats"]}
+    seat = created["to_move"]
+    status, mine = request(api.port, "GET", f"/v1/tables/{table}", headers=bearer(keys[seat]))
+    body = {"move": mine["legal_moves"][0], "version": mine["version"]}
+    headers = {**bearer(keys[seat]), "Idempotency-Key": str(uuid.uuid4())}
+    replica.process.signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        status, answer = request(api.port, "POST", f"/v1/tables/{table}/moves", body, headers)
+        assert (status, answer["code"]) == (503, "commit_unconfirmed"), answer
+        assert "Idempotency-Key" in answer["detail"]
+        assert time.monotonic() - started < 5
+        # The primary has it: the move was made after all.
+        assert redis.Redis(port=primary.port).hget(f"thirtyone:{{{table}}}", "version") \
+            == str(mine["version"] + 1).encode()
+    finally:
+        replica.process.signal(signal.SIGCONT)
+    status, again = request(api.port, "POST", f"/v1/tables/{table}/moves", body, headers)
+    assert status == 200, again
+    assert again["version"] == mine["version"] + 1
+    status, now = request(api.port, "GET", f"/v1/tables/{table}", headers=bearer(keys[seat]))
+    assert now["version"] == again["version"] and now["view"] == again["view"]
+    # Sent once more, still the same answer, and the table moved once.
+    assert request(api.port, "POST", f"/v1/tables/{table}/moves", body, headers) == (200, again)

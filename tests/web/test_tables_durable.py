@@ -1,0 +1,270 @@
+"""Tables that survive what stores do: retried requests, a bounded log, a store that lost
+versions, a store that is full or half gone, and the probes and metrics that show it.
+
+Every test runs on SQLite and on a real Redis (the tests with real processes, a Redis Cluster,
+Sentinel, nginx and HAProxy, are in tests/servers/).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from contextlib import closing
+from typing import Any
+
+import pytest
+
+from thirtyone.web.store import SNAPSHOT_EVERY
+from thirtyone.web.tables import ledger
+
+from .test_tables import QUICK, bearer, choose, keys_of, make_app, open_table, play_one
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/tables.sqlite3"
+    return request.getfixturevalue("redis_url")
+
+
+@pytest.fixture
+def app(store_url):
+    return make_app(store_url)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def idempotent(key: str) -> dict[str, str]:
+    return {"Idempotency-Key": key}
+
+
+def sse(response) -> list[tuple[str | None, dict[str, Any]]]:
+    """The (event name, data) of each event of a finished stream."""
+    events = []
+    for block in response.get_data(as_text=True).split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if "data" in lines:
+            events.append((lines.get("event"), json.loads(lines["data"])))
+    return events
+
+
+def pass_versions(app, table: str, count: int) -> int:
+    """Commit ``count`` versions with no move (the state stays), as fast as the store goes."""
+    with app.app_context():
+        for _ in range(count):
+            record = ledger.load_table(table)
+            version = ledger.commit(record, record.version, [], ledger.table_state(record), [])
+    return version
+
+
+def test_opening_a_table_again_with_its_key_answers_the_same(client):
+    key = str(uuid.uuid4())
+    body = {"variant": "scat", "players": 3, "options": QUICK, "bots": {"0": "greedy"}}
+    first = client.post("/v1/tables", json=body, headers=idempotent(key))
+    again = client.post("/v1/tables", json=body, headers=idempotent(key))
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json
+    # The seats' keys come back too, and open their seats.
+    seat = keys_of(first.json)
+    assert client.get(f"/v1/tables/{first.json['table']}",
+                      headers=bearer(seat[1])).json["seat"] == 1
+    other = client.post("/v1/tables?lang=ru", json={**body, "players": 2},
+                        headers=idempotent(key))
+    assert (other.status_code, other.json["code"]) == (422, "idempotency_key_reused")
+    assert other.json["errors"][0]["field"] == "Idempotency-Key"
+    assert "Idempotency-Key" in other.json["detail"]
+    bad = client.post("/v1/tables", json=body, headers=idempotent("short"))
+    assert (bad.status_code, bad.json["code"]) == (422, "bad_idempotency_key")
+    # Without a key, every creation is a new table.
+    assert open_table(client)["table"] != open_table(client)["table"]
+
+
+def test_a_move_sent_again_with_its_key_gets_its_first_answer(client):
+    created = open_table(client, players=2)
+    table, keys = created["table"], keys_of(created)
+    seat = created["to_move"]
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[seat])).json
+    body = {"move": choose(mine), "version": mine["version"]}
+    headers = {**bearer(keys[seat]), **idempotent("move-" + uuid.uuid4().hex)}
+    first = client.post(f"/v1/tables/{table}/moves", json=body, headers=headers)
+    assert first.status_code == 200
+    # The table moves on; the retry still gets the answer of its own version, never a 409.
+    later = play_one(client, table, keys)
+    assert later["version"] > first.json["version"]
+    again = client.post(f"/v1/tables/{table}/moves", json=body, headers=headers)
+    assert (again.status_code, again.json) == (200, first.json)
+    other = client.post(f"/v1/tables/{table}/moves", json={**body, "version": 99},
+                        headers=headers)
+    assert (other.status_code, other.json["code"]) == (422, "idempotency_key_reused")
+    # The other seat cannot replay it under its own key either.
+    theirs = client.post(f"/v1/tables/{table}/moves", json=body,
+                         headers={**headers, **bearer(keys[1 - seat])})
+    assert (theirs.status_code, theirs.json["code"]) == (422, "idempotency_key_reused")
+
+
+def test_the_log_stays_small_and_a_resume_replays_from_a_snapshot(app, client):
+    created = open_table(client, players=2)
+    table, keys = created["table"], keys_of(created)
+    last = pass_versions(app, table, 5 * SNAPSHOT_EVERY + 3)
+    tables = app.extensions["thirtyone.tables"]
+    kept = tables.entries(table, 0)
+    assert SNAPSHOT_EVERY <= len(kept) < 2 * SNAPSHOT_EVERY + 1
+    assert kept[-1].version == last
+    start, _ = tables.snapshot(table, last - 1)
+    assert last - 1 - start < SNAPSHOT_EVERY
+    # A stream resumed one version behind gets that version alone.
+    resumed = client.get(f"/v1/tables/{table}/events?key={keys[0]}",
+                         headers={"Last-Event-ID": str(last - 1)}, buffered=False)
+    chunks = []
+    for chunk in resumed.response:
+        chunks.append(chunk)
+        if chunk.startswith(b"id:"):
+            break
+    resumed.close()
+    assert chunks[-1].startswith(f"id: {last}\n".encode())
+    # From before the log's start, or past the table: a reset to the table as it is now.
+    for cursor in (3, last + 5):
+        stream = client.get(f"/v1/tables/{table}/events?key={keys[0]}",
+                            headers={"Last-Event-ID": str(cursor)}, buffered=False)
+        first = next(chunk for chunk in stream.response if b"data:" in chunk)
+        stream.close()
+        assert first.startswith(b"event: table_reset\n")
+        assert json.loads(first.split(b"data: ", 1)[1])["version"] == last
+
+
+def test_a_table_has_a_version_cap(app, client, monkeypatch):
+    monkeypatch.setattr(ledger, "MAX_VERSIONS", 3)
+    created = open_table(client, players=2)
+    table, keys = created["table"], keys_of(created)
+    pass_versions(app, table, 3)
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[created["to_move"]])).json
+    capped = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[mine["to_move"]]),
+                         json={"move": choose(mine), "version": mine["version"]})
+    assert (capped.status_code, capped.json["code"]) == (409, "table_version_cap")
+
+
+def _copy(source, target) -> None:
+    """A SQLite database copied whole, its write-ahead log included."""
+    import sqlite3
+
+    with closing(sqlite3.connect(source)) as origin, closing(sqlite3.connect(target)) as copy:
+        origin.backup(copy)
+
+
+def _restore(app, store_url: str, table: str, saved: Any) -> None:
+    """Put the store back as ``saved`` holds it (from :func:`_save`)."""
+    if store_url.startswith("sqlite"):
+        _copy(saved, store_url.removeprefix("sqlite:///"))
+        return
+    client = app.extensions["thirtyone.tables"]._client
+    for name, dump in saved.items():
+        client.delete(name)
+        client.restore(name, 0, dump)
+
+
+def _save(app, store_url: str, table: str, folder) -> Any:
+    if store_url.startswith("sqlite"):
+        copy = folder / "copy.sqlite3"
+        _copy(store_url.removeprefix("sqlite:///"), copy)
+        return copy
+    client = app.extensions["thirtyone.tables"]._client
+    names = [f"thirtyone:{{{table}}}", f"thirtyone:{{{table}}}:log"]
+    return {name: client.dump(name) for name in names if client.exists(name)}
+
+
+def test_a_store_that_lost_versions_never_reuses_one(app, client, store_url, tmp_path):
+    created = open_table(client, players=2)
+    table, keys = created["table"], keys_of(created)
+    play_one(client, table, keys)
+    saved = _save(app, store_url, table, tmp_path)
+    seen = [play_one(client, table, keys) for _ in range(3)]
+    highest = seen[-1]
+    _restore(app, store_url, table, saved)
+    # This process served version `highest`: the table goes on above it, with the state the
+    # store has (no hand of the lost timeline is shown).
+    now = client.get(f"/v1/tables/{table}", headers=bearer(keys[0])).json
+    assert now["version"] > highest["version"]
+    restored = app.extensions["thirtyone.tables"].load(table)
+    assert now["view"] == client.get(f"/v1/tables/{table}",
+                                     headers=bearer(keys[0])).json["view"]
+    assert restored.version == now["version"]
+    # A move chosen on the lost timeline is refused.
+    seat = highest["to_move"] if highest["to_move"] is not None else 0
+    stale = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[seat]),
+                        json={"move": choose(highest) if highest["legal_moves"] else
+                              {"type": "knock"}, "version": highest["version"]})
+    assert (stale.status_code, stale.json["code"]) == (409, "stale_version")
+    # A stream resuming from the lost timeline is told to reset, with the table now.
+    stream = client.get(f"/v1/tables/{table}/events?key={keys[0]}",
+                        headers={"Last-Event-ID": str(highest["version"])}, buffered=False)
+    first = next(chunk for chunk in stream.response if b"data:" in chunk)
+    stream.close()
+    assert first.startswith(b"event: table_reset\n")
+    assert json.loads(first.split(b"data: ", 1)[1])["version"] == now["version"]
+    # Play goes on from there.
+    assert play_one(client, table, keys)["version"] == now["version"] + 1
+
+
+def test_a_table_whose_log_is_gone_is_lost_not_empty(app, client, store_url):
+    created = open_table(client, players=2)
+    table, keys = created["table"], keys_of(created)
+    moves = [play_one(client, table, keys) for _ in range(2)]
+    tables = app.extensions["thirtyone.tables"]
+    if store_url.startswith("sqlite"):
+        import sqlite3
+
+        with sqlite3.connect(store_url.removeprefix("sqlite:///")) as connection:
+            connection.execute("DELETE FROM entries WHERE table_id = ?", (table,))
+    else:
+        # What volatile-lru does to a table: the log evicted, the record kept.
+        tables._client.delete(f"thirtyone:{{{table}}}:log")
+    resumed = client.get(f"/v1/tables/{table}/events?key={keys[0]}",
+                         headers={"Last-Event-ID": str(moves[0]["version"] - 1)})
+    assert (resumed.status_code, resumed.json["code"]) == (410, "table_lost")
+
+
+def test_readyz_checks_the_store_and_healthz_does_not(client):
+    assert client.get("/readyz").json == {"status": "ready"}
+    down = make_app("redis://127.0.0.1:1/0").test_client()
+    ready = down.get("/readyz")
+    assert (ready.status_code, ready.json["code"]) == (503, "store_unavailable")
+    assert int(ready.headers["Retry-After"]) > 0
+    assert down.get("/healthz").status_code == 200
+
+
+def test_metrics_count_requests_commits_and_conflicts(client):
+    created = open_table(client, players=2)
+    play_one(client, created["table"], keys_of(created))
+    client.post(f"/v1/tables/{created['table']}/moves", headers=bearer(keys_of(created)[0]),
+                json={"move": {"type": "knock"}, "version": 0})
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'thirtyone_requests_total{operation="POST /v1/tables/<table>/moves",status="200"}' \
+        in text
+    for name in ("thirtyone_commits_total", "thirtyone_conflicts_total",
+                 "thirtyone_request_seconds_bucket", "thirtyone_store_seconds_bucket",
+                 "thirtyone_open_streams", "thirtyone_bot_cpu_seconds_bucket"):
+        assert name in text
+
+
+def test_a_full_redis_is_a_503_with_retry_after(redis_url):
+    import redis
+
+    client = make_app(redis_url).test_client()
+    created = open_table(client, players=2)
+    admin = redis.Redis.from_url(redis_url)
+    admin.config_set("maxmemory", "1")
+    try:
+        mine = client.get(f"/v1/tables/{created['table']}",
+                          headers=bearer(keys_of(created)[created["to_move"]])).json
+        full = client.post(f"/v1/tables/{created['table']}/moves",
+                           headers=bearer(keys_of(created)[created["to_move"]]),
+                           json={"move": choose(mine), "version": mine["version"]})
+        opened = client.post("/v1/tables", json={"variant": "scat", "players": 2})
+    finally:
+        admin.config_set("maxmemory", "0")
+    for answer in (full, opened):
+        assert (answer.status_code, answer.json["code"]) == (503, "store_full")
+        assert int(answer.headers["Retry-After"]) > 0
