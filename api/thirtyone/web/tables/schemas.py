@@ -33,11 +33,10 @@ class NewTableSchema(RulesSchema):
     players = players_field()
     bots = ma.fields.Dict(
         keys=ma.fields.String(),
-        values=ma.fields.String(validate=one_of(BOT_LEVELS)),
+        values=ma.fields.String(validate=one_of(BOT_LEVELS), metadata={COMPONENT: "BotLevel"}),
         load_default=dict,
         metadata={"description": "Bot seats: a bot level by seat number, e.g. "
-                  "`{\"1\": \"greedy\"}`. The other seats are for humans.",
-                  "additionalProperties": {"type": "string", "enum": list(BOT_LEVELS)}},
+                  "`{\"1\": \"greedy\"}`. The other seats are for humans."},
     )
 
     hints = ma.fields.String(
@@ -132,7 +131,7 @@ class ResumeHeadersSchema(Schema):
         unknown = ma.EXCLUDE
 
     last_event_id = ma.fields.Integer(
-        data_key="Last-Event-ID", load_default=None, validate=between(0, 2**53),
+        data_key="Last-Event-ID", validate=between(0, 2**53),
         metadata={"description": "The last version received (an EventSource sends it when "
                   "it reconnects): the stream resumes after it."},
     )
@@ -140,8 +139,7 @@ class ResumeHeadersSchema(Schema):
 
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
-    bot = ma.fields.String(required=True, allow_none=True,
-                           metadata={"enum": [*BOT_LEVELS, None]})
+    bot = ma.fields.String(required=True, allow_none=True, metadata={COMPONENT: "BotLevel"})
 
 
 class NewSeatSchema(SeatSchema):

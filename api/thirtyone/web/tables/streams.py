@@ -78,7 +78,7 @@ class TableEvents(MethodView):
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
-        after = query["after"] if query["after"] is not None else headers["last_event_id"]
+        after = query["after"] if query["after"] is not None else headers.get("last_event_id")
         give_back = stream_slot()
         try:
             response = _event_stream(record, seat, after)
