@@ -105,7 +105,8 @@ class GameReview(MethodView):
         try:
             done = compute.run(review, record)
         except ThirtyOneError as error:
-            raise Problem.from_engine(error) from None
+            # The record is the request body itself.
+            raise Problem.from_engine(error, fields={"record": None}) from None
         translations = catalog()
         return {
             "measure": done.measure,
