@@ -80,7 +80,7 @@ def _openapi(args: argparse.Namespace) -> None:
 
     app = create_app({"THIRTYONE_SECRET_KEY": "only the contract is read"})
     with app.app_context():
-        spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+        spec = app.extensions["thirtyone.api"].spec.to_dict()
     with open(args.output, "w", encoding="utf-8") as file:
         yaml.dump(spec, file)
 

@@ -160,7 +160,7 @@ def evaluate(seen: Mapping[str, Any], samples: int, seed: int | str, *,
     compare the two)."""
     deal = WorldDealer(seen)
     first = deal(random.Random(f"advice:{seed}:world:0"))
-    candidates = list(moves) if moves is not None else legal_moves(first)
+    candidates: list[Move] = list(moves) if moves is not None else list(legal_moves(first))
     measure = measure_of(first.rules)
     if candidates and candidates[0]["type"] == "take":
         winning = set(solve(first).winning_cards)

@@ -131,7 +131,7 @@ class _Outcomes:
                 return None
             given = set(move["give"])
             kept = [card for card in hand if card.code not in given]
-            total, count = self.against_all([*kept, *taken])  # type: ignore[list-item]
+            total, count = self.against_all([*kept, *taken])
             return total / count
         if kind == "draw" and move["source"] == "discard":
             return self.best_of([*hand, deal.discard[-1]])[0]

@@ -37,7 +37,7 @@ from thirtyone.hands import HAND_SIZE, Evaluator, evaluator
 from thirtyone.race import solve
 from thirtyone.rules import Rules, make_rules
 
-Move = dict[str, Any]
+Move = Mapping[str, Any]
 
 STAND_AT = 20
 """In its last turn after a knock, the policy keeps a hand worth this much."""
@@ -56,7 +56,8 @@ KNOCK = 100.0
 def _fitted() -> dict[str, dict[str, list[float]]]:
     text = resources.files("thirtyone").joinpath("policy_thresholds.json").read_text()
     data: dict[str, Any] = json.loads(text)
-    return data["thresholds"]
+    thresholds: dict[str, dict[str, list[float]]] = data["thresholds"]
+    return thresholds
 
 
 def knock_thresholds(rules: Rules, players: int) -> tuple[float, ...]:
@@ -119,15 +120,15 @@ class Judge:
         count of turns each (as :func:`knock_thresholds`), instead of the fitted ones."""
         rules = make_rules(seen["rules"]["variant"], seen["rules"]["options"])
         players = sum(1 for held in seen["hands"] if held) or len(seen["hands"])
-        if isinstance(knock_at, Sequence):
-            knock_at = knock_at[min(seen["turns"] // players, len(knock_at) - 1)]
+        threshold = (knock_at[min(seen["turns"] // players, len(knock_at) - 1)]
+                     if isinstance(knock_at, Sequence) else knock_at)
         return cls(
             rules=rules, hand=tuple(parse_card(code) for code in seen["hands"][seen["turn"]]),
             top=parse_card(seen["discard"][-1]) if seen["discard"] else None,
             table=tuple(None if code is None else parse_card(code) for code in seen["table"]),
             phase=seen["phase"], knocked=seen["knocker"] is not None,
             knock_at=knock_threshold(rules, players, seen["turns"])
-            if knock_at is None else knock_at,
+            if threshold is None else threshold,
             stand_at=stand_at,
         )
 
@@ -139,6 +140,7 @@ class Judge:
         values = []
         exchange = None
         for move in moves:
+            value: float | None
             if move["type"] == "exchange" and len(self.hand) == HAND_SIZE:
                 # The hot path of the widow games' playouts (up to 19 exchanges a turn): the
                 # hand after an exchange is read by its mask, one table lookup.

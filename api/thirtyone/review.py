@@ -30,7 +30,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from thirtyone.advice import MEASURE_TEXTS, advise_view
 from thirtyone.errors import N_, MoveError, StateError
@@ -117,7 +117,7 @@ def review(record: Mapping[str, Any]) -> Review:
         if state.is_over:
             raise StateError("bad_record", N_("the record goes on after the match is over"),
                              field=f"moves.{number}")
-        legal = legal_moves(state)
+        legal: list[Move] = list(legal_moves(state))
         seat = state.turn
         before = state
         try:
@@ -141,10 +141,10 @@ def review(record: Mapping[str, Any]) -> Review:
     for number, seat, round_, seen, legal, index in positions:
         advice = advise_view(seen, samples, f"review:{number}", moves=legal)
         measure = advice.measure
-        played = advice.moves[index]
+        chosen = advice.moves[index]
         best = advice.best
-        decisions.append(Decision(number, seat, round_, played.move, best.move, played.value,
-                                  best.value, played.stderr, advice.exact, seen))
+        decisions.append(Decision(number, seat, round_, chosen.move, best.move, chosen.value,
+                                  best.value, chosen.stderr, advice.exact, seen))
     players = []
     for seat in range(state.players):
         mine = [decision for decision in decisions if decision.seat == seat]
@@ -181,7 +181,8 @@ def _read(record: Mapping[str, Any]) -> tuple[Any, Sequence[Move]]:
         raise StateError("bad_record", N_("a record names its number of players"),
                          field="players")
     try:
-        state = new_game(record.get("variant"), players, seed=record.get("seed"),
+        # new_game refuses a variant of any other type with an OptionError.
+        state = new_game(cast(str, record.get("variant")), players, seed=record.get("seed"),
                          dealer=record.get("dealer"), options=record.get("options"))
     except (TypeError, ValueError, AttributeError):
         raise StateError("bad_record", N_("a record names its variant, players and seed"),

@@ -29,6 +29,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from site_cards import cards_picture, cards_text
+from site_distinct import render_distinct
 from site_i18n import (
     LANGUAGES,
     ROOT,
@@ -41,6 +42,7 @@ from site_i18n import (
     site_ngettext,
 )
 from site_notfound import is_not_found, keep_404, write_404s
+from site_problems import render_problem_codes
 from site_search import localize_page, split_search_index
 from site_strategy import render_deal, render_knock
 from site_variants import (
@@ -617,7 +619,8 @@ def _game_commands(preset: Preset, players: int, seat: int, move: dict[str, Any]
 def render_preset_details(preset: Preset, lang: str) -> str:
     """The generated sections of a preset page: options, examples, and the API."""
     _ = site_gettext(lang)
-    sections = ["## " + _("Options"), render_options(preset, lang)]
+    sections = [distinct] if (distinct := render_distinct(preset, lang)) else []
+    sections += ["## " + _("Options"), render_options(preset, lang)]
     examples = (
         render_openings(lang) if preset.family is Family.RACE else render_examples(preset, lang)
     )
@@ -823,6 +826,8 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         return render_knock(lang)
     if directive == "engine-reference":
         return render_engine_reference()
+    if directive == "problem-codes":
+        return render_problem_codes(lang)
     raise PluginError(f"{page.file.src_uri}: unknown directive {directive!r}")
 
 

@@ -286,6 +286,8 @@ def _html_list(items: list[str]) -> str:
 
 
 PRESET_PAGES = SITE / "docs"
+BASE = "scat"
+"""The preset others are told as changes of."""
 _RULES_TEXT = re.compile(
     r"^\{\{ *preset-facts *\}\}[ \t]*$(.*?)^\{\{ *preset-details *\}\}", re.MULTILINE | re.DOTALL
 )
@@ -320,16 +322,24 @@ def summary(preset: Preset, lang: str) -> str:
     if special := special_hands(preset, lang):
         facts.append((_("Special hands"), joined(special)))
     table = ["| | |", "| --- | --- |"] + [f"| **{label}** | {value} |" for label, value in facts]
-    return "\n\n".join([
+    rules = rules_text(preset, lang)
+    sheet = [
         f'<div class="summary" id="{preset.id}" markdown>',
         f"## {engine(preset.name)}",
         f"*{engine(preset.summary)}*",
         "\n".join(table),
         "### " + _("Rules"),
-        rules_text(preset, lang),
-        "[{text}]({page}.md)".format(text=_("The whole page"), page=preset.id),
-        "</div>",
-    ])
+        rules,
+    ]
+    if preset.id != BASE and f"]({BASE}.md)" in rules.splitlines()[0]:
+        # Rules that open with "As Scat, except...": the sheet prints the rules they start
+        # from, so that it stands alone on paper.
+        sheet += ['<div class="base-rules" markdown>',
+                  "#### " + _("The rules of {base} it starts from").format(
+                      base=engine(PRESETS[BASE].name)), rules_text(PRESETS[BASE], lang),
+                  "</div>"]
+    sheet += ["[{text}]({page}.md)".format(text=_("The whole page"), page=preset.id), "</div>"]
+    return "\n\n".join(sheet)
 
 
 def render_summaries(lang: str) -> str:

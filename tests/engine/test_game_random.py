@@ -138,6 +138,7 @@ def check_invariants(state, before, look, events=()):
     return moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", PRESETS_PLAYED)
 def test_random_matches_keep_every_invariant(variant):
     rng = random.Random(variant)

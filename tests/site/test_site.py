@@ -8,6 +8,7 @@ source text was copied into the site.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -414,6 +415,8 @@ def foreign_strings(article: Node, lang: str) -> list[str]:
     article = _own_language_text(article, lang)
     text = " ".join(article.text().split())
     found = [run for run in runs if run in text]
+    # A run found inside a longer one found is the same foreign text, counted once.
+    found = [run for run in found if not any(run != other and run in other for other in found)]
     found += [
         cell for node in article.iter()
         if node.tag in ("th", "td", "h1", "h2", "h3", "strong", "figcaption", "a")
@@ -437,7 +440,9 @@ def test_language_check_would_catch_a_foreign_string() -> None:
         Node("table", {}, [Node("tr", {}, [Node("th", {}, [italian["Parameter"]])])]),
         Node("p", {}, [f"Game flow: widow — {italian['exchange cards with the table']}"]),
     ])
-    assert len(foreign_strings(page, "en")) == 2
+    found = foreign_strings(page, "en")
+    assert italian["Parameter"] in found
+    assert italian["exchange cards with the table"] in found
     english = Node("article", {}, [Node("p", {}, ["exchange cards with the table"])])
     assert foreign_strings(english, "en") == []
     assert "exchange cards with the table" in foreign_strings(english, "ru")
@@ -651,7 +656,10 @@ def test_play_links(built: Built, lang: str) -> None:
 
 # -- In a browser ----------------------------------------------------------------------------
 
-NEW_PAGES = ("first-game.md", "presets/comparison.md", "presets/summaries.md")
+NEW_PAGES = ("first-game.md", "strategy.md", "history.md", "presets/scat.md",
+             "presets/comparison.md", "presets/summaries.md", "presets/cut-throat.md",
+             "api/engine.md")
+"""The pages made or fixed for readers on phones and desktops: screenshots of each."""
 VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
 SUB_PATH = "/thirtyone/"
 """The site is served under a sub-path in the browser tests: every link must hold there."""
@@ -709,6 +717,7 @@ _TABLES_OVERFLOW = """() => {
 }"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_new_pages_in_a_browser(chromium: Any, served: str, artifacts: Path, lang: str) -> None:
     failures: list[str] = []
@@ -732,6 +741,7 @@ _COLUMNS_FROM_THE_TOP = """() => Array.from(document.querySelector('.grid.parall
     .map(column => column.lang)"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_phone_shows_the_readers_language_first(chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
@@ -755,6 +765,7 @@ SEARCHES = {"en": "knock", "ru": "стук", "it": "bussa"}
 SEARCH_READY_SECONDS = 90
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_search_finds_the_readers_pages_once(chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
@@ -827,6 +838,7 @@ CONTRAST_SELECTORS = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_links_and_header_meet_wcag_aa(chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
@@ -845,6 +857,7 @@ def _pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b", pdf))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_summary_prints_on_one_a4_page(chromium: Any, built: Built, lang: str) -> None:
     page = chromium.new_page()
@@ -1036,7 +1049,7 @@ def test_every_rule_the_first_game_states_is_what_the_engine_did() -> None:
     assert start.turn == (start.dealer + 1) % players
     seats = [turn.seat for turn in game.turns]
     assert seats[0] == start.turn
-    assert all(after == (before + 1) % players for before, after in zip(seats, seats[1:]))
+    assert all(after == (before + 1) % players for before, after in itertools.pairwise(seats))
     hands = [tuple(card.code for card in hand) for hand in start.hands]
     top = start.discard[-1].code
     knocked = None
@@ -1072,9 +1085,7 @@ def test_every_rule_the_first_game_states_is_what_the_engine_did() -> None:
     knocker = game.turns[knocked].seat
     lowest = [seat for seat in range(players) if points[seat] == min(points)]
     expected = [0] * players
-    if lowest == [knocker]:
-        expected[knocker] = 2
-    elif knocker in lowest:
+    if lowest == [knocker] or knocker in lowest:
         expected[knocker] = 2
     else:
         for seat in lowest:
@@ -1243,3 +1254,249 @@ def test_history_tells_the_sources_facts(built: Built, lang: str) -> None:
         assert fact in text, fact
     for source in ("[000]", "[001]", "[002]", "[003]"):
         assert source in text
+
+
+# -- In a browser: phones, requests, search ----------------------------------------------------
+
+_SPLIT_WORDS = """() => {
+    // Every word of every table cell: a word whose letters lie on more than one line was
+    // split inside it ("Игро|ки"). Breaks at spaces, dashes and slashes are between words.
+    const split = [];
+    for (const cell of document.querySelectorAll('.md-content td, .md-content th')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const words = /[^\\s\\-‐–—\\/|,;]+/gu;
+            let word;
+            while ((word = words.exec(node.data))) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const lines = new Set(Array.from(range.getClientRects())
+                    .filter(rect => rect.width > 0).map(rect => Math.round(rect.top)));
+                if (lines.size > 1) split.push(word[0]);
+            }
+        }
+    }
+    return split;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_phone_tables_never_split_a_word(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "index.md"), "phone", failures)
+    split, wide = {}, {}
+    try:
+        for doc in doc_pages():
+            page.goto(_url(served, lang, doc), wait_until="load")
+            if words := page.evaluate(_SPLIT_WORDS):
+                split[doc] = words[:5]
+            if (overflow := page.evaluate(_TABLES_OVERFLOW)) != [0, 0]:
+                wide[doc] = overflow
+    finally:
+        page.close()
+    assert not split, split
+    assert not wide, wide
+
+
+def test_split_check_would_catch_a_split_word(chromium: Any) -> None:
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.set_content('<div class="md-content"><table><tr><td style="width: 3em; '
+                         'overflow-wrap: anywhere">Переворачивается</td></tr></table></div>')
+        assert page.evaluate(_SPLIT_WORDS) == ["Переворачивается"]
+    finally:
+        page.close()
+
+
+PAGE_TYPES = ("index.md", "first-game.md", "strategy.md", "history.md", "presets/index.md",
+              "presets/scat.md", "presets/comparison.md", "presets/summaries.md",
+              "sources/parlett.md", "race.md", "glossary.md", "api/index.md",
+              "api/reference.md", "api/engine.md")
+
+
+@pytest.fixture
+def served_app(compressed: Built, live_server: Any) -> str:
+    """The site as `make serve` serves it: the API app over the built, compressed site."""
+    from thirtyone.web import create_app
+
+    return live_server(create_app({"THIRTYONE_SECRET_KEY": "site tests",
+                                   "SITE_DIR": compressed.root}))
+
+
+def _page_url(base: str, lang: str, page: str) -> str:
+    return _url(base, lang, page).replace(SUB_PATH, "/")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_page_makes_a_failing_or_third_party_request(
+        chromium: Any, served_app: str, compressed: Built, artifacts: Path, lang: str) -> None:
+    failed: list[str] = []
+    foreign: list[str] = []
+    index_bytes: list[int] = []
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
+            if response.status >= 400 else None)
+    # A request cut short by the next navigation (the search worker still fetching its
+    # stemmer) is aborted, not failed; any other network error counts.
+    page.on("requestfailed", lambda request: failed.append(f"{request.failure} {request.url}")
+            if "ERR_ABORTED" not in (request.failure or "") else None)
+    page.on("request", lambda request: foreign.append(request.url)
+            if not request.url.startswith((served_app, "data:")) else None)
+
+    def finished(request: Any) -> None:
+        if request.url.endswith("search_index.json"):
+            index_bytes.append(request.sizes()["responseBodySize"])
+
+    page.on("requestfinished", finished)
+    try:
+        for doc in PAGE_TYPES:
+            # Network idle: the search worker has fetched its index and its stemmer.
+            page.goto(_page_url(served_app, lang, doc), wait_until="networkidle")
+            assert page.locator("h1").count() == 1, doc
+        missing = page.goto(_page_url(served_app, lang, "no-such-page.md"),
+                            wait_until="networkidle")
+        assert missing is not None and missing.status == 404
+        failed.remove(f"404 {missing.url}")
+        assert page.locator("h1").count() == 1
+    finally:
+        page.close()
+    assert not failed, failed
+    assert not foreign, foreign
+    # The index each page load fetches, as sent (compressed); the cache serves it after.
+    assert index_bytes
+    report = artifacts / f"site-search-index-{lang}.json"
+    folder = compressed.root if lang == DEFAULT_LANGUAGE else compressed.root / lang
+    raw = (folder / "search" / "search_index.json").stat().st_size
+    report.write_text(json.dumps({"lang": lang, "sent_bytes": index_bytes[0],
+                                  "raw_bytes": raw}), encoding="utf-8")
+    assert index_bytes[0] < raw / 3, (index_bytes[0], raw)
+
+
+ENDINGS = {
+    "ru": ("тузы", "вдове"),
+    "it": ("vedove", "busso", "mazzieri"),
+    "en": ("widows", "knocked"),
+}
+"""Words in a form the pages may not use as such: the stemmer must find their pages."""
+RULES_QUERIES = {"en": "knock", "ru": "стук", "it": "bussare"}
+
+
+def _search(chromium: Any, served: str, lang: str, query: str) -> list[str]:
+    """The pages the theme's search lists for ``query``, best first."""
+    failures: list[str] = []
+    url = f"{_url(served, lang, 'index.md')}?{urlencode({'q': query})}"
+    page = _open(chromium, url, "desktop", failures)
+    try:
+        # Done when results are listed, or the theme says, in the page's words, none are.
+        page.wait_for_function("""() => {
+            const none = JSON.parse(document.getElementById('__config').textContent)
+                .translations['search.result.none'];
+            const meta = document.querySelector('.md-search-result__meta');
+            return document.querySelector('.md-search-result__item') !== null
+                || (meta !== null && meta.textContent.trim() === none);
+        }""", timeout=SEARCH_READY_SECONDS * 1000)
+        found = page.eval_on_selector_all(
+            ".md-search-result__item > a:first-child", "links => links.map(link => link.href)")
+    finally:
+        page.close()
+    assert not failures, failures
+    return [href.split("#")[0].split("?")[0] for href in found]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_knows_word_endings(chromium: Any, served: str, lang: str) -> None:
+    for word in ENDINGS[lang]:
+        assert _search(chromium, served, lang, word), word
+    rules = _search(chromium, served, lang, RULES_QUERIES[lang])
+    # The rules come first; the API reference, weighted below them, comes after.
+    assert rules and "/api/" not in rules[0], rules
+
+
+def _section(article: Node, title: str) -> str:
+    """The text of the ``##`` section headed ``title``, up to the next ``##``."""
+    inner = next(node for node in article.iter() if "md-typeset" in node.classes()
+                 and any(child.tag == "h1" for child in node.elements()))
+    text, inside = [], False
+    for child in inner.elements():
+        if child.tag == "h2":
+            inside = heading_text(child) == title
+            continue
+        if inside:
+            text.append(" ".join(child.text().split()))
+    return " ".join(text)
+
+
+def _distinct() -> Any:
+    sys.path.insert(0, str(SITE / "hooks"))
+    try:
+        import site_distinct
+    finally:
+        sys.path.remove(str(SITE / "hooks"))
+    return site_distinct
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_preset_page_shows_its_own_distinctive_rule(built: Built, lang: str) -> None:
+    distinct = _distinct()
+    title = _catalog_texts(lang)["What sets it apart"]
+    sections = {}
+    for preset in PRESETS.values():
+        if preset.id in ("scat", "race"):
+            continue
+        article = main_content(parse_html(built.page(lang, f"presets/{preset.id}.md")))
+        sections[preset.id] = _section(article, title)
+        assert sections[preset.id], preset.id
+        shown = sum(1 for node in article.iter() if node.tag == "tr" and node.elements()
+                    and node.elements()[0].tag == "td" and any(
+                        "cards" in cell.classes() for cell in node.iter()))
+        assert shown >= len(distinct.differing_hands(preset)), preset.id
+    # No two pages show the same thing.
+    assert len(set(sections.values())) == len(sections)
+    # The hands that set a preset apart are examples of its rules: Cut Throat's trips.
+    cut_throat = distinct.differing_hands(PRESETS["cut-throat"])
+    assert "7H 7D 7C" in cut_throat
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_summary_told_as_changes_prints_the_rules_it_changes(built: Built,
+                                                               lang: str) -> None:
+    variants, _walkthrough = _hooks()
+    article = main_content(parse_html(built.page(lang, "presets/summaries.md")))
+    sheet = next(node for node in article.iter() if node.attrs.get("id") == "cut-throat")
+    scat_rules = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", variants.rules_text(PRESETS["scat"],
+                                                                           lang))
+    scat_rules = re.sub(r"^\s*- |[*`]", "", scat_rules, flags=re.MULTILINE)
+    assert "".join(scat_rules.split()[:8]) in "".join(sheet.text().split())
+
+
+def test_make_rebuilds_the_site_only_when_one_of_its_sources_changed(tmp_path: Path) -> None:
+    """`make serve` builds the site through a stamp: nothing to do while no source is newer;
+    a page, a hook, a catalog, the engine or the contract makes it build again, the web
+    layer does not."""
+    import shutil
+
+    make = shutil.which("make")
+    if make is None:
+        pytest.fail("make is missing")
+    installed = tmp_path / "installed"
+    installed.touch()
+    stamp = tmp_path / "built"
+    stamp.touch()
+    question = [make, "--question", "-C", str(ROOT), f"SITE_STAMP={stamp}",
+                f"STAMP={installed}", str(stamp)]
+
+    def up_to_date(*changed: str) -> bool:
+        what_if = [argument for path in changed for argument in ("--what-if", path)]
+        return subprocess.run([*question, *what_if], capture_output=True,
+                              check=False).returncode == 0
+
+    assert up_to_date()
+    for source in ("site/docs/ru/strategy.md", "site/hooks/site_i18n.py",
+                   "site/overrides/main.html", "translations/it/LC_MESSAGES/site.po",
+                   "api/thirtyone/cards.py", "openapi.yaml", "site/mkdocs.yml"):
+        assert not up_to_date(source), source
+    assert up_to_date("api/thirtyone/web/site.py")

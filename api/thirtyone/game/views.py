@@ -14,11 +14,11 @@ once the match is over, so anyone can then check the deals.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_, StateError
-from thirtyone.game.family import flow_of
+from thirtyone.game.families import flow_of
 from thirtyone.game.moves import PlayedMove
 from thirtyone.game.public import PublicData
 from thirtyone.game.state import GameState, Phase, RoundResult, SeatData, thaw
@@ -94,7 +94,9 @@ def view(state: GameState, seat: int | None) -> View:
         "pot": state.pot,
         "result": thaw(state.result),
         "winners": list(state.winners),
-        "history": [flow.public_move(entry, seat, state.rules) for entry in state.history],
+        # Entries the engine wrote when the moves were played: each a PlayedMove.
+        "history": cast(list[PlayedMove], [flow.public_move(entry, seat, state.rules)
+                                           for entry in state.history]),
         "public": state.public.to_dict(state.players),
         "is_over": state.is_over,
         "seed": state.seed if state.is_over else None,

@@ -114,7 +114,7 @@ class MoveValueSchema(Schema):
 class AdviceSchema(Schema):
     seat = ma.fields.Integer(required=True)
     measure = ma.fields.String(
-        required=True, validate=one_of(sorted(set(MEASURES.values()))),
+        required=True, validate=one_of(tuple(sorted(set(MEASURES.values())))),
         metadata={"description": "What the values count: `match` (lives games, the chance "
                   "of winning the match, from the lives left after this round), `chips` (pot "
                   "games, chips won by the end of the deal), `points` (points games), `win` "
@@ -192,7 +192,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
     engine's field names to the request's (:meth:`Problem.from_engine`)."""
     with _cache_lock:
         advice = _cache.get(key) if key is not None else None
-        if advice is not None:
+        if advice is not None and key is not None:
             _cache.move_to_end(key)
     if advice is None:
         try:

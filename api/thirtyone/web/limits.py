@@ -98,7 +98,8 @@ def init_app(app: Flask) -> None:
     )
     for setting, operations in LIMITED.items():
         for endpoint, method in operations:
-            view = app.view_functions[endpoint]
+            # flask-limiter's decorator types its result as a sync or async view: either fits.
+            view: Any = app.view_functions[endpoint]
             view = limiter.limit(app.config[setting], methods=[method], scope=setting)(view)
             if setting == "THIRTYONE_LIMIT_TABLES":
                 ttl = int(app.config["THIRTYONE_TABLE_TTL"])

@@ -61,7 +61,7 @@ class Tables(MethodView):
         """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
         key = idempotency.request_key()
         record = idempotency.opened(key, body) if key is not None else None
-        if record is not None:
+        if record is not None and key is not None:
             return self._again(record, key), 201, _location(record)
         state = new_game(body["variant"], body["players"], options=body["options"] or None)
         bots = {int(seat): level for seat, level in body["bots"].items()}
@@ -84,7 +84,7 @@ class Tables(MethodView):
         except TableExists:
             # The same creation, retried while the first one was being made.
             again = idempotency.opened(key, body) if key is not None else None
-            if again is None:
+            if again is None or key is None:
                 raise
             return self._again(again, key), 201, _location(again)
         # Bots to move first play one slice at once (version 1), before anyone has seen the
