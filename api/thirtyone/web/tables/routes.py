@@ -72,7 +72,8 @@ class Tables(MethodView):
             for seat in range(state.players)
         )
         start = state.to_dict()
-        hints = body["hints"] == "on" if body["hints"] is not None else len(keys) < 2
+        # Absent rather than a `default: null`, which generated clients would then require.
+        hints = body["hints"] == "on" if "hints" in body else len(keys) < 2
         record = first_record(
             idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12),
             dumps(start), seats=seats,

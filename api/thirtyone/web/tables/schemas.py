@@ -40,7 +40,7 @@ class NewTableSchema(RulesSchema):
     )
 
     hints = ma.fields.String(
-        load_default=None, validate=one_of(HINTS),
+        validate=one_of(HINTS),
         metadata={"description": "Whether the seats may ask for hints "
                   "(`GET /v1/tables/{table}/advice`): `on` or `off`. By default `off` at a "
                   "table of two or more human seats (a hint there would help one friend "
