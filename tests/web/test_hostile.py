@@ -86,7 +86,7 @@ def test_a_result_of_the_wrong_shape_is_422(client, settled, variant, result, pa
     if path != "/v1/games/view":
         body["move"] = {"type": "next_round"}
     problem = assert_problem(client.post(path, json=body), 422, "bad_result")
-    assert problem["errors"][0]["field"].startswith("result")
+    assert problem["errors"][0]["field"].startswith("state.result")
 
 
 def _nested(levels: int, inner: str = "[]") -> str:

@@ -44,7 +44,7 @@ def test_a_review_values_each_decision_and_names_the_biggest_mistakes(client):
 
 
 @pytest.mark.parametrize("change, field", [
-    (lambda record: record["moves"].insert(3, {"type": "knock"}), "moves.3"),
+    (lambda record: record["moves"].insert(3, {"type": "knock"}), "moves[3]"),
     (lambda record: record.update(variant="nosuch"), "variant"),
     (lambda record: record.update(moves="draw"), "moves"),
 ])

@@ -172,7 +172,9 @@ class TableAdvice(MethodView):
                           title=N_("Forbidden"))
         # A version of a table is never reused: its advice for a seat is computed once.
         key = (record.table, record.version, seat, query["samples"], query["seed"])
-        return hint(view(table_state(record), seat), query["samples"], query["seed"], key)
+        # The seat is the key's: the request names no seat.
+        return hint(view(table_state(record), seat), query["samples"], query["seed"], key,
+                    fields={"seat": None})
 
 
 TABLE_CACHE_SIZE = 256
@@ -183,9 +185,11 @@ _cache_lock = threading.Lock()
 
 
 def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
-         key: tuple[Any, ...] | None = None) -> dict[str, Any]:
+         key: tuple[Any, ...] | None = None, *,
+         fields: Mapping[str, str | None] | None = None) -> dict[str, Any]:
     """The answer of both operations: the advice for the seat of ``seen``, described;
-    ``key`` names a table's version and seat whose advice is kept."""
+    ``key`` names a table's version and seat whose advice is kept; ``fields`` maps the
+    engine's field names to the request's (:meth:`Problem.from_engine`)."""
     with _cache_lock:
         advice = _cache.get(key) if key is not None else None
         if advice is not None and key is not None:
@@ -194,7 +198,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
         try:
             advice = compute.run(advise_view, seen, samples, seed)
         except StateError as error:
-            raise Problem.from_engine(error, status=409) from None
+            raise Problem.from_engine(error, status=409, fields=fields) from None
         if key is not None:
             with _cache_lock:
                 _cache[key] = advice

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_or
 import marshmallow as ma
 from apispec import APISpec
 
+from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS, CARD
 from thirtyone.events import EVENTS, Event
 from thirtyone.game.moves import MOVES, Move, PlayedMove
@@ -89,13 +90,16 @@ def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` or null, each `nullable` beside a `type` (OpenAPI 3.0 ignores it alone)."""
+def _nullable(schema: dict[str, Any], kind: str = "object") -> dict[str, Any]:
+    """``schema`` or null, each `nullable` beside a `type` (OpenAPI 3.0 ignores it alone);
+    ``kind`` is the JSON type of the component a reference points at."""
     if schema == _ref("Card"):
         return _ref("CardOrHidden")
     if "$ref" in schema:
-        # As apispec writes a nullable reference for OpenAPI 3.0.
-        return {"anyOf": [schema, {"type": "object", "nullable": True}]}
+        # The reference or null. OpenAPI 3.0 has no null type: the second member is null
+        # alone (`nullable` beside a `type`, its enum only null), not an empty object that
+        # generated clients read as a model of its own; they read `X | None`.
+        return {"oneOf": [schema, {"type": kind, "nullable": True, "enum": [None]}]}
     if "oneOf" in schema:
         return {"anyOf": [_nullable(member) for member in schema["oneOf"]]}
     return {**schema, "nullable": True}
@@ -197,6 +201,11 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         "description": "A card code (see `Card`), or `null` for a card this seat may not see.",
     })
     spec.components.schema("VariantId", {**VARIANT_SCHEMA, "enum": list(PRESETS)})
+    spec.components.schema("BotLevel", {
+        "type": "string", "enum": list(BOTS),
+        "description": "A bot's level: `random` plays any legal move, `greedy` the best for "
+        "now, `strong` looks ahead.",
+    })
     spec.components.schema("Options", OPTIONS_DOC)
     for kind in MOVES.values():
         components.optional[kind] = {"description": MOVE_DESCRIPTION}
@@ -231,7 +240,7 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         description = ret.get("description")
         ret.clear()
         if nullable:
-            ret.update(_nullable(_ref(name)))
+            ret.update(_nullable(_ref(name), spec.components.schemas[name].get("type", "object")))
         elif description:
             # OpenAPI 3.0 ignores the siblings of a $ref: wrap it to keep them.
             ret["allOf"] = [_ref(name)]

@@ -17,14 +17,14 @@ from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
 
-from thirtyone.errors import N_, MoveError
+from thirtyone.errors import N_, MoveError, ThirtyOneError
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
 from thirtyone.game.checks import read_sealed_state
 from thirtyone.game.moves import MOVE_TYPES
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import catalog, describe_move, format_message
-from thirtyone.web.problems import Problem
+from thirtyone.web.problems import Problem, request_field
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import (
     CARD_DOC,
@@ -234,6 +234,10 @@ def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
                     {key: inner[key] for key in _BOUNDS if key in inner})
 
 
+MOVE_FIELDS: dict[str, str | None] = {"seat": "seat"}
+"""The engine's arguments of a move outside the request's ``move``: the seat asking."""
+
+
 def _sealer() -> Sealer:
     sealer: Sealer = current_app.extensions["thirtyone.sealer"]
     return sealer
@@ -250,7 +254,10 @@ class Table:
             self.game_id, data = _sealer().unseal(body["token"])
             self.state = read_sealed_state(data)
         else:
-            self.state = GameState.from_dict(body["state"])
+            try:
+                self.state = GameState.from_dict(body["state"])
+            except ThirtyOneError as error:
+                raise Problem.from_engine(error, prefix="state.") from None
         if self.seat is not None and self.seat >= self.state.players:
             raise Problem(422, "bad_seat", N_("This game has no seat {seat}."), seat=self.seat,
                           errors=[{"field": "seat", "code": "bad_seat",
@@ -368,7 +375,8 @@ class ValidateMove(MethodView):
         except MoveError as error:
             return {
                 "valid": False, "code": error.code,
-                "reason": format_message(error.message, error.params), "field": error.field,
+                "reason": format_message(error.message, error.params),
+                "field": request_field(error.field, MOVE_FIELDS, "move.") if error.field else None,
             }
         return {"valid": True, "code": None, "reason": None, "field": None}
 
@@ -388,7 +396,9 @@ class Moves(MethodView):
             state, events = apply_move(table.state, table.move(body["move"]))
         except MoveError as error:
             # A well-formed move that the game's state does not allow now: a conflict.
-            raise Problem.from_engine(error, status=409) from None
+            raise Problem.from_engine(
+                error, status=409, fields=MOVE_FIELDS, prefix="move."
+            ) from None
         # The hot path of a game: built here rather than dumped through the schema (the
         # schemathesis test checks the answers against it).
         return jsonify({**table.answer(state), "events": localize_events(events)})

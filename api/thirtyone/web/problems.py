@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -102,12 +103,19 @@ class Problem(Exception):
         self.params = params
 
     @classmethod
-    def from_engine(cls, error: ThirtyOneError, status: int = 422) -> Problem:
+    def from_engine(cls, error: ThirtyOneError, status: int = 422, *,
+                    fields: Mapping[str, str | None] | None = None,
+                    prefix: str = "", field: str | None = None) -> Problem:
+        """The problem of an engine error; its field named as a path into the request
+        (see :func:`request_field` for ``fields`` and ``prefix``), or ``field`` where the
+        engine names none."""
         title = next(t for kind, t in ENGINE_TITLES.items() if isinstance(error, kind))
         errors = []
         if error.field:
+            field = request_field(error.field, fields or {}, prefix)
+        if field:
             errors.append(
-                {"field": error.field, "code": error.code, "detail": error.message,
+                {"field": field, "code": error.code, "detail": error.message,
                  "params": error.params}
             )
         return cls(
@@ -151,6 +159,21 @@ class Problem(Exception):
             if name.lower() not in ("content-type", "content-length"):
                 response.headers[name] = value
         return response
+
+
+def request_field(field: str, fields: Mapping[str, str | None], prefix: str = "") -> str | None:
+    """An engine's field name (the engine names its own arguments: ``card``, ``seat``,
+    ``seats.2.lives``) as a path into the request: its first name replaced as ``fields``
+    says (None: the request has no such field), else put after ``prefix``; numbered parts
+    as indices (``state.seats[2].lives``)."""
+    head = re.match(r"[^.\[]*", field).group()  # type: ignore[union-attr]
+    if head in fields:
+        target = fields[head]
+        if target is None:
+            return None
+    else:
+        target = prefix + head
+    return re.sub(r"\.(\d+)(?=[.\[]|$)", r"[\1]", target + field[len(head):])
 
 
 def _flatten(messages: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[str, str]]:

@@ -7,9 +7,12 @@ from typing import Any
 import marshmallow as ma
 from flask.views import MethodView
 
+from thirtyone.cards import parse_card
+from thirtyone.errors import CardError
 from thirtyone.race import solve
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import card_name
+from thirtyone.web.problems import Problem
 from thirtyone.web.validation import Schema, length
 
 blp = Blueprint(
@@ -48,6 +51,22 @@ class SolutionSchema(Schema):
     )
 
 
+def _card_at_fault(taken: list[str], error: CardError) -> int | None:
+    """The index in ``taken`` of the card a solver's error is about (the engine names the
+    position as a whole): the code that reads as no card, or the card out of the deck, or
+    the second time a card is taken."""
+    seen: set[str] = set()
+    for index, code in enumerate(taken):
+        try:
+            card = parse_card(code).code
+        except CardError:
+            return index
+        if card == error.params.get("card") and (error.code != "duplicate_card" or card in seen):
+            return index
+        seen.add(card)
+    return None
+
+
 @blp.route("/solve")
 class Solve(MethodView):
     @blp.doc(operationId="solveRace")
@@ -55,7 +74,12 @@ class Solve(MethodView):
     @blp.response(200, SolutionSchema)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Whether the player to move wins the race with perfect play, and with which cards."""
-        solution = solve(body["taken"])
+        try:
+            solution = solve(body["taken"])
+        except CardError as error:
+            index = _card_at_fault(body["taken"], error)
+            field = "taken" if index is None else f"taken[{index}]"
+            raise Problem.from_engine(error, fields={"position": field}, field=field) from None
         return {
             **solution.to_dict(),
             "winning_card_names": [card_name(card) for card in solution.winning_cards],

@@ -24,7 +24,7 @@ from thirtyone.web import compute
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import catalog, describe_move, format_message
 from thirtyone.web.problems import Problem
-from thirtyone.web.validation import RulesSchema, Schema, between, length
+from thirtyone.web.validation import RulesSchema, Schema, between, length, players_field
 
 blp = Blueprint(
     "review", __name__, url_prefix="/v1/review",
@@ -33,7 +33,7 @@ blp = Blueprint(
 
 
 class ReviewRequestSchema(RulesSchema):
-    players = ma.fields.Integer(required=True, validate=between(1, 15))
+    players = players_field()
     seed = ma.fields.Raw(
         required=True,
         metadata={"description": "The match's seed (a finished game's state shows it).",
@@ -105,7 +105,8 @@ class GameReview(MethodView):
         try:
             done = compute.run(review, record)
         except ThirtyOneError as error:
-            raise Problem.from_engine(error) from None
+            # The record is the request body itself.
+            raise Problem.from_engine(error, fields={"record": None}) from None
         translations = catalog()
         return {
             "measure": done.measure,

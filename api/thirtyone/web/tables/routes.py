@@ -197,7 +197,9 @@ class TableMoves(MethodView):
         try:
             moved, events = play(state, {**body["move"], "seat": seat}, moves)
         except MoveError as error:
-            raise Problem.from_engine(error, status=409) from None
+            # The seat is the key's: the request names no seat.
+            raise Problem.from_engine(error, status=409, fields={"seat": None},
+                                      prefix="move.") from None
         with metrics.bot_cpu():
             moved, bot_events = play_due(record.seats, moved, moves)
         request = None if request_key is None else (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, cast
+from typing import Any
 
 import marshmallow as ma
 
@@ -42,32 +42,28 @@ _HIDDEN = re.compile("[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200
                      "\\u202a-\\u202e\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb\\ud800-\\udfff]")
 
 
-def display_name(text: str) -> str | None:
+def display_name(text: str | None) -> str | None:
     """A display name as kept: NFC, without hidden characters, spaces trimmed and runs of
     spaces made one; None when nothing is left (the seat is then shown by its number).
 
-    >>> display_name("  Анна \\u200b  Мария "), display_name("\\u202e ")
-    ('Анна Мария', None)
+    >>> display_name("  Анна \\u200b  Мария "), display_name("\\u202e "), display_name(None)
+    ('Анна Мария', None, None)
     """
-    if len(text) > NAME_LENGTH:
-        raise ma.ValidationError(Message(
-            N_("A name has at most {max} characters."), "bad_name").format(max=NAME_LENGTH))
+    if text is None:
+        return None
     name = " ".join(_HIDDEN.sub("", unicodedata.normalize("NFC", text)).split())
     return name or None
 
 
-class NameField(ma.fields.String):
-    """A display name: any script, its invisible and control characters dropped; blank is
-    none (the answer then names the seat by its number)."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any,
-                     **kwargs: Any) -> str:
-        # marshmallow's String says str; a blank name is read as no name (None) all the same.
-        return cast(str, display_name(super()._deserialize(value, attr, data, **kwargs)))
+def _short_name(text: str) -> None:
+    if len(text) > NAME_LENGTH:
+        raise ma.ValidationError(Message(
+            N_("A name has at most {max} characters."), "bad_name").format(max=NAME_LENGTH))
 
 
-def _name_field(**kwargs: Any) -> NameField:
-    return NameField(metadata={
+def _name_field(**kwargs: Any) -> ma.fields.String:
+    """A display name: any script; the schema keeps it as :func:`display_name` reads it."""
+    return ma.fields.String(validate=_short_name, metadata={
         "description": f"The player's display name: 1 to {NAME_LENGTH} characters of any "
         "script, shown to everyone at the table (control and invisible characters are left "
         "out).", "maxLength": NAME_LENGTH}, **kwargs)
@@ -95,11 +91,10 @@ class NewTableSchema(RulesSchema):
     players = players_field()
     bots = ma.fields.Dict(
         keys=ma.fields.String(),
-        values=ma.fields.String(validate=one_of(BOT_LEVELS)),
+        values=ma.fields.String(validate=one_of(BOT_LEVELS), metadata={COMPONENT: "BotLevel"}),
         load_default=dict,
         metadata={"description": "Bot seats: a bot level by seat number, e.g. "
-                  "`{\"1\": \"greedy\"}`. The other seats are for humans.",
-                  "additionalProperties": {"type": "string", "enum": list(BOT_LEVELS)}},
+                  "`{\"1\": \"greedy\"}`. The other seats are for humans."},
     )
 
     seat = ma.fields.Integer(
@@ -131,11 +126,12 @@ class NewTableSchema(RulesSchema):
     def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         # Filled here rather than by load_default, which the contract would show as a
         # `default` that generated clients then send or require.
-        return {"seat": None, "name": None, "entropy": None, "public": False,
+        data = {"seat": None, "name": None, "entropy": None, "public": False,
                 "turn_seconds": None, "level": None, "hints": None} | data
+        return data | {"name": display_name(data["name"])}
 
     hints = ma.fields.String(
-        allow_none=True, validate=one_of(HINTS),
+        validate=one_of(HINTS),
         metadata={"description": "Whether the seats may ask for hints "
                   "(`GET /v1/tables/{table}/advice`): `on` or `off`. By default `off` at a "
                   "table of two or more human seats (a hint there would help one friend "
@@ -180,7 +176,8 @@ class ClaimSeatSchema(Schema):
 
     @ma.post_load
     def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        return {"invitation": None, "entropy": None} | data
+        data = {"invitation": None, "entropy": None} | data
+        return data | {"name": display_name(data["name"])}
 
 
 class TableMoveRequestSchema(Schema):
@@ -246,7 +243,7 @@ class ResumeHeadersSchema(Schema):
         unknown = ma.EXCLUDE
 
     last_event_id = ma.fields.Integer(
-        data_key="Last-Event-ID", load_default=None, validate=between(0, 2**53),
+        data_key="Last-Event-ID", validate=between(0, 2**53),
         metadata={"description": "The last version received (an EventSource sends it when "
                   "it reconnects): the stream resumes after it."},
     )
@@ -254,8 +251,7 @@ class ResumeHeadersSchema(Schema):
 
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
-    bot = ma.fields.String(required=True, allow_none=True,
-                           metadata={"enum": [*BOT_LEVELS, None]})
+    bot = ma.fields.String(required=True, allow_none=True, metadata={COMPONENT: "BotLevel"})
     name = ma.fields.String(required=True, allow_none=True)
     claimed = ma.fields.Boolean(required=True)
     connected = ma.fields.Boolean(required=True)
@@ -347,7 +343,7 @@ class TableSchema(ma.Schema):
     turn_seconds = ma.fields.Integer(required=True, allow_none=True)
     level = ma.fields.String(
         required=True, allow_none=True,
-        metadata={"enum": [*BOT_LEVELS, None],
+        metadata={COMPONENT: "BotLevel",
                   "description": "The level of the bots that take over seats."})
     rematch = ma.fields.String(
         required=True, allow_none=True,

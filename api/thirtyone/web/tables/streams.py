@@ -86,7 +86,7 @@ class TableEvents(MethodView):
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
         presence.touch(record, seat)
         record = clocks.enforce(record)
-        after = query["after"] if query["after"] is not None else headers["last_event_id"]
+        after = query["after"] if query["after"] is not None else headers.get("last_event_id")
         give_back = stream_slot()
         try:
             response = _event_stream(record, seat, after)
