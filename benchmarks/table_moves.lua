@@ -1,8 +1,9 @@
 -- wrk script: each thread (one connection) plays its own hosted table, move after move.
 -- The seat to move draws from the stock and discards its first legal discard; nobody
 -- knocks, so under Scat's rules (a round whose stock runs out is void) the match never ends.
--- A thread whose match is over (or that has none yet) opens a new table.
-local table_id, keys, version, to_move, mover, next_move, over
+-- A thread whose match is over (or that has none yet) opens a new table, and claims its
+-- second seat with the invitation the creation gave (the claim deals).
+local table_id, keys, version, to_move, mover, next_move, over, invitation
 local failures = 0
 
 local function create()
@@ -13,6 +14,11 @@ end
 function request()
   if table_id == nil or over then
     return create()
+  end
+  if invitation ~= nil then
+    return wrk.format("POST", "/v1/tables/" .. table_id .. "/seats/1",
+      {["Content-Type"] = "application/json"},
+      '{"name":"B","invitation":"' .. invitation .. '"}')
   end
   local seat, move
   if to_move == nil then
@@ -33,11 +39,15 @@ function response(status, headers, body)
     over = true -- start afresh on a new table
     return
   end
-  if status == 201 then
+  if status == 201 and invitation == nil then
     table_id = body:match('"table":"([%w_-]+)"')
-    local first, second = body:match(
-      '"seats":%[{"seat":0,"bot":null,"key":"([^"]+)"},{"seat":1,"bot":null,"key":"([^"]+)"}')
-    keys = {first, second}
+    keys = {body:match('"key":"([^"]+)"'), nil}
+    invitation = body:match('"invitation":"([^"]+)"')
+    return
+  end
+  if status == 201 then
+    keys[2] = body:match('"key":"([^"]+)"')
+    invitation = nil
   end
   version = tonumber(body:match('"version":(%d+)'))
   local seat_to_move = body:match('"to_move":(%d+)')

@@ -198,13 +198,22 @@ def read_stream(port, table, key, seen, opened):
         pass
 
 
+def open_two_seats(client):
+    """A two-seat table with both seats' keys: the creator's, and the invited seat's claim
+    (which deals); the claim's answer stands for the table."""
+    _, created = client.call("POST", "/v1/tables", {"variant": "scat", "players": 2})
+    invited = created["seats"][1]
+    _, claimed = client.call("POST", f"/v1/tables/{created['table']}/seats/1",
+                             {"invitation": invited["invitation"], "name": "B"})
+    return created["table"], [created["seats"][0]["key"], claimed.pop("key")], claimed
+
+
 def push_latency(server, seconds):
     """Latency (ms) from a move's answer to the other seat's stream, at 200 tables."""
     setup = Client(server.port)
     tables = []
     for _ in range(PUSH_TABLES):
-        _, created = setup.call("POST", "/v1/tables", {"variant": "scat", "players": 2})
-        tables.append((created["table"], [seat["key"] for seat in created["seats"]], created))
+        tables.append(open_two_seats(setup))
     seen, opened, answered = {}, [], []
     readers = [gevent.spawn(read_stream, server.port, table, key, seen, opened)
                for table, keys, _ in tables for key in keys]
@@ -245,8 +254,7 @@ def open_streams(server):
     setup = Client(server.port)
     tables = []
     for _ in range(OPEN_STREAMS // 10):
-        _, created = setup.call("POST", "/v1/tables", {"variant": "scat", "players": 2})
-        tables.append((created["table"], [seat["key"] for seat in created["seats"]]))
+        tables.append(open_two_seats(setup)[:2])
     before = server.worker_rss_mb()
     seen, opened = {}, []
     readers = [gevent.spawn(read_stream, server.port, table, keys[index % 2], seen, opened)

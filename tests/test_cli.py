@@ -115,3 +115,49 @@ def test_a_refused_option_is_a_sentence(capsys):
         exit.value.code)
     with pytest.raises(SystemExit):
         main(["score", "7H", "7D", "7C", "-o", "lose_below"])
+
+
+def _record_file(tmp_path, alter=None):
+    from thirtyone import record
+
+    contributions = ["a", None]
+    state = record.start_state({"variant": "race", "players": 2, "options": {},
+                                "seed": {"deal": record.derive_seed("s", contributions)}})
+    moves = []
+    from thirtyone.game import apply_move, legal_moves
+
+    while not state.is_over:
+        move = legal_moves(state)[0]
+        state, _ = apply_move(state, move)
+        moves.append(move if move["type"] == "next_round" else dict(state.history[-1]))
+    data = record.make_record(variant="race", players=2, options={}, names=["Ana", None],
+                              bots=[None, "greedy"], server_seed="s",
+                              contributions=contributions, moves=moves)
+    if alter:
+        alter(data)
+    path = tmp_path / "record.json"
+    path.write_text(record.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_verify_prints_what_it_checked(capsys, tmp_path):
+    said = run(capsys, "verify", _record_file(tmp_path), "--lang", "en").splitlines()
+    assert said[0] == "OK  Format thirtyone-record version 1."
+    assert any("matches its SHA-256" in line for line in said)
+    assert said[-1] == "The record is verified."
+
+
+def test_verify_fails_with_a_sentence_on_an_altered_seed(capsys, tmp_path):
+    def alter(data):
+        data["seed"]["contributions"][0] = "b"
+
+    with pytest.raises(SystemExit) as exit:
+        main(["verify", _record_file(tmp_path, alter), "--lang", "en"])
+    assert exit.value.code == ("thirtyone verify: The deal's seed is not the one derived from "
+                               "the server's seed and the contributions.")
+
+
+def test_replay_shows_every_move_with_its_events(capsys, tmp_path):
+    said = run(capsys, "replay", _record_file(tmp_path), "--lang", "en").splitlines()
+    assert said[0].startswith("1. ") and ("Ana: " in said[0] or "#1: " in said[0])
+    assert len([line for line in said if not line.startswith("    ")]) > 3

@@ -6,6 +6,9 @@ and ``thirtyone play scat --players 3 --bots greedy`` plays a match against bots
 sentences the API says (``--lang ru``, ``it``, ``en``). ``thirtyone options schwimmen`` lists
 the options a preset's table may change, and ``-o name=value`` (again for each option) sets
 them for ``score``, ``compare`` and ``play``: ``thirtyone play scat -o lose_below=21``.
+``thirtyone verify RECORD.json`` replays a match record (``GET /v1/tables/{table}/record``)
+with the engine and checks its seed and every result; ``thirtyone replay RECORD.json`` shows
+it move by move.
 
 With the server extra (``pip install 'thirtyone[server]'``): ``thirtyone serve`` runs
 gunicorn with the API on http://127.0.0.1:8000 and, when the rules site is built
@@ -27,9 +30,10 @@ from pathlib import Path
 from typing import Any
 
 import thirtyone
-from thirtyone import terminal, words
+from thirtyone import record, terminal, words
 from thirtyone.bots import BOTS
 from thirtyone.errors import N_, ThirtyOneError
+from thirtyone.game import view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
 from thirtyone.review import mistake_text, review
@@ -201,6 +205,38 @@ def _play(args: argparse.Namespace) -> None:
                   options=_options(args), colour=False if args.no_colour else None)
 
 
+def _verify(args: argparse.Namespace) -> None:
+    translations = _catalog(args)
+    for check in record.verify(record.load(args.record)):
+        print("OK  " + words.format_message(translations, check.message, check.params))
+    print(words.format_message(translations, N_("The record is verified.")))
+
+
+def _replay(args: argparse.Namespace) -> None:
+    """Every move of a record with what it caused; with ``--step``, one at a time (Enter)."""
+    translations = _catalog(args)
+    match = record.load(args.record)
+    names = [seat["name"] or f"#{seat['seat']}" for seat in match["seats"]]
+    before = None
+    for step in record.replay(match):
+        seen, before = (None if before is None else view(before, step.move.get("seat"))), step.state
+        if step.index < 0:
+            for seat, hand in enumerate(step.state.hands):
+                if not hand:
+                    continue  # the race to 31 deals no hands
+                cards = ", ".join(words.card_name(translations, card) for card in hand)
+                print(f"{names[seat]}: {cards}")
+            continue
+        mover = step.move.get("seat")
+        who = names[mover] if isinstance(mover, int) and 0 <= mover < len(names) else "*"
+        assert seen is not None  # the deal came first
+        print(f"{step.index + 1}. {who}: {words.describe_move(translations, step.move, seen)}")
+        for event in step.events:
+            print("    " + words.event_message(translations, event))
+        if args.step and input().strip().lower() == "q":
+            return
+
+
 def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
     """``run``, or how to install what it needs when the server extra is missing."""
 
@@ -259,6 +295,16 @@ def main(argv: list[str] | None = None) -> None:
     play.add_argument("--no-colour", "--no-color", action="store_true",
                       help="plain text even in a terminal (so does NO_COLOR)")
     play.set_defaults(run=_play)
+    verify = commands.add_parser("verify", parents=[language],
+                                 help="check a match record by replaying it with the engine")
+    verify.add_argument("record", metavar="RECORD.json")
+    verify.set_defaults(run=_verify)
+    replay = commands.add_parser("replay", parents=[language],
+                                 help="show a match record move by move")
+    replay.add_argument("record", metavar="RECORD.json")
+    replay.add_argument("--step", action="store_true",
+                        help="wait for Enter after each move (q and Enter stop)")
+    replay.set_defaults(run=_replay)
     serve = commands.add_parser("serve", help="run the API (and the rules site) with gunicorn")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)

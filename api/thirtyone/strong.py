@@ -35,11 +35,14 @@ ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 WORLDS = 32
 """The worlds a decision samples, unless :data:`PRESET_WORLDS` says otherwise."""
 PRESET_WORLDS: dict[str, int] = {
-    "schwimmen": 48, "stop-the-bus": 48, "schnautz": 28, "jokers": 28, "trentuno": 24,
-    "switch": 22, "bank": 22,
+    "schwimmen": 48, "stop-the-bus": 48, "no-trips": 40, "eenendertigen": 36,
+    "cut-throat": 26, "no-elimination": 26, "blitz": 22, "schnautz": 21, "switch": 18,
+    "bank": 17, "jokers": 15, "trentuno": 8,
 }
-"""Worlds per decision for presets whose playouts cost more (long rounds, many moves): what
-keeps the median decision near 50 ms of CPU (``benchmarks/bots.py`` measures it)."""
+"""Worlds per decision where a preset's playouts cost less or more (short or long rounds, few
+or many moves a turn): what keeps the median decision under 50 ms of CPU, as
+``benchmarks/bots.py --effort`` measured it. Trentuno's rounds have no knock to cut them
+short, so it samples fewest."""
 
 
 def worlds_for(variant: str) -> int:

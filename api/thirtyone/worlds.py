@@ -30,7 +30,7 @@ from thirtyone.hands import HAND_SIZE
 from thirtyone.policy import knock_model, mask_scorer, scorer
 from thirtyone.rules import make_rules
 
-MAX_CHOICE = 4
+MAX_CHOICE = 10
 """The most extra cards a seat's hidden cards are chosen from (see :meth:`WorldDealer._hand`)."""
 
 

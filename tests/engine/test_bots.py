@@ -90,3 +90,20 @@ def test_the_race_is_played_by_the_solver():
         game = new_game("race", 2, seed=seed, dealer=1)
         assert solve(game).wins
         assert play_match(game, [GreedyBot(seed=seed), RandomBot(seed)]).winners == (0,)
+
+
+def test_a_sure_31_is_always_taken():
+    """The 31 lying face up is taken before any knock, by the greedy and the strong bot."""
+    from thirtyone.strong import StrongBot
+
+    data = new_game("scat", 2, seed=2, dealer=0).to_dict()
+    hands = [["2S", "3D", "4C"], ["AH", "KH", "9C"]]
+    used = {code for hand in hands for code in hand} | {"QH"}
+    deck = make_rules("scat").deck_cards
+    data.update(hands=hands, discard=["QH"],
+                stock=[card.code for card in deck if card.code not in used])
+    state = GameState.from_dict(data)
+    seen = view(state, 1)
+    take = {"type": "draw", "source": "discard"}
+    assert GreedyBot(knock_at=0).choose(seen, legal_moves(state)) == take
+    assert StrongBot(seed=1).choose(seen, legal_moves(state)) == take

@@ -129,6 +129,15 @@ def test_hints_follow_the_tables_rule(server, new_player, link, shown):
     for _ in range(5):
         player.page.goto(f"{server}/play?variant=scat&players=3{link}")
         player.settled()
+        invite = player.page.locator("[data-invite]")
+        if invite.count():
+            # A friend's seat: the table waits until the friend claims it by invitation.
+            link = urlsplit(invite.get_attribute("data-invite"))
+            sent = dict(part.split("=", 1) for part in link.fragment.split("&"))
+            player.page.request.post(f"{server}/v1/tables/{sent['table']}/seats/{sent['seat']}",
+                                     data={"invitation": sent["invite"], "name": "B"})
+            player.page.wait_for_selector("#table .board")
+            player.settled()
         if player.may_move() and player.attribute("to-move") == "0":
             break
     table = player.page.request.get(f"{server}/v1/tables/{player.table_id}").json()

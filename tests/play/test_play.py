@@ -66,8 +66,10 @@ def test_two_browsers_play_one_scat_table_by_invitation(server, new_player, hidd
     invites = host.page.locator("[data-invite]")
     assert invites.count() == 1
     invite = invites.get_attribute("data-invite")
-    assert invite.startswith(server) and "key=" in urlsplit(invite).fragment
-    assert "key=" not in urlsplit(invite).query
+    # The invitation (not a key: the guest's key is made when they claim the seat) rides in
+    # the fragment, which the browser never sends.
+    assert invite.startswith(server) and "invite=" in urlsplit(invite).fragment
+    assert "invite=" not in urlsplit(invite).query and "key=" not in invite
 
     guest = new_player(seed=2, locale="ru-RU")
     guest.page.goto(invite)
@@ -156,7 +158,8 @@ def test_the_lobby_starts_a_table_with_a_friends_seat(server, new_player):
     player.settled()
     assert player.page.locator("[data-invite]").count() == 1
     table = player.page.request.get(f"{server}/v1/tables/{player.table_id}").json()
-    assert table["view"]["rules"]["options"] == {"rounds": 2}
+    # The friend has not claimed the seat yet: the table waits, with the options chosen.
+    assert table["phase"] == "waiting" and table["options"] == {"rounds": 2}
     assert "Giocatore 2" in player.page.locator(".invites").inner_text()
     assert player.errors == []
 

@@ -6,7 +6,7 @@ from thirtyone.advice import advise
 from thirtyone.game import GameState, apply_move, new_game
 from thirtyone.web.i18n import card_name
 
-from .test_tables import bearer, keys_of, make_app
+from .test_tables import bearer, keys_of, make_app, open_table
 
 
 def _ask(client, game, seat, lang="en", **extra):
@@ -95,7 +95,7 @@ def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
     client = app.test_client()
     created = client.post("/v1/tables", json={"variant": "scat", "players": 2,
                                               "bots": {"1": "strong"}}).json
-    table, key = created["table"], keys_of(created)[0]
+    table, key = created["table"], created["seats"][0]["key"]
     public = client.get(f"/v1/tables/{table}").json
     assert public["seats"][1]["bot"] == "strong"
     mine = client.get(f"/v1/tables/{table}", headers=bearer(key)).json
@@ -129,8 +129,7 @@ def test_a_tables_hint_is_computed_once_per_version_and_seat(tmp_path, monkeypat
     monkeypatch.setattr(web_advice.compute, "run", counted)
     app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
     client = app.test_client()
-    created = client.post("/v1/tables", json={"variant": "scat", "players": 2,
-                                              "bots": {"1": "greedy"}}).json
+    created = open_table(client, variant="scat", players=2, bots={"1": "greedy"})
     table, key = created["table"], keys_of(created)[0]
     url = f"/v1/tables/{table}/advice?samples=6&seed=c"
     first = client.get(url, headers=bearer(key)).json

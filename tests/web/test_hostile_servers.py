@@ -353,14 +353,18 @@ def test_an_encoded_key_opens_nothing_no_key_reaches_the_log_and_versions_are_wh
     with serve(tmp_path, f"sqlite:///{tmp_path}/t.sqlite3") as server:
         _, created, _ = server.request("POST", "/v1/tables", {"variant": "scat", "players": 2})
         table = created["table"]
-        keys = [seat["key"] for seat in created["seats"]]
+        # The second seat's key is its own: made when it claims the seat by invitation.
+        _, claimed, _ = server.request(
+            "POST", f"/v1/tables/{table}/seats/1",
+            {"invitation": created["seats"][1]["invitation"], "name": "B"})
+        keys = [created["seats"][0]["key"], claimed["key"]]
         assert server.request("GET", f"/v1/tables/{table}/updates?%6Bey={keys[0]}&wait=0"
                               )[:2][0] == 400
         assert server.request("GET", f"/v1/tables/{table}/updates?K%2545Y={keys[1]}&wait=0"
                               )[1]["seat"] is None
         assert server.request("GET", f"/v1/tables/{table}/updates?key={keys[0]}&wait=0"
                               )[1]["seat"] == 0
-        seat = created["to_move"]
+        seat = claimed["to_move"]
         _, mine, _ = server.request("GET", f"/v1/tables/{table}", key=keys[seat])
         status, refused, _ = server.request(
             "POST", f"/v1/tables/{table}/moves",

@@ -109,7 +109,9 @@ def test_a_switch_hand_is_named_alike_by_the_move_and_by_its_event(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_hosted_table_gives_its_seat_the_words_of_the_engine(client, language):
     created = client.post("/v1/tables", json={"variant": "switch", "players": 2}).json
-    keys = {seat["seat"]: seat["key"] for seat in created["seats"]}
+    claimed = client.post(f"/v1/tables/{created['table']}/seats/1",
+                          json={"invitation": created["seats"][1]["invitation"], "name": "B"})
+    keys = {0: created["seats"][0]["key"], 1: claimed.json["key"]}
     for _ in range(6):
         public = client.get(f"/v1/tables/{created['table']}").json
         seat = 0 if public["to_move"] is None else public["to_move"]

@@ -84,6 +84,10 @@ def _repair_new_table(body: dict[str, Any]) -> None:
     # once, which tests/web/test_tables.py checks, at a cost of seconds per case here.
     levels = list((body.get("bots") or {}).values())[:1]
     body["bots"] = {str(body["players"] - 1): level for level in levels if body["players"] > 1}
+    # The creator's own seat is one of the human seats (the first ones).
+    if body.get("seat") is not None:
+        humans = body["players"] - len(body["bots"])
+        body["seat"] = body["seat"] % humans if humans else None
 
 
 def _repair_game(body: dict[str, Any]) -> None:

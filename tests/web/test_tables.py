@@ -47,11 +47,28 @@ def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
-def open_table(client, **body: Any) -> dict[str, Any]:
+def create_table(client, **body: Any) -> dict[str, Any]:
     body = {"variant": "scat", "players": 2, "options": QUICK, **body}
     response = client.post("/v1/tables", json=body)
     assert response.status_code == 201, response.json
     return response.json
+
+
+def open_table(client, **body: Any) -> dict[str, Any]:
+    """A table created and every invited seat claimed (so it is dealt): the last answer,
+    with ``keys`` (each human seat's) and ``invitations`` (those the creator got)."""
+    created = create_table(client, **body)
+    keys = {seat["seat"]: seat["key"] for seat in created["seats"] if seat["key"]}
+    invitations = {seat["seat"]: seat["invitation"] for seat in created["seats"]
+                   if seat["invitation"]}
+    answer = created
+    for seat, invitation in invitations.items():
+        claimed = client.post(f"/v1/tables/{created['table']}/seats/{seat}",
+                              json={"invitation": invitation, "name": f"Player {seat}"})
+        assert claimed.status_code == 201, claimed.json
+        answer = claimed.json
+        keys[seat] = answer.pop("key")
+    return {**answer, "keys": keys, "invitations": invitations}
 
 
 def stored_state(app, table: str) -> GameState:
@@ -59,7 +76,7 @@ def stored_state(app, table: str) -> GameState:
 
 
 def keys_of(created: dict[str, Any]) -> dict[int, str]:
-    return {seat["seat"]: seat["key"] for seat in created["seats"] if seat["key"]}
+    return created["keys"]
 
 
 def choose(answer: dict[str, Any]) -> dict[str, Any]:
@@ -80,23 +97,25 @@ def play_one(client, table: str, keys: dict[int, str]) -> dict[str, Any]:
     return response.json
 
 
-def test_a_table_opens_with_keys_for_humans_only(client):
-    created = open_table(client, players=3, bots={"2": "greedy"})
-    # Version 0 is the deal; a bot to move first has played at once, as version 1.
-    assert created["version"] == (1 if created["events"] else 0)
+def test_a_table_opens_with_the_creators_key_only(client):
+    created = create_table(client, players=3, bots={"2": "greedy"}, name="Ana")
+    # Another human is to come: the table waits, dealt to nobody.
+    assert created["version"] == 0 and created["phase"] == "waiting"
+    assert created["view"] is None and created["to_move"] is None
     assert created["variant"] == "scat" and created["players"] == 3
-    assert [(seat["seat"], seat["bot"]) for seat in created["seats"]] == [
-        (0, None), (1, None), (2, "greedy")]
-    keys = keys_of(created)
-    assert set(keys) == {0, 1} and len(set(keys.values())) == 2
-    assert created["seats"][2]["key"] is None
-    assert len(created["seed_sha256"]) == 64 and created["view"]["seed"] is None
+    assert [(seat["seat"], seat["bot"], seat["name"]) for seat in created["seats"]] == [
+        (0, None, "Ana"), (1, None, None), (2, "greedy", None)]
+    assert [bool(seat["key"]) for seat in created["seats"]] == [True, False, False]
+    assert [bool(seat["invitation"]) for seat in created["seats"]] == [False, True, False]
+    assert len(created["seed_sha256"]) == 64
     assert created["seat"] is None and created["legal_moves"] == []
-    # Every later answer lists the seats without their keys.
+    # Every later answer lists the seats without their keys or invitations.
     public = client.get(f"/v1/tables/{created['table']}").json
-    assert public["seats"] == [{"seat": 0, "bot": None}, {"seat": 1, "bot": None},
-                               {"seat": 2, "bot": "greedy"}]
-    assert keys[0] not in json.dumps(public)
+    assert [set(seat) for seat in public["seats"]] == [
+        {"seat", "bot", "name", "claimed", "connected", "deadline"}] * 3
+    text = json.dumps(public)
+    assert created["seats"][0]["key"] not in text
+    assert created["seats"][1]["invitation"] not in text
 
 
 @pytest.mark.parametrize(("body", "field", "code"), [
@@ -145,29 +164,29 @@ def test_keys_unknown_tables_and_language(client):
 def test_a_move_needs_the_current_version_so_nothing_is_replayed(app, client):
     created = open_table(client)
     table, keys = created["table"], keys_of(created)
-    seat = created["to_move"]
+    seat, start = created["to_move"], created["version"]
     moved = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[seat]),
-                        json={"move": {"type": "draw", "source": "stock"}, "version": 0})
+                        json={"move": {"type": "draw", "source": "stock"}, "version": start})
     assert moved.status_code == 200, moved.json
-    assert moved.json["version"] == 1
+    assert moved.json["version"] == start + 1
     assert [event["type"] for event in moved.json["events"]] == ["drew"]
     assert moved.json["events"][0]["message"]
     before = stored_state(app, table)
     # The same version again, with another move: refused, and the table does not change.
     replay = client.post(f"/v1/tables/{table}/moves?lang=ru", headers=bearer(keys[seat]),
-                         json={"move": {"type": "knock"}, "version": 0})
+                         json={"move": {"type": "knock"}, "version": start})
     assert (replay.status_code, replay.json["code"]) == (409, "stale_version")
     assert replay.json["errors"][0]["field"] == "version"
     assert stored_state(app, table) == before
     illegal = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[seat]),
-                          json={"move": {"type": "knock"}, "version": 1})
+                          json={"move": {"type": "knock"}, "version": start + 1})
     assert (illegal.status_code, illegal.json["code"]) == (409, "must_discard")
     other = 1 - seat
     turn = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[other]),
-                       json={"move": {"type": "knock"}, "version": 1})
+                       json={"move": {"type": "knock"}, "version": start + 1})
     assert (turn.status_code, turn.json["code"]) == (409, "not_your_turn")
     nokey = client.post(f"/v1/tables/{table}/moves", json={"move": {"type": "knock"},
-                                                           "version": 1})
+                                                           "version": start + 1})
     assert (nokey.status_code, nokey.json["code"]) == (401, "seat_key_required")
     assert nokey.headers["WWW-Authenticate"] == 'Bearer realm="thirtyone"'
     assert stored_state(app, table) == before
@@ -188,7 +207,8 @@ def test_bots_answer_at_once_and_a_match_of_bots_plays_itself(client):
     bots_only = open_table(client, players=3, bots={"0": "greedy", "1": "random",
                                                     "2": "greedy"})
     assert bots_only["is_over"] and bots_only["version"] == 1
-    assert all(seat["key"] is None for seat in bots_only["seats"])
+    assert all(seat["key"] is None and seat["invitation"] is None
+               for seat in bots_only["seats"])
 
 
 def test_the_seed_is_revealed_at_the_end_and_matches_its_hash(app, client):
@@ -202,8 +222,11 @@ def test_the_seed_is_revealed_at_the_end_and_matches_its_hash(app, client):
         answer = play_one(client, table, keys)
     assert answer["is_over"]
     seed = answer["view"]["seed"]
-    assert hashlib.sha256(str(seed).encode()).hexdigest() == created["seed_sha256"]
     assert stored_state(app, table).seed == seed
+    record = client.get(f"/v1/tables/{table}/record").json
+    assert record["seed"]["deal"] == seed
+    server = record["seed"]["server"]
+    assert hashlib.sha256(server.encode()).hexdigest() == created["seed_sha256"]
     after = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[0]),
                         json={"move": {"type": "next_round"}, "version": answer["version"]})
     assert (after.status_code, after.json["code"]) == (409, "game_over")
@@ -298,8 +321,9 @@ def test_concurrent_moves_exactly_one_wins(app, live_server):
     client = app.test_client()
     created = open_table(client)
     table, keys = created["table"], keys_of(created)
-    seat = created["to_move"]
-    body = json.dumps({"move": {"type": "draw", "source": "stock"}, "version": 0}).encode()
+    seat, start = created["to_move"], created["version"]
+    body = json.dumps({"move": {"type": "draw", "source": "stock"},
+                       "version": start}).encode()
     results: list[Any] = []
     barrier = threading.Barrier(8)
 
@@ -319,13 +343,13 @@ def test_concurrent_moves_exactly_one_wins(app, live_server):
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(results, key=str) == [(200, 1)] + [(409, "stale_version")] * 7
+    assert sorted(results, key=str) == [(200, start + 1)] + [(409, "stale_version")] * 7
     assert len(stored_state(app, table).history) == 1
 
 
 def test_the_store_commits_by_compare_and_set(app, client):
     store = app.extensions["thirtyone.tables"]
-    created = open_table(client)
+    created = create_table(client)  # waiting: nothing logged yet
     record = store.load(created["table"])
     entry = store.entries(created["table"], 0)
     assert entry == []

@@ -67,10 +67,14 @@ def test_opening_a_table_again_with_its_key_answers_the_same(client):
     again = client.post("/v1/tables", json=body, headers=idempotent(key))
     assert first.status_code == again.status_code == 201
     assert again.json == first.json
-    # The seats' keys come back too, and open their seats.
-    seat = keys_of(first.json)
+    # The creator's key and the other seat's invitation come back too, and work.
+    seat = {entry["seat"]: entry["key"] for entry in first.json["seats"] if entry["key"]}
     assert client.get(f"/v1/tables/{first.json['table']}",
                       headers=bearer(seat[1])).json["seat"] == 1
+    invitation = first.json["seats"][2]["invitation"]
+    claimed = client.post(f"/v1/tables/{first.json['table']}/seats/2",
+                          json={"invitation": invitation, "name": "B"})
+    assert claimed.status_code == 201
     other = client.post("/v1/tables?lang=ru", json={**body, "players": 2},
                         headers=idempotent(key))
     assert (other.status_code, other.json["code"]) == (422, "idempotency_key_reused")
@@ -139,7 +143,7 @@ def test_a_table_has_a_version_cap(app, client, monkeypatch):
     monkeypatch.setattr(ledger, "MAX_VERSIONS", 3)
     created = open_table(client, players=2)
     table, keys = created["table"], keys_of(created)
-    pass_versions(app, table, 3)
+    pass_versions(app, table, 3 - created["version"])  # the seat's claim made a version
     mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[created["to_move"]])).json
     capped = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[mine["to_move"]]),
                          json={"move": choose(mine), "version": mine["version"]})

@@ -171,6 +171,14 @@ def _open(server: Server, **body: Any) -> tuple[str, dict[int, str], dict[str, A
         "POST", "/v1/tables", {"variant": "scat", "players": 3, "options": QUICK, **body})
     assert status == 201, created
     keys = {seat["seat"]: seat["key"] for seat in created["seats"] if seat["key"]}
+    # Each invited seat claimed (the last claim deals): the last answer stands for the table.
+    for seat in created["seats"]:
+        if seat["invitation"]:
+            status, created = server.request(
+                "POST", f"/v1/tables/{created['table']}/seats/{seat['seat']}",
+                {"invitation": seat["invitation"], "name": f"Player {seat['seat']}"})
+            assert status == 201, created
+            keys[seat["seat"]] = created["key"]
     return created["table"], keys, created
 
 

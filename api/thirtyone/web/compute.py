@@ -109,7 +109,8 @@ class ComputePool:
                 while len(self._pending) > PENDING_JOBS:
                     self._pending.popitem(last=False)
         try:
-            return future.result(timeout=max(seconds, 0.0))
+            done: T = future.result(timeout=max(seconds, 0.0))
+            return done
         except FutureTimeout:
             raise NotReady(key) from None
         except BrokenProcessPool:

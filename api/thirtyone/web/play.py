@@ -118,6 +118,8 @@ TEXTS: dict[str, str] = {
     "seed_bad": N_("Its SHA-256 does NOT match the fingerprint published at the start!"),
     # Invitations and connection.
     "invites": N_("Invite the other players"),
+    "waiting_players": N_("Waiting for the invited players: the cards are dealt once every "
+                          "seat is taken."),
     "invite_hint": N_("Send each player their own link; it opens this table at their seat."),
     "your_link": N_("Your own link, to come back to this table:"),
     "watch_link": N_("A link to watch this table (it shows no one's cards):"),

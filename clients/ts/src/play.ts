@@ -87,11 +87,15 @@ async function hostedTable(): Promise<void> {
       headers: seatKey,
     });
     if (seen.error) throw new Error(seen.error.detail);
+    // A table of one human and bots is dealt at once: it never waits for players.
+    const view = seen.data.view;
+    // The contract's nullable view (OpenAPI 3.0): the View itself, or an empty object.
+    if (view === null || !("hands" in view)) throw new Error("the table waits for players");
     if (seen.data.is_over) {
-      console.log(`table over at version ${seen.data.version}, seed ${seen.data.view.seed}`);
+      console.log(`table over at version ${seen.data.version}, seed ${view.seed}`);
       return;
     }
-    const move = choose(seen.data.legal_moves, seen.data.view);
+    const move = choose(seen.data.legal_moves, view);
     const played = await api.POST("/v1/tables/{table}/moves", {
       params: { path: { table } },
       headers: seatKey,

@@ -52,6 +52,8 @@ export const scoreHand = (rules, hand) =>
 export const createTable = (request) => call("POST", "/v1/tables", { body: request });
 export const getTable = (table, key) => call("GET", tablePath(table), { key });
 export const getAdvice = (table, key) => call("GET", `${tablePath(table)}/advice`, { key });
+export const claimSeat = (table, seat, invitation, name) =>
+  call("POST", `${tablePath(table)}/seats/${seat}`, { body: { invitation, name } });
 export const playMove = (table, key, move, version) =>
   call("POST", `${tablePath(table)}/moves`, { key, body: { move, version } });
 

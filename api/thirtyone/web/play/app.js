@@ -1,6 +1,7 @@
 // The page's entry: a table named in the URL fragment (its id and this seat's key, never sent
 // to the server in a URL it logs; no key to watch it), a table to start from the query
 // (/play?variant=scat&players=3&bots=1,2), or the lobby.
+import { claimSeat } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { showLobby, startFromQuery } from "./lobby.js";
@@ -15,7 +16,9 @@ a key, the table is watched as a spectator sees it. */
 function seatInFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const table = fragment.get("table");
-  return table ? { table, key: fragment.get("key") } : null;
+  return table
+    ? { table, key: fragment.get("key"), seat: fragment.get("seat"), invite: fragment.get("invite") }
+    : null;
 }
 
 function show(content) {
@@ -40,6 +43,18 @@ function started({ table, key }) {
 
 async function route() {
   const seat = seatInFragment();
+  if (seat?.invite) {
+    // An invitation: claim the seat once; the key the API gives back is this browser's alone
+    // and replaces the invitation in the address.
+    try {
+      const number = Number(seat.seat);
+      const claimed = await claimSeat(seat.table, number, seat.invite, t("seat", { seat: number }));
+      started({ table: seat.table, key: claimed.key });
+    } catch (error) {
+      show(h("p", { class: "error", role: "alert" }, error.message));
+    }
+    return;
+  }
   if (seat) {
     openTable(seat.table, seat.key);
     return;

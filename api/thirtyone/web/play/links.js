@@ -10,3 +10,10 @@ export function seatLink(table, key, { own = false } = {}) {
   url.hash = new URLSearchParams(key ? { table, key } : { table }).toString();
   return url.href;
 }
+
+/** The page's address that claims `seat` of `table` with its single-use invitation. */
+export function inviteLink(table, seat, invitation) {
+  const url = new URL(seatLink(table, null));
+  url.hash = new URLSearchParams({ table, seat: String(seat), invite: invitation }).toString();
+  return url.href;
+}

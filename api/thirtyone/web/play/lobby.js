@@ -11,17 +11,17 @@ import { remember } from "./storage.js";
 const RESERVED = new Set(["variant", "players", "bots", "level", "lang", "hints"]);
 
 /**
- * Make the table and remember the other seats' invitations; the seat of this browser is the
- * first human seat (none at a table of bots alone, which this browser watches). Returns
- * `{table, key}`.
+ * Make the table and remember the other seats' invitations (the API gives this browser its
+ * own seat's key only); the seat of this browser is the first human seat (none at a table of
+ * bots alone, which this browser watches). Returns `{table, key}`.
  */
 async function start(variant, players, botSeats, level, options, hints = null) {
   const bots = Object.fromEntries(botSeats.map((seat) => [String(seat), level]));
   const answer = await createTable({ variant, players, options, bots, ...(hints ? { hints } : {}) });
-  const humans = answer.seats.filter((seat) => seat.key);
-  const [mine, ...others] = humans;
+  const mine = answer.seats.find((seat) => seat.key);
   remember(answer.table, {
-    invites: others.map(({ seat, key }) => ({ seat, key })),
+    invites: answer.seats.filter((seat) => seat.invitation)
+      .map(({ seat, invitation }) => ({ seat, invitation })),
     seed_sha256: answer.seed_sha256,
   });
   return { table: answer.table, key: mine?.key ?? null };

@@ -5,7 +5,7 @@ import { ApiError, getAdvice, getTable, openStream, playMove, scoreHand, variant
 import { announce, h } from "./dom.js";
 import { RoundHistory } from "./history.js";
 import { cardName, categoryName, LANGUAGE, pointsText, t, tn } from "./i18n.js";
-import { seatLink } from "./links.js";
+import { inviteLink, seatLink } from "./links.js";
 import { arrive, glide, positions } from "./motion.js";
 import { recall } from "./storage.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
@@ -455,6 +455,17 @@ export class TableView {
     }
     const moves = answer.legal_moves ?? [];
     const table = this.element;
+    if (answer.phase === "waiting") {
+      // No card is dealt until every invited seat is claimed: the invitations meanwhile.
+      table.setAttribute("aria-busy", "false");
+      table.dataset.version = answer.version;
+      table.dataset.seat = answer.seat ?? "";
+      table.dataset.toMove = "";
+      table.dataset.over = "false";
+      table.replaceChildren(h("p", { class: "status", role: "status" }, t("waiting_players")),
+        this.invites());
+      return;
+    }
     const board = table.querySelector(".board");
     const before = board ? positions(board) : new Map();
     table.dataset.seat = answer.seat ?? "";
@@ -788,7 +799,9 @@ export class TableView {
       h("ul", { class: "shown" }, rows),
       out.length ? h("p", { class: "went-out" },
         t("went_out", { seats: out.map((seat) => t("seat", { seat })).join(", ") })) : null,
-      view.seed === null || view.seed === undefined ? null : this.seed(view.seed));
+      // The server's seed is the one whose SHA-256 was published; the deal's derives from it.
+      view.seed === null || view.seed === undefined ? null
+        : this.seed(this.answer.server_seed ?? view.seed));
   }
 
   /** What each seat lost or won in a round, in words: lives, a chip balance, points. */
@@ -876,7 +889,8 @@ export class TableView {
       invites.length ? [
         h("h2", {}, t("invites")),
         h("p", {}, t("invite_hint")),
-        h("ul", {}, invites.map(({ seat, key }) => link(seatLink(this.table, key), seat))),
+        h("ul", {}, invites.map(({ seat, invitation }) =>
+          link(inviteLink(this.table, seat, invitation), seat))),
       ] : null,
       this.key ? [h("p", {}, t("your_link")),
         h("ul", {}, link(seatLink(this.table, this.key, { own: true }), null))] : null,

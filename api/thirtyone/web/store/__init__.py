@@ -341,7 +341,8 @@ class TableStore(ABC):
         gone, :class:`TableLost` if its record is there without its snapshots."""
 
     @abstractmethod
-    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry,
+               meta: bytes | None = None) -> None:
         """Replace the state at ``version`` (digest ``entry.prev``) with ``state`` at
         ``entry.version`` and append ``entry`` (chained, see :meth:`Entry.chained`) to the
         log, with its request's record, all or nothing; a snapshot when ``SNAPSHOT_EVERY``
@@ -349,7 +350,8 @@ class TableStore(ABC):
         at that version and digest, :class:`TableNotFound` if it is gone,
         :class:`CommitUnconfirmed` if the store did not confirm it. Committing an entry the
         table has already is a success: a commit retried (by a client library, or after a
-        lost answer) is not applied twice."""
+        lost answer) is not applied twice. ``meta`` (a record's :meth:`TableRecord.meta_json`),
+        when given, replaces the table's metadata (seats, ``extra``) in the same step."""
 
     @abstractmethod
     def entries(self, table: str, after: int) -> list[Entry]:
@@ -397,6 +399,26 @@ class TableStore(ABC):
                 threading.Thread(target=self._watch, name="thirtyone-table-watcher",
                                  daemon=True).start()
                 self._watcher_pid = pid
+
+    @abstractmethod
+    def touch(self, table: str, seat: int, when: float) -> None:
+        """Note that ``seat`` was seen at ``when`` (Unix time): a request, or an open stream."""
+
+    @abstractmethod
+    def seen(self, table: str) -> dict[int, float]:
+        """When each seat of ``table`` was last seen (seats never seen are left out)."""
+
+    @abstractmethod
+    def list_public(self, table: str, when: float) -> None:
+        """Put ``table`` in the lobby, in order of ``when`` (its creation)."""
+
+    @abstractmethod
+    def unlist(self, table: str) -> None:
+        """Take ``table`` out of the lobby (it started, or expired)."""
+
+    @abstractmethod
+    def public_tables(self, offset: int, limit: int) -> tuple[list[str], int]:
+        """A page of the lobby's tables, newest first, and how many it holds."""
 
     @abstractmethod
     def close(self) -> None:

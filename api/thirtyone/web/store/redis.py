@@ -65,9 +65,9 @@ WAIT_MS = 1000
 
 # KEYS: the table's hash, its log, its channel. ARGV: expected version, expected digest, new
 # version, new digest, state, entry, ttl, publish (1/0), snapshot every, request key (or ''),
-# request record, new epoch (or ''). Returns {1} when committed, {2} when this very entry is
-# the table's last already (a retried commit), {-1} when the table is gone, {0, current} when
-# it is at another version or digest.
+# request record, new epoch (or ''), new meta (or ''). Returns {1} when committed, {2} when
+# this very entry is the table's last already (a retried commit), {-1} when the table is gone,
+# {0, current} when it is at another version or digest.
 _COMMIT = """
 local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version')
 if not current[1] then return {-1} end
@@ -77,6 +77,7 @@ if current[1] ~= ARGV[1] or current[2] ~= ARGV[2] then
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[3], 'digest', ARGV[4], 'state', ARGV[5])
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'epoch', ARGV[12]) end
+if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[13]) end
 if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'req:' .. ARGV[10], ARGV[11]) end
 redis.call('XADD', KEYS[2], ARGV[3] .. '-0', 'entry', ARGV[6])
 if tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
@@ -133,6 +134,14 @@ def _log_key(table: str) -> str:
 
 def _channel(table: str) -> str:
     return f"{PREFIX}{{{table}}}:moves"
+
+
+def _presence_key(table: str) -> str:
+    return f"{PREFIX}{{{table}}}:presence"
+
+
+# The lobby: a sorted set of table ids by creation time (one key, on one node of a cluster).
+_LOBBY = f"{PREFIX}lobby"
 
 
 def _table_of(channel: bytes) -> str:
@@ -261,14 +270,15 @@ class RedisStore(TableStore):
             return int(prev_version), json.loads(prev_state)
         return None
 
-    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry,
+               meta: bytes | None = None) -> None:
         key, request = entry.request or ("", None)
         wait = self.replicas > 0
         node = self._node(table)
         args = [version, entry.prev, entry.version, entry.digest, dumps(state), entry.to_json(),
                 self.ttl, 0 if wait else 1, SNAPSHOT_EVERY, key,
                 request.to_json() if request is not None else "",
-                (entry.reset and entry.digest) or ""]
+                (entry.reset and entry.digest) or "", meta or b""]
         commit, _ = self._script(node)
         with metrics.store_call("commit"):
             try:
@@ -397,6 +407,51 @@ class RedisStore(TableStore):
             # Subscribed now: a commit made between a stream's read of the log and this
             # moment was not heard, so that table's streams read the log once more.
             self.hub.notify(_table_of(message["channel"]))
+
+    def touch(self, table: str, seat: int, when: float) -> None:
+        key = _presence_key(table)
+        try:
+            with self._node(table).pipeline(transaction=False) as pipe:
+                pipe.hset(key, str(seat), repr(when))
+                pipe.expire(key, self.ttl)
+                pipe.execute()
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+
+    def seen(self, table: str) -> dict[int, float]:
+        try:
+            stored = self._node(table).hgetall(_presence_key(table))
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+        return {int(seat): float(when) for seat, when in stored.items()}
+
+    def list_public(self, table: str, when: float) -> None:
+        try:
+            self._client.zadd(_LOBBY, {table: when})
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+
+    def unlist(self, table: str) -> None:
+        try:
+            self._client.zrem(_LOBBY, table)
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+
+    def public_tables(self, offset: int, limit: int) -> tuple[list[str], int]:
+        try:
+            # Tables that expired while listed leave the lobby here, the first time it is
+            # read after their time to live (listed at creation; a waiting table has no move).
+            self._client.zremrangebyscore(_LOBBY, "-inf", time.time() - self.ttl)
+            ids = self._client.zrevrange(_LOBBY, offset, offset + limit - 1)
+            total = self._client.zcard(_LOBBY)
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+        return [table.decode() for table in ids], int(total)
 
     def close(self) -> None:
         self._closed.set()

@@ -83,6 +83,17 @@ CREATE TABLE IF NOT EXISTS entries (
     data TEXT NOT NULL,
     PRIMARY KEY (table_id, version)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS presence (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    seen REAL NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lobby (
+    table_id TEXT PRIMARY KEY,
+    listed REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lobby_listed ON lobby (listed);
 """
 
 POLL_SECONDS = 0.05
@@ -201,7 +212,7 @@ class SQLiteStore(TableStore):
 
     def _purge(self, connection: sqlite3.Connection, now: float) -> None:
         connection.execute("BEGIN IMMEDIATE")
-        for kept in ("entries", "snapshots", "requests"):
+        for kept in ("entries", "snapshots", "requests", "presence", "lobby"):
             connection.execute(f"DELETE FROM {kept} WHERE table_id IN "
                                "(SELECT id FROM tables WHERE expires < ?)", (now,))
         connection.execute("DELETE FROM tables WHERE expires < ?", (now,))
@@ -235,17 +246,19 @@ class SQLiteStore(TableStore):
                 return version, json.loads(state)
         return None
 
-    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry) -> None:
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry,
+               meta: bytes | None = None) -> None:
         state_json, entry_json = dumps(state).decode(), entry.to_json().decode()
+        meta_json = None if meta is None else meta.decode()
 
         def update(connection: sqlite3.Connection) -> None:
             now = self._clock()
             connection.execute("BEGIN IMMEDIATE")
             updated = connection.execute(
-                "UPDATE tables SET version = ?, digest = ?, state = ?, expires = ?"
-                + (", epoch = ?" if entry.reset else "")
+                "UPDATE tables SET version = ?, digest = ?, state = ?, meta = COALESCE(?, meta), "
+                "expires = ?" + (", epoch = ?" if entry.reset else "")
                 + " WHERE id = ? AND version = ? AND digest = ? AND expires > ?",
-                (entry.version, entry.digest, state_json, now + self.ttl,
+                (entry.version, entry.digest, state_json, meta_json, now + self.ttl,
                  *((entry.digest,) if entry.reset else ()), table, version, entry.prev, now),
             ).rowcount
             if updated != 1:
@@ -283,6 +296,37 @@ class SQLiteStore(TableStore):
 
         self._run(update, "commit")
         self.hub.notify(table, entry)
+
+    def touch(self, table: str, seat: int, when: float) -> None:
+        self._run(lambda connection: connection.execute(
+            "INSERT INTO presence (table_id, seat, seen) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_id, seat) DO UPDATE SET seen = MAX(seen, excluded.seen)",
+            (table, seat, when)))
+
+    def seen(self, table: str) -> dict[int, float]:
+        rows = self._run(lambda connection: connection.execute(
+            "SELECT seat, seen FROM presence WHERE table_id = ?", (table,)).fetchall())
+        return {int(seat): float(when) for seat, when in rows}
+
+    def list_public(self, table: str, when: float) -> None:
+        self._run(lambda connection: connection.execute(
+            "INSERT OR REPLACE INTO lobby (table_id, listed) VALUES (?, ?)", (table, when)))
+
+    def unlist(self, table: str) -> None:
+        self._run(lambda connection: connection.execute(
+            "DELETE FROM lobby WHERE table_id = ?", (table,)))
+
+    def public_tables(self, offset: int, limit: int) -> tuple[list[str], int]:
+        def read(connection: sqlite3.Connection) -> tuple[list[str], int]:
+            now = time.time()
+            live = "FROM lobby JOIN tables ON tables.id = lobby.table_id WHERE expires > ?"
+            rows = connection.execute(
+                f"SELECT table_id {live} ORDER BY listed DESC, table_id LIMIT ? OFFSET ?",
+                (now, limit, offset)).fetchall()
+            total = connection.execute(f"SELECT COUNT(*) {live}", (now,)).fetchone()[0]
+            return [row[0] for row in rows], int(total)
+
+        return self._run(read)
 
     def request(self, table: str, key: str) -> RequestRecord | None:
         row = self._run(lambda connection: connection.execute(

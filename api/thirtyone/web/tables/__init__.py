@@ -12,6 +12,14 @@ The package, read in this order:
 
 - :mod:`.routes`: the operations on a table (open, read, move);
 - :mod:`.streams`: the event stream and the long poll;
+- :mod:`.claims`: claiming a seat with an invitation, keys and invitations replaced,
+  starting a waiting table, leaving a match;
+- :mod:`.life`: the table's life around the match (phase, names, the seed's commitment and
+  contributions) in the record's meta;
+- :mod:`.clocks`: turn clocks and the autopilot; :mod:`.presence`: who is connected;
+- :mod:`.lobby`: the public tables waiting for players;
+- :mod:`.records`: a finished table's match record; :mod:`.rematch`: the next match;
+- :mod:`.notices`: the events the table's life adds, and every event's sentence;
 - :mod:`.schemas`: what the operations take and answer, as the contract shows them;
 - :mod:`.answers`: the table as one seat sees it;
 - :mod:`.seats`: seat keys, and which seat a request speaks for;
@@ -24,14 +32,14 @@ The tables live in a :class:`~thirtyone.web.store.TableStore` (``THIRTYONE_STORE
 
 from __future__ import annotations
 
-from thirtyone.web.tables import routes, streams
+from thirtyone.web.tables import claims, lobby, records, rematch, routes, streams
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import default_config, document, init_app, load_table, table_state
 from thirtyone.web.tables.problems import key_required, store_unavailable, table_not_found
 from thirtyone.web.tables.seats import bearer_key, seat_of
 
 # The operations register on ``blp`` where they are declared.
-OPERATIONS = (routes, streams)
+OPERATIONS = (routes, streams, claims, lobby, records, rematch)
 
 __all__ = [
     "OPERATIONS",

@@ -5,32 +5,62 @@ from __future__ import annotations
 from typing import Any
 
 from thirtyone.game import GameState, view
-from thirtyone.web.games import described_moves, localize_events
+from thirtyone.web.games import described_moves
 from thirtyone.web.store import TableRecord
+from thirtyone.web.tables import clocks, presence
+from thirtyone.web.tables.life import PLAYING, WAITING, phase, seat_meta
+from thirtyone.web.tables.notices import localize
+
+
+def public_seats(record: TableRecord, state: GameState) -> list[dict[str, Any]]:
+    """Each seat as anyone may see it: its name, whether a bot plays it (its level), whether
+    a player holds it and is connected now, and its deadline."""
+    connected = presence.connected(record)
+    deadlines = clocks.seat_deadlines(record, state)
+    return [{
+        "seat": index,
+        "bot": stored.bot,
+        "name": seat_meta(record, index).get("name"),
+        "claimed": stored.key_hash is not None,
+        "connected": connected[index],
+        "deadline": clocks.timestamp(deadlines[index]),
+    } for index, stored in enumerate(record.seats)]
 
 
 def table_answer(record: TableRecord, version: int, state: GameState, seat: int | None,
                  events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The table at ``version`` as ``seat`` sees it (None: a spectator), with ``events``
     localized when given."""
-    to_move = state.to_move
-    # Between rounds (to_move is None) any human seat may deal; a key is always a human's.
-    may_move = seat is not None and (to_move is None or to_move == seat)
-    seen = view(state, seat)
+    waiting = phase(record) == WAITING
+    to_move = None if waiting else state.to_move
+    playing = seat is not None and record.seats[seat].bot is None and not waiting
+    # Between rounds (to_move is None) any human seat may deal.
+    may_move = playing and (to_move is None or to_move == seat)
+    meta = record.extra
+    seen = None if waiting else view(state, seat)
     answer = {
         "table": record.table,
         "version": version,
         "variant": state.rules.variant,
         "players": state.players,
-        "seats": [{"seat": index, "bot": stored.bot} for index, stored in enumerate(record.seats)],
+        "phase": WAITING if waiting else ("over" if state.is_over else PLAYING),
+        "seats": public_seats(record, state),
         "hints": "on" if record.hints else "off",
         "seed_sha256": record.seed_sha256,
         "seat": seat,
+        # Revealed with the deal's seed (``view.seed``) once the match is over.
+        "server_seed": meta.get("server_seed") if state.is_over and not waiting else None,
         "view": seen,
         "to_move": to_move,
         "is_over": state.is_over,
-        "legal_moves": described_moves(state, seen) if may_move else [],
+        "legal_moves": described_moves(state, seen) if may_move and seen else [],
+        "options": meta.get("options", state.rules.to_dict()["options"]),
+        "public": bool(meta.get("public")),
+        "turn_seconds": meta.get("turn_seconds"),
+        "level": meta.get("level"),
+        "rematch": meta.get("rematch"),
+        "rematch_of": meta.get("rematch_of"),
     }
     if events is not None:
-        answer["events"] = localize_events(events)
+        answer["events"] = localize(events)
     return answer

@@ -104,7 +104,8 @@ def advance(record: TableRecord) -> Advanced:
     """Play one slice of the moves due at the table of ``record`` (the store's latest) and
     commit them as its next version; the table as it then is."""
     state = table_state(record)
-    if not is_due(record.seats, state):
+    # A table waiting for its players holds no dealt cards yet (see tables.life).
+    if record.extra.get("phase") == "waiting" or not is_due(record.seats, state):
         return Advanced(record.version, state, [])
     with _advancing(record.table) as mine:
         if not mine:

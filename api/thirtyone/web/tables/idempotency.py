@@ -89,6 +89,11 @@ def seat_key(key: str, seat: int) -> str:
     return _derived(key, f"seat/{seat}")
 
 
+def invitation(key: str, seat: int) -> str:
+    """The invitation of ``seat`` at the table that the creation with key ``key`` opens."""
+    return _derived(key, f"invitation/{seat}")
+
+
 def opened(key: str, body: dict[str, Any]) -> TableRecord | None:
     """The table that an earlier creation with key ``key`` opened, if any (422 if that
     creation had another body)."""

@@ -30,7 +30,7 @@ from apispec import APISpec
 from flask import Flask, current_app
 
 from thirtyone.errors import N_
-from thirtyone.game import GameState, apply_move
+from thirtyone.game import GameState
 from thirtyone.web import draining, metrics
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import (
@@ -44,6 +44,7 @@ from thirtyone.web.store import (
     first_digest,
 )
 from thirtyone.web.store.schemes import open_store
+from thirtyone.web.tables.playing import replay_move
 
 _log = logging.getLogger(__name__)
 
@@ -226,17 +227,19 @@ def version_cap() -> Problem:
 
 
 def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after: GameState,
-           events: list[Any], request: tuple[str, RequestRecord] | None = None) -> int:
+           events: list[Any], request: tuple[str, RequestRecord] | None = None,
+           meta: TableRecord | None = None) -> int:
     """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``
-    (the record's), with the idempotency record of the request that made it; the new
-    version."""
+    (the record's), with the idempotency record of the request that made it (and ``meta``'s
+    seats and metadata when given); the new version."""
     if version + 1 > MAX_VERSIONS:
         raise version_cap()
     data = after.to_dict()
     entry = Entry(version + 1, moves, events, prev=record.digest, request=request,
                   at=time.time(), nonce=secrets.token_hex(8)).chained()
     try:
-        store().commit(record.table, version, data, entry)
+        store().commit(record.table, version, data, entry,
+                       meta=None if meta is None else meta.meta_json())
     except StaleVersion:
         metrics.CONFLICTS.inc()
         raise
@@ -277,6 +280,6 @@ def replay(table: str, state: GameState, entry: Entry) -> GameState:
     if cached is not None:
         return cached
     for move in entry.moves:
-        state, _ = apply_move(state, move)
+        state = replay_move(state, move)
     states.put(table, entry.version, entry.digest, state)
     return state

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from thirtyone.bots import make_bot
-from thirtyone.game import GameState, apply_move, legal_moves, view
+from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 from thirtyone.web import compute
 
 OFF_LOOP_LEVELS = frozenset({"strong"})
@@ -26,6 +26,14 @@ def play(state: GameState, move: Mapping[str, Any],
     else:
         moves.append(dict(after.history[-1]))
     return after, events
+
+
+def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
+    """The state after a logged move: the engine's, or the ``deal`` that ends a table's wait
+    (:mod:`~thirtyone.web.tables.life`), which names the deal's seed."""
+    if move.get("type") == "deal":
+        return new_game(state.rules, state.players, seed=move["seed"])
+    return apply_move(state, move)[0]
 
 
 def bot_move(state: GameState, seat: int, level: str, wait: float) -> dict[str, Any]:

@@ -100,6 +100,80 @@ def key_required(error: str | None = None) -> Problem:
     )
 
 
+def table_waiting() -> Problem:
+    return Problem(
+        409, "table_waiting",
+        N_("The table is waiting for its players: no card is dealt yet."),
+        title=N_("Conflict"),
+    )
+
+
+def table_started() -> Problem:
+    return Problem(409, "table_started", N_("The table has started: its seats are taken."),
+                   title=N_("Conflict"))
+
+
+def seat_played_by_bot(seat: int) -> Problem:
+    return Problem(
+        409, "seat_played_by_bot",
+        N_("A bot plays seat {seat} for the rest of the match."),
+        title=N_("Conflict"), seat=seat,
+    )
+
+
+def no_such_seat(seat: int) -> Problem:
+    return Problem(404, "no_such_seat", N_("This table has no seat {seat}."), seat=seat)
+
+
+def seat_taken(seat: int) -> Problem:
+    return Problem(409, "seat_taken", N_("Seat {seat} is taken already."),
+                   title=N_("Conflict"), seat=seat)
+
+
+def bad_invitation() -> Problem:
+    return Problem(403, "bad_invitation",
+                   N_("This invitation is not (or no longer) the one of this seat."),
+                   title=N_("Forbidden"))
+
+
+def invitation_required() -> Problem:
+    return Problem(403, "invitation_required",
+                   N_("This table is private: claim a seat with its invitation."),
+                   title=N_("Forbidden"))
+
+
+def seat_reserved(seat: int) -> Problem:
+    return Problem(
+        403, "seat_reserved",
+        N_("Seat {seat} is kept for its player of the last match, who claims it with a "
+           "rematch request."), title=N_("Forbidden"), seat=seat)
+
+
+def creator_only() -> Problem:
+    return Problem(403, "creator_only", N_("Only the table's creator may do this."),
+                   title=N_("Forbidden"))
+
+
+def not_your_seat(seat: int) -> Problem:
+    return Problem(403, "not_your_seat", N_("Your key does not open seat {seat}."),
+                   title=N_("Forbidden"), seat=seat)
+
+
+def match_not_over() -> Problem:
+    return Problem(409, "match_not_over", N_("The match is not over yet."),
+                   title=N_("Conflict"))
+
+
+def match_over() -> Problem:
+    return Problem(409, "match_over", N_("The match is over."), title=N_("Conflict"))
+
+
+def busy_table() -> Problem:
+    return Problem(
+        503, "table_busy", N_("The table changed several times meanwhile; try again."),
+        title=N_("Service unavailable"), headers={"Retry-After": "1"})
+
+
 def key_parameter_encoded() -> Problem:
     return Problem(
         400, "key_parameter_encoded",

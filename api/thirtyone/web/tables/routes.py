@@ -2,32 +2,39 @@
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from typing import Any
 
 from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.errors import MoveError
-from thirtyone.game import GameState, new_game
+from thirtyone.game import GameState
 from thirtyone.web import metrics
-from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
-from thirtyone.web.store import (
-    RequestRecord,
-    SeatRecord,
-    StaleVersion,
-    TableExists,
-    TableRecord,
-)
+from thirtyone.web.store import RequestRecord, StaleVersion, TableExists, TableRecord
 from thirtyone.web.tables import idempotency
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
+from thirtyone.web.tables.clocks import enforce
+from thirtyone.web.tables.ledger import commit, load_table, table_state
+from thirtyone.web.tables.life import (
+    WAITING,
+    TableSpec,
+    clocked,
+    life_meta,
+    open_table,
+    phase,
+    seat_meta,
+)
 from thirtyone.web.tables.playing import play
-from thirtyone.web.tables.problems import key_required, stale_version
+from thirtyone.web.tables.presence import touch
+from thirtyone.web.tables.problems import (
+    key_required,
+    seat_played_by_bot,
+    stale_version,
+    table_waiting,
+)
 from thirtyone.web.tables.schemas import (
     NewTableResultSchema,
     NewTableSchema,
@@ -35,7 +42,7 @@ from thirtyone.web.tables.schemas import (
     TableSchema,
     TableUpdateSchema,
 )
-from thirtyone.web.tables.seats import bearer_key, key_hash, new_key, seat_of
+from thirtyone.web.tables.seats import bearer_key, seat_of
 
 IDEMPOTENCY_KEY = {
     "in": "header", "name": idempotency.HEADER, "required": False,
@@ -64,7 +71,8 @@ TABLE_LINKS = {
 class Tables(MethodView):
     @blp.doc(operationId="openTable", responses={201: {"links": TABLE_LINKS}})
     @blp.arguments(NewTableSchema(),
-                   example={"variant": "scat", "players": 2, "bots": {"1": "greedy"}})
+                   example={"variant": "scat", "players": 3, "bots": {"2": "greedy"},
+                            "name": "Ana", "public": True, "turn_seconds": 60})
     @blp.response(201, NewTableResultSchema, headers={"Location": {
         "description": "The new table's address (`GET` it to read the table).",
         "schema": {"type": "string", "format": "uri-reference"}}})
@@ -72,57 +80,59 @@ class Tables(MethodView):
                       description="The table store is not answering.")
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
     def post(self, body: dict[str, Any]) -> tuple[Response, int, dict[str, str]]:
-        """Open a table: one key per human seat, bots in the others, and the seed's SHA-256."""
+        """Open a table: your own seat's key, one invitation per other human seat, bots in
+        the others, and the SHA-256 of the server's seed. With other human seats it waits
+        (phase `waiting`, no card dealt) until they are claimed or you start it."""
         key = idempotency.request_key()
         record = idempotency.opened(key, body) if key is not None else None
         if record is not None and key is not None:
             return self._again(record, key), 201, _location(record)
-        state = new_game(body["variant"], body["players"], options=body["options"] or None)
         bots = {int(seat): level for seat, level in body["bots"].items()}
-        keys = {seat: idempotency.seat_key(key, seat) if key is not None else new_key()
-                for seat in range(state.players) if seat not in bots}
-        seats = tuple(
-            SeatRecord(bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
-            for seat in range(state.players)
-        )
-        start = state.to_dict()
-        # Absent rather than a `default: null`, which generated clients would then require.
-        hints = body["hints"] == "on" if "hints" in body else len(keys) < 2
-        record = first_record(
-            idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12),
-            dumps(start), seats=seats,
-            seed_sha256=hashlib.sha256(str(state.seed).encode()).hexdigest(), hints=hints,
+        humans = body["players"] - len(bots)
+        spec = TableSpec(
+            variant=body["variant"], players=body["players"], options=body["options"] or {},
+            bots=bots, creator=body["seat"], name=body["name"], entropy=body["entropy"],
+            public=body["public"], turn_seconds=body["turn_seconds"], level=body["level"],
+            hints=body["hints"] == "on" if body["hints"] is not None else humans < 2,
+            table=idempotency.table_id(key) if key is not None else None,
+            seat_key=None if key is None else lambda seat: idempotency.seat_key(key, seat),
+            invitation=None if key is None else lambda seat: idempotency.invitation(key, seat),
             request=None if key is None else {"body": idempotency.body_digest(body)},
         )
         try:
-            store().create(record, start)
+            with metrics.bot_cpu():
+                opened = open_table(spec)
         except TableExists:
             # The same creation, retried while the first one was being made.
             again = idempotency.opened(key, body) if key is not None else None
             if again is None or key is None:
                 raise
             return self._again(again, key), 201, _location(again)
-        # Bots to move first play one slice at once (version 1), before anyone has seen the
-        # table; a table of bots alone plays on as it is read or streamed.
-        with metrics.bot_cpu():
-            advanced = advance(record)
-        return (_opened(record, advanced.version, advanced.state, advanced.events, keys), 201,
-                _location(record))
+        record = opened.record
+        if record.extra.get("creator") is not None:
+            touch(record, record.extra["creator"])
+        answer = _opened(record, opened.version, opened.state, opened.events, opened.keys,
+                         opened.invitations)
+        return answer, 201, _location(record)
 
     @staticmethod
     def _again(record: TableRecord, key: str) -> Response:
         """The answer of the creation with idempotency key ``key`` that opened ``record``:
         version 0, or 1 when bots were to move first (played now if that request stopped
         before they did)."""
-        keys = {seat: idempotency.seat_key(key, seat)
-                for seat, stored in enumerate(record.seats) if stored.bot is None}
+        creator = record.extra.get("creator")
+        keys = {} if creator is None else {creator: idempotency.seat_key(key, creator)}
+        invitations = {seat: idempotency.invitation(key, seat)
+                       for seat in range(len(record.seats)) if seat_meta(record, seat).get(
+                           "invitation") is not None}
         dealt, _ = idempotency.original(record, 0)
-        version = 1 if is_due(record.seats, dealt) else 0
+        version = 1 if phase(record) != WAITING and is_due(record.seats, dealt) else 0
         if version > record.version:
             advanced = advance(record)
-            return _opened(record, advanced.version, advanced.state, advanced.events, keys)
+            return _opened(record, advanced.version, advanced.state, advanced.events, keys,
+                           invitations)
         played, events = idempotency.original(record, version)
-        return _opened(record, version, played, events, keys)
+        return _opened(record, version, played, events, keys, invitations)
 
 
 def _location(record: TableRecord) -> dict[str, str]:
@@ -130,10 +140,12 @@ def _location(record: TableRecord) -> dict[str, str]:
 
 
 def _opened(record: TableRecord, version: int, state: GameState, events: list[Any],
-            keys: dict[int, str]) -> Response:
+            keys: dict[int, str], invitations: dict[int, str]) -> Response:
+    """A new table as its creator sees it: its own key, and the other seats' invitations."""
     answer = table_answer(record, version, state, None, events)
-    answer["seats"] = [{"seat": seat, "bot": stored.bot, "key": keys.get(seat)}
-                       for seat, stored in enumerate(record.seats)]
+    for seat in answer["seats"]:
+        seat["key"] = keys.get(seat["seat"])
+        seat["invitation"] = invitations.get(seat["seat"])
     return jsonify(answer)
 
 
@@ -152,6 +164,8 @@ class Table(MethodView):
         """The table as a seat (with its key) or a spectator (without) sees it."""
         record = load_table(table)
         seat = seat_of(record, bearer_key())
+        touch(record, seat)
+        record = enforce(record)
         advanced = advance(record)
         return jsonify(table_answer(record, advanced.version, advanced.state, seat))
 
@@ -183,8 +197,15 @@ class TableMoves(MethodView):
             done = idempotency.committed(record, request_key, body, seat)
             if done is not None:
                 return _original(record, done.version, seat)
+        touch(record, seat)
+        record = enforce(record)
         if body["version"] != record.version:
             raise stale_version(record.version)
+        if phase(record) == WAITING:
+            raise table_waiting()
+        assert seat is not None  # a key was shown, and it opened a seat
+        if record.seats[seat].bot is not None:
+            raise seat_played_by_bot(seat)
         state = table_state(record)
         moves: list[dict[str, Any]] = []
         try:
@@ -198,8 +219,13 @@ class TableMoves(MethodView):
         request = None if request_key is None else (
             request_key, RequestRecord(record.version + 1, idempotency.body_digest(body, seat),
                                        seat))
+        # At a clocked table the player moved in time: the count of missed turns starts again
+        # (and the next turn's clock with this commit).
+        clock = life_meta(record, seat_meta_changes={seat: {"missed": 0}}) \
+            if clocked(record) else None
         try:
-            version = commit(record, record.version, moves, moved, events + bot_events, request)
+            version = commit(record, record.version, moves, moved, events + bot_events, request,
+                             meta=clock)
         except StaleVersion:
             # The same request, retried while the first one was being committed.
             done = None if request_key is None else idempotency.committed(
@@ -207,7 +233,7 @@ class TableMoves(MethodView):
             if done is None:
                 raise
             return _original(record, done.version, seat)
-        return jsonify(table_answer(record, version, moved, seat, events + bot_events))
+        return jsonify(table_answer(clock or record, version, moved, seat, events + bot_events))
 
 
 def _original(record: TableRecord, version: int, seat: int | None) -> Response:

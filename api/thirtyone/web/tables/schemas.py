@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+import unicodedata
+from typing import Any, cast
 
 import marshmallow as ma
 
 from thirtyone.bots import BOTS
 from thirtyone.errors import N_
+from thirtyone.record import MAX_CONTRIBUTION
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema
 from thirtyone.web.validation import (
@@ -26,7 +29,66 @@ DEFAULT_WAIT_SECONDS = 25
 HINTS = ("off", "on")
 
 _SEATS_DOC = {"description": "The seats, in order: `bot` is the level of a bot seat, null for a "
-              "human seat."}
+              "human seat; the name its player chose, whether it is claimed and its player "
+              "connected now (an open stream or a request in the last 30 s), and when its "
+              "move is due on a clocked table."}
+
+NAME_LENGTH = 32
+"""The longest display name, in characters."""
+
+# A name is any text of any script; control characters, invisible formatting characters
+# (zero widths, direction overrides, soft hyphen...) and lone surrogates are left out of it.
+_HIDDEN = re.compile("[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f"
+                     "\\u202a-\\u202e\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb\\ud800-\\udfff]")
+
+
+def display_name(text: str) -> str | None:
+    """A display name as kept: NFC, without hidden characters, spaces trimmed and runs of
+    spaces made one; None when nothing is left (the seat is then shown by its number).
+
+    >>> display_name("  Анна \\u200b  Мария "), display_name("\\u202e ")
+    ('Анна Мария', None)
+    """
+    if len(text) > NAME_LENGTH:
+        raise ma.ValidationError(Message(
+            N_("A name has at most {max} characters."), "bad_name").format(max=NAME_LENGTH))
+    name = " ".join(_HIDDEN.sub("", unicodedata.normalize("NFC", text)).split())
+    return name or None
+
+
+class NameField(ma.fields.String):
+    """A display name: any script, its invisible and control characters dropped; blank is
+    none (the answer then names the seat by its number)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any,
+                     **kwargs: Any) -> str:
+        # marshmallow's String says str; a blank name is read as no name (None) all the same.
+        return cast(str, display_name(super()._deserialize(value, attr, data, **kwargs)))
+
+
+def _name_field(**kwargs: Any) -> NameField:
+    return NameField(metadata={
+        "description": f"The player's display name: 1 to {NAME_LENGTH} characters of any "
+        "script, shown to everyone at the table (control and invisible characters are left "
+        "out).", "maxLength": NAME_LENGTH}, **kwargs)
+
+
+def _whole_text(text: str) -> None:
+    """Refuse a lone surrogate, which no UTF-8 text holds (JSON's escapes can write one)."""
+    if any("\ud800" <= char <= "\udfff" for char in text):
+        raise ma.ValidationError(Message(N_("Not a valid utf-8 string."), "wrong_type"))
+
+
+def _entropy_field() -> ma.fields.String:
+    return ma.fields.String(
+        allow_none=True, validate=[ma.validate.Length(
+            max=MAX_CONTRIBUTION, error=Message(N_("At most {max} characters."), "too_long")),
+            _whole_text],
+        metadata={"description": "Your contribution to the deal's seed: any text (dice, "
+                  "typing, a random number). The deal's seed is derived from the server's "
+                  "secret seed, whose SHA-256 is published first, and every seat's "
+                  "contribution (see `thirtyone.record`), so nobody chose the deal alone.",
+                  "maxLength": MAX_CONTRIBUTION})
 
 
 class NewTableSchema(RulesSchema):
@@ -39,8 +101,41 @@ class NewTableSchema(RulesSchema):
                   "`{\"1\": \"greedy\"}`. The other seats are for humans."},
     )
 
+    seat = ma.fields.Integer(
+        allow_none=True, validate=between(0, 14),
+        metadata={"description": "Your own seat (a human one); by default the first human "
+                  "seat. Its key is the only key in the answer; each other human seat gets "
+                  "an invitation to hand to its player."},
+    )
+    name = _name_field(allow_none=True)
+    entropy = _entropy_field()
+    public = ma.fields.Boolean(
+        metadata={"description": "List the table in the lobby (`GET /v1/tables`) while it "
+                  "waits for players: anyone may then claim a free seat."},
+    )
+    turn_seconds = ma.fields.Integer(
+        allow_none=True, validate=between(2, 86_400),
+        metadata={"description": "A clock per turn: past it, a bot of the table's level "
+                  "moves for the seat (the autopilot); three missed turns in a row give the "
+                  "seat to the bot. None: no clock."},
+    )
+    level = ma.fields.String(
+        allow_none=True, validate=one_of(BOT_LEVELS),
+        metadata={COMPONENT: "BotLevel",
+                  "description": "The level of the bots that take over a seat (a player "
+                  "left, missed turns, never came); by default the bot seats' level, else "
+                  "`greedy`."},
+    )
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # Filled here rather than by load_default, which the contract would show as a
+        # `default` that generated clients then send or require.
+        return {"seat": None, "name": None, "entropy": None, "public": False,
+                "turn_seconds": None, "level": None, "hints": None} | data
+
     hints = ma.fields.String(
-        validate=one_of(HINTS),
+        allow_none=True, validate=one_of(HINTS),
         metadata={"description": "Whether the seats may ask for hints "
                   "(`GET /v1/tables/{table}/advice`): `on` or `off`. By default `off` at a "
                   "table of two or more human seats (a hint there would help one friend "
@@ -67,6 +162,25 @@ class NewTableSchema(RulesSchema):
         }
         if errors:
             raise ma.ValidationError(errors)
+        seat = data.get("seat")
+        if seat is not None and (seat >= data["players"] or str(seat) in data["bots"]):
+            raise ma.ValidationError(
+                Message(N_("Your seat must be a human seat of this table."), "bad_seat"),
+                field_name="seat")
+
+
+class ClaimSeatSchema(Schema):
+    invitation = ma.fields.String(
+        allow_none=True, validate=ma.validate.Length(max=128),
+        metadata={"description": "The seat's invitation, from the creator. A free seat of a "
+                  "public table needs none."},
+    )
+    name = _name_field(required=True, allow_none=True)
+    entropy = _entropy_field()
+
+    @ma.post_load
+    def absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return {"invitation": None, "entropy": None} | data
 
 
 class TableMoveRequestSchema(Schema):
@@ -141,14 +255,41 @@ class ResumeHeadersSchema(Schema):
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     bot = ma.fields.String(required=True, allow_none=True, metadata={COMPONENT: "BotLevel"})
+    name = ma.fields.String(required=True, allow_none=True)
+    claimed = ma.fields.Boolean(required=True)
+    connected = ma.fields.Boolean(required=True)
+    deadline = ma.fields.String(
+        required=True, allow_none=True,
+        metadata={"format": "date-time", "description": "When this seat's move is due "
+                  "(clocked tables); null when it is not to move."})
 
 
 class NewSeatSchema(SeatSchema):
     key = ma.fields.String(
         required=True, allow_none=True,
-        metadata={"description": "The seat's secret key (null for a bot seat): hand it to "
-                  "the player of that seat only. It is never shown again."},
+        metadata={"description": "Your own seat's secret key (null for every other seat): "
+                  "it is never shown again, and nobody else holds it."},
     )
+    invitation = ma.fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "A single-use invitation for another human seat: hand it "
+                  "to that seat's player, who claims the seat with it "
+                  "(`POST /v1/tables/{table}/seats/{seat}`) and gets a key only they hold."},
+    )
+
+
+class SeatKeySchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    key = ma.fields.String(
+        required=True, metadata={"description": "The seat's new key, shown only here; the "
+                                 "old one opens nothing any more."})
+
+
+class InvitationSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    invitation = ma.fields.String(
+        required=True, metadata={"description": "The seat's new invitation; the old one is "
+                                 "revoked."})
 
 
 class TableSchema(ma.Schema):
@@ -158,6 +299,10 @@ class TableSchema(ma.Schema):
     )
     variant = ma.fields.String(required=True)
     players = ma.fields.Integer(required=True)
+    phase = ma.fields.String(
+        required=True, metadata={"enum": ["waiting", "playing", "over"], "description":
+                                 "`waiting`: seats are being claimed and no card is dealt "
+                                 "(`view` is null); then `playing`, then `over`."})
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True, metadata=_SEATS_DOC)
     hints = ma.fields.String(
         required=True, metadata={"enum": list(HINTS),
@@ -165,17 +310,24 @@ class TableSchema(ma.Schema):
     )
     seed_sha256 = ma.fields.String(
         required=True,
-        metadata={"description": "SHA-256 (hex) of the seed as UTF-8 text, published before "
-                  "the first move; `view.seed` reveals the seed once the match is over."},
+        metadata={"description": "SHA-256 (hex) of the server's secret seed as UTF-8 text, "
+                  "published when the table opens, before any contribution; the deal's seed "
+                  "derives from it and the seats' contributions, and the match record "
+                  "(`GET /v1/tables/{table}/record`) reveals all of them once it is over."},
+    )
+    server_seed = ma.fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "The server's secret seed, revealed once the match is over "
+                  "(null before): its SHA-256 is `seed_sha256`."},
     )
     seat = ma.fields.Integer(
         required=True, allow_none=True,
         metadata={"description": "The seat whose key was shown; null for a spectator."},
     )
     view = ma.fields.Dict(
-        required=True,
-        metadata={"description": "The match as this seat sees it; hidden cards are null.",
-                  COMPONENT: "View"},
+        required=True, allow_none=True,
+        metadata={"description": "The match as this seat sees it; hidden cards are null. "
+                  "Null while the table waits for players.", COMPONENT: "View"},
     )
     to_move = ma.fields.Integer(
         required=True, allow_none=True,
@@ -187,6 +339,22 @@ class TableSchema(ma.Schema):
         ma.fields.Dict(metadata={COMPONENT: "Move"}), required=True,
         metadata={"description": "The moves this seat may make now."},
     )
+    options = ma.fields.Dict(
+        required=True, metadata={"description": "The table's options, as it was opened "
+                                 "with them (the view's `rules` has them all)."})
+    public = ma.fields.Boolean(required=True)
+    turn_seconds = ma.fields.Integer(required=True, allow_none=True)
+    level = ma.fields.String(
+        required=True, allow_none=True,
+        metadata={COMPONENT: "BotLevel",
+                  "description": "The level of the bots that take over seats."})
+    rematch = ma.fields.String(
+        required=True, allow_none=True,
+        metadata={"description": "The table of the rematch, once a seat asked for one "
+                  "(`POST /v1/tables/{table}/rematch` gives each seat its key there)."})
+    rematch_of = ma.fields.String(required=True, allow_none=True,
+                                  metadata={"description": "The table this one is a "
+                                            "rematch of."})
 
 
 class TableUpdateSchema(TableSchema):
@@ -202,6 +370,14 @@ class NewTableResultSchema(TableUpdateSchema):
 
 
 # The table as a seat sees it.
+
+
+class ClaimedTableSchema(TableUpdateSchema):
+    key = ma.fields.String(
+        required=True,
+        metadata={"description": "The key of the seat just claimed: shown only in this "
+                  "answer, held by nobody else. Show it as `Authorization: Bearer <key>`."},
+    )
 
 
 class TableEventMessageSchema(ma.Schema):

@@ -18,7 +18,9 @@ def new_key() -> str:
 
 
 def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+    # A key or invitation sent in JSON may hold a lone surrogate: it opens nothing, but must
+    # not break the hash.
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def bearer_key() -> str | None:

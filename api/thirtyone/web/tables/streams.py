@@ -28,10 +28,13 @@ from thirtyone.web.connections import (
 )
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
+from thirtyone.web.tables import clocks, presence
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, advance, is_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, state_at, store, table_state
+from thirtyone.web.tables.life import clocked
+from thirtyone.web.tables.notices import MESSAGES
 from thirtyone.web.tables.problems import stale_version
 from thirtyone.web.tables.schemas import (
     EventsQuerySchema,
@@ -81,6 +84,8 @@ class TableEvents(MethodView):
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
+        presence.touch(record, seat)
+        record = clocks.enforce(record)
         after = query["after"] if query["after"] is not None else headers.get("last_event_id")
         give_back = stream_slot()
         try:
@@ -91,6 +96,20 @@ class TableEvents(MethodView):
         # Called when the server closes the stream: its end, or its client gone.
         response.call_on_close(give_back)
         return response
+
+
+def _final(record: TableRecord) -> bool:
+    """Whether a finished table will have no more versions: it has no human seat to ask for a
+    rematch, or its rematch was announced."""
+    return record.extra.get("rematch") is not None or all(
+        stored.bot is not None and stored.key_hash is None for stored in record.seats)
+
+
+def _fresh(record: TableRecord) -> TableRecord:
+    try:
+        return store().load(record.table)
+    except StoreUnavailable:
+        return record
 
 
 @blp.route("/<table>/updates")
@@ -112,6 +131,8 @@ class TableUpdates(MethodView):
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
+        presence.touch(record, seat)
+        record = clocks.enforce(record)
         after = record.version if query["after"] is None else query["after"]
         if after > record.version:
             raise stale_version(record.version)
@@ -163,7 +184,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
     else:
         state, pending = found
     reset = after is not None and found is None
-    if state.is_over and after is not None and not pending and not reset:
+    if state.is_over and after is not None and not pending and not reset and _final(record):
         # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
         return Response(status=204)
     keepalive = float(current_app.config["TABLE_KEEPALIVE_SECONDS"])
@@ -203,13 +224,26 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                         break
                     state = replay(record.table, state, entry)
                     cursor, digest = entry.version, entry.digest
+                    if clocked(record) or any(event["type"] in MESSAGES
+                                              for event in entry.events):
+                        # Seats, names, phase or clock changed: the answer shows them.
+                        record = _fresh(record)
                     yield _sse(table_answer(record, cursor, state, seat, entry.events))
                 remaining = deadline - time.monotonic()
                 if draining.stopping():
                     yield b"retry: %d\nevent: reconnect\ndata: {}\n\n" % draining.retry_ms()
                     return
-                if state.is_over or remaining <= 0:
+                if remaining <= 0 or (state.is_over and _final(record)):
                     return
+                presence.touch(record, seat)
+                if cursor == record.version:
+                    limit = clocks.deadline(record, state)
+                    if limit is not None and time.time() >= limit:
+                        # This worker holds the stream: it plays the move that is due.
+                        clocks.enforce(record)
+                        limit = None
+                else:
+                    limit = None
                 woken.clear()
                 due = is_due(record.seats, state)
                 if due:
@@ -236,9 +270,12 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     return
                 quiet = False
                 # A due move still being thought out (a strong bot in the pool) is taken up
-                # again after a slice's time rather than after the keep-alive's.
-                pause = SLICE_WALL_SECONDS if due else keepalive
-                if not pending and not woken.wait(min(pause, remaining)) and not due:
+                # again after a slice's time rather than after the keep-alive's; a turn's
+                # deadline wakes the stream as it passes.
+                pause = min(SLICE_WALL_SECONDS if due else keepalive, remaining)
+                if limit is not None:
+                    pause = max(0.0, min(pause, limit - time.time() + 0.01))
+                if not pending and not woken.wait(pause) and not due:
                     quiet = True
                     yield b": keep-alive\n\n"
 

@@ -1,0 +1,111 @@
+"""Turn clocks: a table's ``turn_seconds``, and the autopilot that moves for a seat whose time
+ran out.
+
+A turn starts when the version that gives it is committed (``turn_started`` in the table's
+meta); past ``turn_started + turn_seconds`` a bot of the table's level plays the seat's move
+(between rounds, when no human has dealt, it deals). Nothing runs on a timer: any read,
+stream or move of the table past the deadline plays the move (:func:`enforce`), and a worker
+holding a stream wakes at the deadline to do it, so the clock works with any number of
+stateless instances (the commit's compare-and-set lets one of them win). Three missed turns
+in a row hand the seat to the bot for the rest of the match.
+
+:func:`due` is the whole rule, a pure function of the record, the state and the time.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from thirtyone.bots import make_bot
+from thirtyone.game import GameState, legal_moves, view
+from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
+from thirtyone.web.tables.autoplay import play_due
+from thirtyone.web.tables.ledger import load_table, table_state
+from thirtyone.web.tables.life import PLAYING, changed, commit_life, level, phase, seat_meta
+from thirtyone.web.tables.playing import play
+
+MISSED_TURNS_TO_BOT = 3
+
+
+def _humans_in(record: TableRecord, state: GameState) -> list[int]:
+    return [seat for seat, stored in enumerate(record.seats)
+            if stored.bot is None and not state.seats[seat].eliminated]
+
+
+def deadline(record: TableRecord, state: GameState) -> float | None:
+    """When the move due now must be made (Unix time); None when no clock runs: no
+    ``turn_seconds``, a waiting or finished table, or a bot to move."""
+    seconds = record.extra.get("turn_seconds")
+    started = record.extra.get("turn_started")
+    if not seconds or started is None or phase(record) != PLAYING or state.is_over:
+        return None
+    seat = state.to_move
+    deadline = float(started) + float(seconds)
+    if seat is None:
+        return deadline if _humans_in(record, state) else None
+    if record.seats[seat].bot is not None:
+        return None
+    return deadline
+
+
+def due(record: TableRecord, state: GameState, now: float) -> bool:
+    """Whether the autopilot is to move at ``now``."""
+    limit = deadline(record, state)
+    return limit is not None and now >= limit
+
+
+def seat_deadlines(record: TableRecord, state: GameState) -> list[float | None]:
+    """Each seat's deadline: the seat to move's, or every human's between rounds."""
+    limit = deadline(record, state)
+    players = len(record.seats)
+    if limit is None:
+        return [None] * players
+    if state.to_move is None:
+        humans = set(_humans_in(record, state))
+        return [limit if seat in humans else None for seat in range(players)]
+    return [limit if seat == state.to_move else None for seat in range(players)]
+
+
+def timestamp(when: float | None) -> str | None:
+    """A time as the answers show it: ISO 8601 in UTC, to the millisecond."""
+    if when is None:
+        return None
+    return datetime.fromtimestamp(when, UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z")
+
+
+def _autopilot_move(record: TableRecord, state: GameState) -> dict[str, Any]:
+    seat = state.to_move
+    if seat is None:
+        return {"type": "next_round"}
+    place = f"{state.round}/{state.turns}/{len(state.history)}"
+    bot = make_bot(level(record), f"{state.seed}/autopilot/{seat}/{place}")
+    seen = view(state, seat) if bot.uses_view else None
+    return dict(bot.choose(seen, legal_moves(state)))
+
+
+def enforce(record: TableRecord) -> TableRecord:
+    """The table once the autopilot has made the move that is due, if one is: committed as
+    the next version (a commit by another request or instance first wins, and is read)."""
+    state = table_state(record)
+    if not due(record, state, time.time()):
+        return record
+    seat = state.to_move
+    moves: list[dict[str, Any]] = []
+    moved, events = play(state, _autopilot_move(record, state), moves)
+    after = record
+    if seat is not None:
+        missed = int(seat_meta(record, seat).get("missed") or 0) + 1
+        events = [{"type": "autopilot", "seat": seat}, *events]
+        handed = {}
+        if missed >= MISSED_TURNS_TO_BOT:
+            handed[seat] = SeatRecord(level(record), record.seats[seat].key_hash)
+            events.append({"type": "seat_to_bot", "seat": seat, "bot": level(record)})
+        after = changed(record, seats=handed, seat_meta_changes={seat: {"missed": missed}})
+    moved, bot_events = play_due(after.seats, moved, moves)
+    try:
+        return commit_life(record, after, moves, moved, events + bot_events)
+    except StaleVersion:
+        return load_table(record.table)

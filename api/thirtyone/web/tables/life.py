@@ -1,0 +1,237 @@
+"""A table's life around its match: who sits where, when the cards are dealt, who plays for
+an absent or departed player.
+
+What the engine's state does not hold lives in the record's ``extra`` (plain JSON, replaced
+by the commit that changes it, so every change is a new version pushed to the seats):
+
+- ``phase``: ``waiting`` (no cards dealt: seats are being claimed) or ``playing``;
+- ``server_seed``: the server's secret seed, never shown before the match is over; the
+  record's ``seed_sha256`` is its SHA-256, published at creation, before any contribution;
+- ``seats``: per seat its display ``name``, the SHA-256 of its single-use ``invitation``
+  (while unclaimed), of the key it is ``reserved`` for (a rematch), its ``entropy``
+  contribution and its ``missed`` turns in a row;
+- ``variant``, ``players``, ``options``, ``level`` (the bots' level for seats handed over),
+  ``turn_seconds`` and ``turn_started`` (the clock), ``public``, ``created``, ``creator``,
+  ``rematch`` (the next table) and ``rematch_of``.
+
+A table whose seats are all bots or its creator's is dealt at once; otherwise it waits until
+every human seat is claimed or its creator starts it. The deal's seed then comes from the
+server's seed and the seats' contributions by :func:`thirtyone.record.derive_seed`, and the
+log records the deal as a ``deal`` move that only the server reads
+(:func:`~thirtyone.web.tables.playing.replay_move`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from thirtyone import record as records
+from thirtyone.game import GameState, new_game
+from thirtyone.web.jsonio import dumps
+from thirtyone.web.store import SeatRecord, TableRecord
+from thirtyone.web.tables import autoplay
+from thirtyone.web.tables.ledger import commit, first_record, load_table, store
+from thirtyone.web.tables.seats import key_hash, new_key
+
+WAITING = "waiting"
+PLAYING = "playing"
+
+DEFAULT_LEVEL = "greedy"
+"""The bots' level at a table that names none and has no bot seat."""
+
+# Any seed deals the state a waiting table keeps (never shown, replaced by the real deal).
+_WAITING_SEED = "waiting"
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """What a new table is: from ``POST /v1/tables``, or from the table a rematch follows."""
+
+    variant: str
+    players: int
+    options: Mapping[str, Any]
+    bots: Mapping[int, str]
+    creator: int | None = None
+    name: str | None = None
+    """The creator's display name."""
+    names: Mapping[int, str] = field(default_factory=dict)
+    entropy: str | None = None
+    public: bool = False
+    turn_seconds: int | None = None
+    level: str | None = None
+    reserved: Mapping[int, str] = field(default_factory=dict)
+    """Seats kept for the holders of these key hashes (a rematch), claimed without invitation."""
+    rematch_of: str | None = None
+    hints: bool = True
+    table: str | None = None
+    """The table's id; drawn at random when None."""
+    seat_key: Callable[[int], str] | None = None
+    invitation: Callable[[int], str] | None = None
+    """How the creator's key and the invitations are made (None: at random): a creation
+    retried with its idempotency key answers the same ones."""
+    request: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A table just opened: its record and state, and the secrets only this answer shows."""
+
+    record: TableRecord
+    version: int
+    state: GameState
+    events: list[Any]
+    keys: dict[int, str]
+    invitations: dict[int, str]
+
+
+def phase(record: TableRecord) -> str:
+    return str(record.extra.get("phase", PLAYING))
+
+
+def seat_meta(record: TableRecord, seat: int) -> dict[str, Any]:
+    seats = record.extra.get("seats") or []
+    return dict(seats[seat]) if seat < len(seats) else {}
+
+
+def level(record: TableRecord) -> str:
+    return str(record.extra.get("level") or DEFAULT_LEVEL)
+
+
+def changed(record: TableRecord, *, seats: dict[int, SeatRecord] | None = None,
+            seat_meta_changes: dict[int, dict[str, Any]] | None = None,
+            **meta: Any) -> TableRecord:
+    """``record`` with some seats, some seats' meta and some of the table's meta replaced."""
+    new_seats = list(record.seats)
+    for index, stored in (seats or {}).items():
+        new_seats[index] = stored
+    seat_list = [dict(entry) for entry in record.extra.get("seats") or
+                 [{} for _ in record.seats]]
+    for index, changes in (seat_meta_changes or {}).items():
+        seat_list[index].update(changes)
+    return dataclasses.replace(record, seats=tuple(new_seats),
+                               extra={**record.extra, **meta, "seats": seat_list})
+
+
+def clocked(record: TableRecord) -> bool:
+    return bool(record.extra.get("turn_seconds"))
+
+
+def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
+    """``record`` changed (as :func:`changed` does) as the next commit stores it: at a
+    clocked table, the next turn starts now."""
+    after = changed(record, **changes)
+    return changed(after, turn_started=time.time()) if clocked(after) else after
+
+
+def commit_life(before: TableRecord, after: TableRecord, moves: list[dict[str, Any]],
+                state: GameState, events: list[Any]) -> TableRecord:
+    """Commit ``state`` and ``after``'s seats and extra as the version after ``before``'s;
+    the table as then stored. A clocked table's turn starts now."""
+    commit(before, before.version, moves, state, events, meta=life_meta(after))
+    return load_table(before.table)
+
+
+def open_table(spec: TableSpec) -> Opened:
+    """Store a new table: dealt at once when no other human is to come, else waiting."""
+    players = spec.players
+    humans = [seat for seat in range(players) if seat not in spec.bots]
+    creator = spec.creator if spec.creator is not None else (humans[0] if humans else None)
+    make_key = spec.seat_key or (lambda seat: new_key())
+    make_invitation = spec.invitation or (lambda seat: new_key())
+    keys = {creator: make_key(creator)} if creator is not None else {}
+    invitations = {seat: make_invitation(seat) for seat in humans
+                   if seat != creator and seat not in spec.reserved}
+    server_seed = secrets.token_hex(32)
+    names = {**spec.names, **({creator: spec.name} if spec.name and creator is not None else {})}
+    seat_list = [{
+        "name": names.get(seat),
+        "invitation": key_hash(invitations[seat]) if seat in invitations else None,
+        "reserved": spec.reserved.get(seat),
+        "entropy": spec.entropy if seat == creator else None,
+        "missed": 0,
+    } for seat in range(players)]
+    bot_levels = sorted(set(spec.bots.values()))
+    meta = {
+        "phase": WAITING, "server_seed": server_seed, "seats": seat_list,
+        "variant": spec.variant, "players": players, "options": dict(spec.options),
+        "level": spec.level or (bot_levels[0] if len(bot_levels) == 1 else DEFAULT_LEVEL),
+        "turn_seconds": spec.turn_seconds, "turn_started": None, "public": spec.public,
+        "created": time.time(), "creator": creator, "rematch": None,
+        "rematch_of": spec.rematch_of,
+    }
+    seats = tuple(SeatRecord(spec.bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
+                  for seat in range(players))
+    record = first_record(spec.table or secrets.token_urlsafe(12), b"", seats=seats,
+                          seed_sha256=records.seed_commitment(server_seed), hints=spec.hints,
+                          request=spec.request, extra=meta)
+    waiting = len(humans) > len(keys)
+    if waiting:
+        state = new_game(spec.variant, players, seed=_WAITING_SEED,
+                         options=spec.options or None)
+    else:
+        state = _dealt(record)
+        record = changed(record, phase=PLAYING,
+                         turn_started=time.time() if spec.turn_seconds else None)
+    start = state.to_dict()
+    record = dataclasses.replace(record, state_json=dumps(start))
+    store().create(record, start)
+    if spec.public and waiting:
+        created = meta["created"]
+        assert isinstance(created, float)
+        store().list_public(record.table, created)
+    if waiting:
+        return Opened(record, 0, state, [], keys, invitations)
+    # Bots to move first play one slice at once (version 1), before anyone has seen the
+    # table; a table of bots alone plays on as it is read or streamed.
+    advanced = autoplay.advance(record)
+    return Opened(record, advanced.version, advanced.state, advanced.events, keys, invitations)
+
+
+def contributions(record: TableRecord) -> list[str | None]:
+    return [seat_meta(record, seat).get("entropy") for seat in range(len(record.seats))]
+
+
+def deal_seed(record: TableRecord) -> str:
+    return records.derive_seed(record.extra["server_seed"], contributions(record))
+
+
+def _dealt(record: TableRecord) -> GameState:
+    meta = record.extra
+    return new_game(meta["variant"], meta["players"], seed=deal_seed(record),
+                    options=meta["options"] or None)
+
+
+def waiting_for(record: TableRecord) -> list[int]:
+    """The human seats not claimed yet."""
+    return [seat for seat, stored in enumerate(record.seats)
+            if stored.bot is None and stored.key_hash is None]
+
+
+def start(record: TableRecord, after: TableRecord,
+          events: list[dict[str, Any]]) -> tuple[TableRecord, GameState, list[Any]]:
+    """Deal a waiting table, ``after`` its last change (its unclaimed seats then played by
+    bots), and let the bots move; the committed record, the state and the events
+    (``events`` first: what led to the deal)."""
+    seats = {seat: SeatRecord(level(after), None) for seat in waiting_for(after)}
+    after = changed(after, seats=seats, phase=PLAYING,
+                    seat_meta_changes={seat: {"invitation": None, "reserved": None}
+                                       for seat in seats})
+    state = _dealt(after)
+    moves: list[dict[str, Any]] = [{"type": "deal", "seed": state.seed}]
+    events = [*events, {"type": "table_started", "seed_sha256": record.seed_sha256,
+                        "bots": sorted(seats)}]
+    played, bot_events = autoplay.play_due(after.seats, state, moves)
+    committed = commit_life(record, after, moves, played, events + bot_events)
+    if after.extra.get("public"):
+        store().unlist(record.table)
+    return committed, played, events + bot_events
+
+
+def match_moves(entries_moves: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The match's moves from the log's, without the deal entry."""
+    return [move for moves in entries_moves for move in moves if move.get("type") != "deal"]

@@ -1,0 +1,95 @@
+"""The lobby: ``GET /v1/tables`` lists the public tables that wait for players, newest first,
+a page at a time, with what anyone may see (never a key or an invitation). A free seat of a
+listed table is claimed without invitation (``POST /v1/tables/{table}/seats/{seat}``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import marshmallow as ma
+from flask import Response, jsonify
+from flask.views import MethodView
+
+from thirtyone.web.contract import COMPONENT
+from thirtyone.web.store import TableNotFound
+from thirtyone.web.tables.blueprint import blp
+from thirtyone.web.tables.ledger import load_table, store
+from thirtyone.web.tables.life import WAITING, phase, seat_meta, waiting_for
+from thirtyone.web.validation import Schema, between
+
+PAGE = 20
+
+
+class LobbyQuerySchema(Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    offset = ma.fields.Integer(load_default=0, validate=between(0, 10_000),
+                               metadata={"description": "Tables to skip."})
+    limit = ma.fields.Integer(load_default=PAGE, validate=between(1, 100),
+                              metadata={"description": "Tables per page."})
+
+
+class LobbySeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    name = ma.fields.String(required=True, allow_none=True)
+    bot = ma.fields.String(required=True, allow_none=True, metadata={COMPONENT: "BotLevel"})
+    free = ma.fields.Boolean(required=True, metadata={"description": "Anyone may claim it."})
+
+
+class LobbyTableSchema(ma.Schema):
+    table = ma.fields.String(required=True)
+    variant = ma.fields.String(required=True)
+    players = ma.fields.Integer(required=True)
+    options = ma.fields.Dict(required=True)
+    turn_seconds = ma.fields.Integer(required=True, allow_none=True)
+    seats = ma.fields.List(ma.fields.Nested(LobbySeatSchema), required=True)
+    free = ma.fields.Integer(required=True, metadata={"description": "Seats free to claim."})
+    age_seconds = ma.fields.Integer(required=True,
+                                    metadata={"description": "Seconds since it opened."})
+
+
+class LobbySchema(ma.Schema):
+    tables = ma.fields.List(ma.fields.Nested(LobbyTableSchema), required=True)
+    total = ma.fields.Integer(required=True,
+                              metadata={"description": "Public tables listed in all."})
+    offset = ma.fields.Integer(required=True)
+    limit = ma.fields.Integer(required=True)
+
+
+@blp.route("")
+class Lobby(MethodView):
+    @blp.doc(operationId="listTables")
+    @blp.arguments(LobbyQuerySchema(), location="query")
+    @blp.response(200, LobbySchema)
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
+                      description="The table store is not answering.")
+    def get(self, query: dict[str, Any]) -> Response:
+        """The public tables waiting for players, newest first: variant, options, seats
+        (names, bots, free), age. Private tables are never listed."""
+        ids, total = store().public_tables(query["offset"], query["limit"])
+        now = time.time()
+        tables = []
+        for table in ids:
+            try:
+                record = load_table(table)
+            except TableNotFound:
+                store().unlist(table)
+                continue
+            if phase(record) != WAITING or not record.extra.get("public"):
+                store().unlist(table)
+                continue
+            free = set(waiting_for(record))
+            meta = record.extra
+            tables.append({
+                "table": table, "variant": meta["variant"], "players": meta["players"],
+                "options": meta.get("options") or {}, "turn_seconds": meta.get("turn_seconds"),
+                "seats": [{"seat": seat, "name": seat_meta(record, seat).get("name"),
+                           "bot": stored.bot,
+                           "free": seat in free and not seat_meta(record, seat).get("reserved")}
+                          for seat, stored in enumerate(record.seats)],
+                "free": len(free), "age_seconds": int(now - float(meta["created"])),
+            })
+        return jsonify({"tables": tables, "total": total, "offset": query["offset"],
+                        "limit": query["limit"]})

@@ -1,0 +1,103 @@
+"""A finished table's match record (:mod:`thirtyone.record`): anyone may download it and
+check it with ``thirtyone verify RECORD.json``, with the engine alone.
+
+The record replays the table's log from the derived seed; a finished table never changes, so
+each process keeps the records it built (the replay of a long match is not repeated).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import marshmallow as ma
+from flask import Response
+from flask.views import MethodView
+
+from thirtyone import record as records
+from thirtyone.errors import N_
+from thirtyone.web.problems import Problem
+from thirtyone.web.tables.blueprint import blp
+from thirtyone.web.tables.ledger import load_table, store, table_state
+from thirtyone.web.tables.life import contributions, match_moves, seat_meta
+from thirtyone.web.tables.problems import match_not_over
+
+_built: OrderedDict[str, str] = OrderedDict()
+_lock = threading.Lock()
+_KEPT = 256
+
+
+class RecordSchema(ma.Schema):
+    format = ma.fields.String(required=True, metadata={"enum": [records.FORMAT]})
+    format_version = ma.fields.Integer(required=True,
+                                       metadata={"enum": [records.FORMAT_VERSION]})
+    table = ma.fields.String(required=True, allow_none=True)
+    variant = ma.fields.String(required=True)
+    players = ma.fields.Integer(required=True)
+    options = ma.fields.Dict(required=True)
+    seats = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "Per seat: `seat`, `name`, `bot` (the level that played it last)."})
+    seed = ma.fields.Dict(required=True, metadata={
+        "description": "`server` (the server's secret seed), `sha256` (its SHA-256, "
+        "published first), `contributions` (one per seat, null for none) and `deal` (the "
+        "deal's seed derived from them, as `thirtyone.record.derive_seed` documents)."})
+    moves = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "Every move in order, each with its `seat`; `next_round` deals."})
+    rounds = ma.fields.List(ma.fields.Dict(), required=True,
+                            metadata={"description": "Every round's result, in order."})
+    winners = ma.fields.List(ma.fields.Integer(), required=True)
+    is_over = ma.fields.Boolean(required=True)
+
+
+def no_record() -> Problem:
+    return Problem(404, "no_record",
+                   N_("This table keeps no whole match record (its log no longer reaches back "
+                      "to the deal)."))
+
+
+def build(table: str) -> str:
+    """The record of a finished table, as JSON text."""
+    with _lock:
+        if table in _built:
+            return _built[table]
+    record = load_table(table)
+    if not table_state(record).is_over:
+        raise match_not_over()
+    meta = record.extra
+    if "server_seed" not in meta:
+        raise no_record()
+    log = store().entries(table, 0)
+    if record.version and (not log or log[0].version != 1 or log[-1].version != record.version
+                           or any(entry.reset for entry in log)):
+        # The log no longer reaches back to the deal (trimmed after a snapshot, or a timeline
+        # the store lost): a record of part of a match could not be checked.
+        raise no_record()
+    moves = match_moves([entry.moves for entry in log])
+    built = records.dumps(records.make_record(
+        variant=meta["variant"], players=meta["players"], options=meta["options"],
+        names=[seat_meta(record, seat).get("name") for seat in range(len(record.seats))],
+        bots=[stored.bot for stored in record.seats], server_seed=meta["server_seed"],
+        contributions=contributions(record), moves=moves, table=table))
+    with _lock:
+        _built[table] = built
+        if len(_built) > _KEPT:
+            _built.popitem(last=False)
+    return built
+
+
+@blp.route("/<table>/record")
+class TableRecordDocument(MethodView):
+    @blp.doc(operationId="getTableRecord")
+    @blp.response(200, RecordSchema)
+    @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
+    @blp.alt_response(409, response="CONFLICT", description="The match is not over yet.")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
+                      description="The table store is not answering.")
+    def get(self, table: str) -> Response:
+        """The match record of a finished table: variant, options, seats and names, the
+        server's seed with its SHA-256 and every contribution, every move and every round's
+        result. `thirtyone verify RECORD.json` replays it with the engine and checks it."""
+        response = Response(build(table), mimetype="application/json")
+        response.headers["Content-Disposition"] = (
+            f'attachment; filename="thirtyone-{table}.json"')
+        return response

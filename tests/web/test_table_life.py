@@ -1,0 +1,307 @@
+"""A table's life through the app, on SQLite and on a real Redis: invitations and keys, the
+waiting phase and the combined seed, names and presence, clocks and the autopilot, leaving,
+rematch, the lobby and the match record."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from thirtyone import record as records
+from thirtyone.game import GameState
+from thirtyone.web.store import TableRecord
+from thirtyone.web.tables import clocks, life
+
+from .test_tables import QUICK, bearer, create_table, open_table, play_one, store_url  # noqa: F401
+from .test_tables import make_app as _make_app
+
+
+@pytest.fixture
+def app(store_url):  # noqa: F811 - the fixture imported above
+    return _make_app(store_url)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Clock:
+    """The time the clocks read, moved by hand."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    import time
+
+    fake = Clock(time.time())
+    monkeypatch.setattr(clocks, "time", fake)
+    monkeypatch.setattr(life, "time", fake)
+    return fake
+
+
+def claim(client, table: str, seat: int, body: dict[str, Any]):
+    return client.post(f"/v1/tables/{table}/seats/{seat}", json=body)
+
+
+def test_the_creator_holds_one_key_and_an_invitation_claims_its_seat_once(client):
+    created = create_table(client, players=4, bots={"3": "greedy"}, seat=1, name="Ana")
+    keys = [seat["key"] for seat in created["seats"] if seat["key"]]
+    invitations = {seat["seat"]: seat["invitation"] for seat in created["seats"]
+                   if seat["invitation"]}
+    assert len(keys) == 1 and created["seats"][1]["key"] == keys[0]
+    assert sorted(invitations) == [0, 2]
+    table = created["table"]
+    wrong = claim(client, table, 0, {"invitation": invitations[2], "name": "Eve"})
+    assert (wrong.status_code, wrong.json["code"]) == (403, "bad_invitation")
+    private = claim(client, table, 0, {"name": "Eve"})
+    assert (private.status_code, private.json["code"]) == (403, "invitation_required")
+    first = claim(client, table, 0, {"invitation": invitations[0], "name": "Bruno"})
+    assert first.status_code == 201 and first.json["seat"] == 0
+    assert first.json["phase"] == "waiting" and first.json["view"] is None
+    again = claim(client, table, 0, {"invitation": invitations[0], "name": "Eve"})
+    assert (again.status_code, again.json["code"]) == (409, "seat_taken")
+    taken = claim(client, table, 1, {"invitation": invitations[0], "name": "Eve"})
+    assert taken.json["code"] == "seat_taken"
+    assert claim(client, table, 9, {"name": "X"}).json["code"] == "no_such_seat"
+    # Each key opens its own seat only, and no answer shows another's key.
+    bruno = first.json["key"]
+    assert bruno not in keys
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(bruno)).json
+    assert mine["seat"] == 0 and bruno not in json.dumps(mine) and keys[0] not in json.dumps(mine)
+
+
+def test_a_table_waits_until_full_then_deals_from_the_combined_seed(app, client):
+    created = create_table(client, players=3, bots={"2": "greedy"}, entropy="ana's dice")
+    table, ana = created["table"], created["seats"][0]["key"]
+    assert created["phase"] == "waiting" and created["to_move"] is None
+    early = client.post(f"/v1/tables/{table}/moves", headers=bearer(ana),
+                        json={"move": {"type": "knock"}, "version": 0})
+    assert (early.status_code, early.json["code"]) == (409, "table_waiting")
+    claimed = claim(client, table, 1, {"invitation": created["seats"][1]["invitation"],
+                                       "name": "Bruno", "entropy": "qwerty"})
+    assert claimed.json["phase"] == "playing"
+    assert [event["type"] for event in claimed.json["events"]][:2] == [
+        "seat_claimed", "table_started"]
+    stored = app.extensions["thirtyone.tables"].load(table)
+    server = stored.extra["server_seed"]
+    assert records.seed_commitment(server) == created["seed_sha256"]
+    state = GameState.from_dict(stored.state())
+    assert state.seed == records.derive_seed(server, ["ana's dice", "qwerty", None])
+    # Neither the seed nor the server's seed shows before the end.
+    text = json.dumps(client.get(f"/v1/tables/{table}").json)
+    assert server not in text and str(state.seed) not in text
+
+
+def test_the_creator_starts_a_waiting_table_with_bots(client):
+    created = create_table(client, players=3, level="random")
+    table, invitation = created["table"], created["seats"][1]["invitation"]
+    claimed = claim(client, table, 1, {"invitation": invitation, "name": "Bruno"}).json
+    nope = client.post(f"/v1/tables/{table}/start", headers=bearer(claimed["key"]))
+    assert (nope.status_code, nope.json["code"]) == (403, "creator_only")
+    started = client.post(f"/v1/tables/{table}/start",
+                          headers=bearer(created["seats"][0]["key"]))
+    assert started.status_code == 200 and started.json["phase"] == "playing"
+    assert [seat["bot"] for seat in started.json["seats"]] == [None, None, "random"]
+    twice = client.post(f"/v1/tables/{table}/start", headers=bearer(created["seats"][0]["key"]))
+    assert twice.json["code"] == "table_started"
+
+
+def test_invitations_are_replaced_and_keys_rotated(client):
+    created = create_table(client, players=2)
+    table, ana = created["table"], created["seats"][0]["key"]
+    old = created["seats"][1]["invitation"]
+    replaced = client.post(f"/v1/tables/{table}/seats/1/invitation", headers=bearer(ana))
+    assert replaced.status_code == 201
+    new = replaced.json["invitation"]
+    assert claim(client, table, 1, {"invitation": old, "name": "B"}).json["code"] == \
+        "bad_invitation"
+    bruno = claim(client, table, 1, {"invitation": new, "name": "B"}).json["key"]
+    by_guest = client.post(f"/v1/tables/{table}/seats/0/invitation", headers=bearer(bruno))
+    assert by_guest.json["code"] == "creator_only"
+    other = client.post(f"/v1/tables/{table}/seats/0/key", headers=bearer(bruno))
+    assert (other.status_code, other.json["code"]) == (403, "not_your_seat")
+    rotated = client.post(f"/v1/tables/{table}/seats/1/key", headers=bearer(bruno))
+    assert rotated.status_code == 201 and rotated.json["key"] != bruno
+    assert client.get(f"/v1/tables/{table}", headers=bearer(bruno)).json["code"] == \
+        "bad_seat_key"
+    assert client.get(f"/v1/tables/{table}",
+                      headers=bearer(rotated.json["key"])).json["seat"] == 1
+
+
+def test_names_of_any_script_are_kept_and_presence_shown(client):
+    created = create_table(client, players=2, name="  Анна\u200b  Мария ")
+    table = created["table"]
+    assert created["seats"][0]["name"] == "Анна Мария"
+    assert created["seats"][0]["connected"] and not created["seats"][1]["connected"]
+    long = claim(client, table, 1, {"invitation": created["seats"][1]["invitation"],
+                                    "name": "x" * 33})
+    assert (long.status_code, long.json["errors"][0]["code"]) == (422, "bad_name")
+    joined = claim(client, table, 1, {"invitation": created["seats"][1]["invitation"],
+                                      "name": "李雷 🎴"}).json
+    public = client.get(f"/v1/tables/{table}").json
+    assert [(seat["name"], seat["connected"]) for seat in public["seats"]] == [
+        ("Анна Мария", True), ("李雷 🎴", True)]
+    assert joined["events"][0]["message"] == "李雷 🎴 took seat 1."
+
+
+def test_the_clock_is_a_pure_rule_of_record_state_and_time():
+    from thirtyone.game import new_game
+    from thirtyone.web.store import SeatRecord
+
+    state = new_game("scat", 2, seed="clock", dealer=1)  # seat 0 to move
+    seats = (SeatRecord(None, "h0"), SeatRecord(None, "h1"))
+    record = TableRecord("t", 3, b"", seats, "sha", extra={
+        "phase": "playing", "turn_seconds": 10, "turn_started": 100.0})
+    assert state.to_move == 0
+    assert clocks.deadline(record, state) == 110.0
+    assert not clocks.due(record, state, 109.9) and clocks.due(record, state, 110.0)
+    assert clocks.seat_deadlines(record, state) == [110.0, None]
+    unclocked = TableRecord("t", 3, b"", seats, "sha", extra={"phase": "playing"})
+    assert clocks.deadline(unclocked, state) is None
+    bot_to_move = TableRecord("t", 3, b"", (SeatRecord("greedy", None), seats[1]), "sha",
+                              extra=record.extra)
+    assert not clocks.due(bot_to_move, state, 1e12)
+
+
+def test_the_autopilot_moves_past_the_deadline_and_three_misses_make_a_bot(client, clock):
+    table, keys = _two_humans(client, turn_seconds=5)
+    answer = client.get(f"/v1/tables/{table}").json
+    absent = answer["to_move"]
+    assert answer["seats"][absent]["deadline"] is not None
+    version = answer["version"]
+    clock.now += 4.9
+    assert client.get(f"/v1/tables/{table}").json["version"] == version
+    for _ in range(40):
+        # Nobody moves: each read past the deadline plays the move that was due.
+        clock.now += 5.1
+        answer = client.get(f"/v1/tables/{table}").json
+        assert answer["version"] > version
+        version = answer["version"]
+        if answer["seats"][absent]["bot"] is not None or answer["is_over"]:
+            break
+    assert answer["is_over"] or answer["seats"][absent]["bot"] == "greedy"
+    types = [event["type"] for event in _events_since(client, table, 0)]
+    assert "autopilot" in types
+    if not answer["is_over"]:
+        assert "seat_to_bot" in types
+        late = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[absent]),
+                           json={"move": {"type": "knock"}, "version": answer["version"]})
+        assert late.json["code"] in ("seat_played_by_bot", "stale_version")
+
+
+def _two_humans(client, **body: Any) -> tuple[str, dict[int, str]]:
+    opened = open_table(client, players=2, **body)
+    return opened["table"], opened["keys"]
+
+
+def _events_since(client, table: str, after: int) -> list[dict[str, Any]]:
+    return client.get(f"/v1/tables/{table}/updates?after={after}&wait=0").json["events"]
+
+
+def test_leave_hands_the_seat_to_a_bot_and_the_match_ends(client):
+    table, keys = _two_humans(client, options=QUICK)
+    left = client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[1]))
+    assert left.status_code == 200 and left.json["events"][0]["type"] == "seat_left"
+    assert left.json["seats"][1]["bot"] == "greedy"
+    answer = left.json
+    for _ in range(300):
+        if answer["is_over"]:
+            break
+        answer = play_one(client, table, {0: keys[0]})
+    assert answer["is_over"]
+    # The seat's old key still shows its cards, and moves nothing.
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[1])).json
+    assert mine["seat"] == 1 and mine["legal_moves"] == []
+    gone = client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[0]))
+    assert gone.json["code"] == "match_over"
+
+
+def test_when_every_human_is_gone_the_bots_play_the_match_out(client):
+    table, keys = _two_humans(client, options=QUICK)
+    client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[1]))
+    ended = client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[0])).json
+    assert ended["is_over"] and ended["phase"] == "over"
+
+
+def test_the_record_replays_with_the_engine_and_a_changed_move_fails(client):
+    table, keys = _two_humans(client, options=QUICK)
+    early = client.get(f"/v1/tables/{table}/record")
+    assert (early.status_code, early.json["code"]) == (409, "match_not_over")
+    answer: dict[str, Any] = {"is_over": False}
+    while not answer["is_over"]:
+        answer = play_one(client, table, keys)
+    fetched = client.get(f"/v1/tables/{table}/record")
+    assert fetched.status_code == 200
+    assert "attachment" in fetched.headers["Content-Disposition"]
+    document = records.loads(fetched.data)
+    assert [check.code for check in records.verify(document)][-1] == "winners"
+    assert [seat["name"] for seat in document["seats"]] == [None, "Player 1"]
+    assert document["seed"]["deal"] == answer["view"]["seed"]
+    assert answer["server_seed"] == document["seed"]["server"]
+    changed = json.loads(fetched.data)
+    changed["moves"][0]["seat"] = 1 - changed["moves"][0]["seat"]
+    with pytest.raises(records.RecordError) as error:
+        records.verify(records.loads(json.dumps(changed)))
+    assert error.value.code in ("illegal_move", "round_mismatch", "winners_mismatch")
+
+
+def test_a_rematch_keeps_seats_and_names_and_gives_each_player_a_new_key(client):
+    table, keys = _two_humans(client, options=QUICK, name="Ana", turn_seconds=30)
+    answer: dict[str, Any] = {"is_over": False}
+    early = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[0]))
+    assert early.json["code"] == "match_not_over"
+    while not answer["is_over"]:
+        answer = play_one(client, table, keys)
+    first = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[1]))
+    assert first.status_code == 201 and first.json["phase"] == "waiting"
+    new = first.json["table"]
+    old = client.get(f"/v1/tables/{table}").json
+    assert old["rematch"] == new
+    assert _events_since(client, table, answer["version"])[-1] == {
+        "type": "rematch", "table": new, "message": f"A rematch is open at table {new}."}
+    # Seat 0 is kept for Ana's old key: nobody claims it otherwise.
+    assert claim(client, new, 0, {"name": "Eve"}).json["code"] in (
+        "seat_reserved", "invitation_required")
+    second = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[0]))
+    assert second.status_code == 201 and second.json["table"] == new
+    assert second.json["phase"] == "playing" and second.json["rematch_of"] == table
+    assert [seat["name"] for seat in second.json["seats"]] == ["Ana", "Player 1"]
+    assert second.json["turn_seconds"] == 30
+    fresh = {first.json["key"], second.json["key"]}
+    assert len(fresh) == 2 and not fresh & set(keys.values())
+    twice = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[0]))
+    assert twice.json["code"] == "seat_taken"
+
+
+def test_the_lobby_lists_public_waiting_tables_only_and_never_a_key(client):
+    public = [create_table(client, players=3, public=True, name=f"P{index}")
+              for index in range(3)]
+    private = create_table(client, players=2)
+    listed = client.get("/v1/tables?limit=2").json
+    assert listed["total"] >= 3 and len(listed["tables"]) == 2
+    everything = client.get("/v1/tables?limit=100").json
+    ids = [entry["table"] for entry in everything["tables"]]
+    assert private["table"] not in ids
+    assert {entry["table"] for entry in public} <= set(ids)
+    text = json.dumps(everything)
+    for created in [*public, private]:
+        for seat in created["seats"]:
+            for secret in (seat["key"], seat["invitation"]):
+                assert secret is None or secret not in text
+    # Anyone claims a free seat of a public table without invitation; a full one leaves.
+    target = public[0]
+    for seat in (1, 2):
+        assert claim(client, target["table"], seat, {"name": f"G{seat}"}).status_code == 201
+    after = [entry["table"] for entry in client.get("/v1/tables?limit=100").json["tables"]]
+    assert target["table"] not in after and public[1]["table"] in after
+    bad = client.get("/v1/tables?limit=0")
+    assert bad.status_code == 422
