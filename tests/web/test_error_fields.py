@@ -117,13 +117,14 @@ def test_the_race_names_the_card_at_fault(client, taken, field):
 
 
 def test_a_table_move_names_no_seat_the_request_lacks(client):
-    created = open_table(client, variant="scat", players=2)
-    # The seat that is not to move: the engine refuses it, naming its `seat` argument.
-    key = created["keys"][1 - created["to_move"]]
-    body = {"version": created["version"], "move": {"type": "draw", "source": "stock"}}
-    response = client.post(f"/v1/tables/{created['table']}/moves", json=body,
+    table = open_table(client)
+    # The seat not to move: the engine refuses it, naming its `seat` argument.
+    key = table["keys"][1 - table["to_move"]]
+    body = {"version": table["version"], "move": {"type": "draw", "source": "stock"}}
+    response = client.post(f"/v1/tables/{table['table']}/moves", json=body,
                            headers={"Authorization": f"Bearer {key}"})
     assert response.status_code == 409, response.get_json()
+    assert response.get_json()["code"] == "not_your_turn"
     assert_fields_in_request(response, body, set(body))
 
 

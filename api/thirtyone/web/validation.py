@@ -51,6 +51,8 @@ FIELD_MESSAGES: dict[str, tuple[str, ...]] = {
 }
 
 MESSAGE_CODES: dict[str, str] = {
+    # Also the code of a message that names none (Message's default, a validator's plain text).
+    "validator_failed": "invalid_field",
     "required": "missing_field",
     "null": "null_field",
     "invalid": "wrong_type",
@@ -116,13 +118,14 @@ def players_field() -> ma.fields.Integer:
 
 def length(minimum: int | None = None, maximum: int | None = None) -> ma.validate.Length:
     # "Number of items: ..." keeps the count out of the grammar of the sentence.
+    # Each Message written out, so that thirtyone.web.codes finds the code.
     if minimum is None:
-        text = N_("Number of items: at most {max}.")
+        error = Message(N_("Number of items: at most {max}."), "wrong_length")
     elif maximum is None:
-        text = N_("Number of items: at least {min}.")
+        error = Message(N_("Number of items: at least {min}."), "wrong_length")
     else:
-        text = N_("Number of items: from {min} to {max}.")
-    return ma.validate.Length(minimum, maximum, error=Message(text, "wrong_length"))
+        error = Message(N_("Number of items: from {min} to {max}."), "wrong_length")
+    return ma.validate.Length(minimum, maximum, error=error)
 
 
 def one_of(choices: tuple[str, ...]) -> ma.validate.OneOf:

@@ -11,11 +11,11 @@ import marshmallow as ma
 from flask import Response, jsonify
 from flask.views import MethodView
 
+from thirtyone.web.contract import COMPONENT
 from thirtyone.web.store import TableNotFound
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, store
 from thirtyone.web.tables.life import WAITING, phase, seat_meta, waiting_for
-from thirtyone.web.tables.schemas import BOT_LEVELS
 from thirtyone.web.validation import Schema, between
 
 PAGE = 20
@@ -34,8 +34,7 @@ class LobbyQuerySchema(Schema):
 class LobbySeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     name = ma.fields.String(required=True, allow_none=True)
-    bot = ma.fields.String(required=True, allow_none=True,
-                           metadata={"enum": [*BOT_LEVELS, None]})
+    bot = ma.fields.String(required=True, allow_none=True, metadata={COMPONENT: "BotLevel"})
     free = ma.fields.Boolean(required=True, metadata={"description": "Anyone may claim it."})
 
 

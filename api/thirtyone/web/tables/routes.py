@@ -53,9 +53,23 @@ IDEMPOTENCY_KEY = {
 }
 
 
+_TABLE = {"table": "$response.body#/table"}
+# What a client does with a new table (schemathesis' stateful tests follow these too).
+TABLE_LINKS = {
+    "getTable": {"operationId": "getTable", "parameters": _TABLE,
+                 "description": "Read the new table."},
+    "playTableMove": {"operationId": "playTableMove", "parameters": _TABLE,
+                      "description": "Play at the new table (with a seat's key)."},
+    "tableEvents": {"operationId": "tableEvents", "parameters": _TABLE,
+                    "description": "Follow the new table's events."},
+    "pollTable": {"operationId": "pollTable", "parameters": _TABLE,
+                  "description": "Wait for the new table's next version."},
+}
+
+
 @blp.route("")
 class Tables(MethodView):
-    @blp.doc(operationId="openTable")
+    @blp.doc(operationId="openTable", responses={201: {"links": TABLE_LINKS}})
     @blp.arguments(NewTableSchema(),
                    example={"variant": "scat", "players": 3, "bots": {"2": "greedy"},
                             "name": "Ana", "public": True, "turn_seconds": 60})

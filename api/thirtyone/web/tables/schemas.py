@@ -117,7 +117,8 @@ class NewTableSchema(RulesSchema):
     )
     level = ma.fields.String(
         allow_none=True, validate=one_of(BOT_LEVELS),
-        metadata={"description": "The level of the bots that take over a seat (a player "
+        metadata={COMPONENT: "BotLevel",
+                  "description": "The level of the bots that take over a seat (a player "
                   "left, missed turns, never came); by default the bot seats' level, else "
                   "`greedy`."},
     )
@@ -131,7 +132,7 @@ class NewTableSchema(RulesSchema):
         return data | {"name": display_name(data["name"])}
 
     hints = ma.fields.String(
-        validate=one_of(HINTS),
+        allow_none=True, validate=one_of(HINTS),
         metadata={"description": "Whether the seats may ask for hints "
                   "(`GET /v1/tables/{table}/advice`): `on` or `off`. By default `off` at a "
                   "table of two or more human seats (a hint there would help one friend "
