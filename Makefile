@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test lint bench bench-bots clean clients axe
+.PHONY: install system translations site serve test test-fast lint bench bench-bots clean clients axe
 
 # What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy and
 # chromium, node and npm for the TypeScript client check, and curl and jq for the README's
@@ -38,8 +38,20 @@ endif
 translations: $(STAMP)
 	$(BIN)/pybabel compile --statistics -d translations -D messages
 
-site: $(STAMP) translations
+# The site is rebuilt only when what it is made of changed: its pages, hooks, data and theme,
+# the catalogs it reads, the contract and the engine it documents (not the web layer). Each
+# file gets its gzip and brotli copies, which the server sends to clients that take them.
+SITE_STAMP := build/site/.built
+SITE_SOURCES := site/mkdocs.yml $(shell find site/docs site/hooks site/data site/overrides -type f \
+	-not -name '*.pyc') $(wildcard translations/*/LC_MESSAGES/*.po) openapi.yaml \
+	$(shell find api/thirtyone -name '*.py' -not -path 'api/thirtyone/web/*')
+
+$(SITE_STAMP): $(STAMP) $(SITE_SOURCES)
 	$(BIN)/mkdocs build --strict --quiet -f site/mkdocs.yml
+	$(BIN)/python -m whitenoise.compress --quiet build/site
+	touch $@
+
+site: $(SITE_STAMP)
 
 # The API always; the rules site at / when it builds (a failed site build leaves the API up).
 serve: translations
@@ -51,6 +63,7 @@ serve: translations
 
 lint: $(STAMP)
 	$(BIN)/ruff check api tests benchmarks
+	$(BIN)/mypy --strict api/thirtyone
 
 # The contract as other tools read it: redocly lints it, openapi-typescript generates types,
 # and tsc --strict checks a small openapi-fetch script that plays a game against them
@@ -71,8 +84,18 @@ axe: $(AXE)/node_modules/.installed
 clients: $(CLIENTS)/node_modules/.installed
 	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check
 
+# The inner loop: the engine's and the web layer's unit tests and doctests, without a browser,
+# the site, node, or a real server (those tests, and the heaviest random ones, are marked
+# `slow`: tests/conftest.py marks every test using chromium or a real Redis).
+FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py tests/test_imports.py \
+	api/thirtyone
+
+test-fast: $(STAMP) translations
+	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)
+
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
+	$(BIN)/mypy --strict api/thirtyone
 	@if command -v node >/dev/null; then $(MAKE) --no-print-directory clients axe; \
 		else echo "node is missing: the TypeScript client is not checked (make system)"; fi
 	$(BIN)/python -m pytest -n 2 -q

@@ -9,6 +9,11 @@
 
 A test that needs a missing component skips on a developer's machine and fails under
 ``CI=true`` (``make test`` installs the components; a skip there would hide a missing step).
+
+Every test that needs a real server, browser, node or the built site is ``slow``, so that
+``make test-fast`` (``-m "not slow"``) runs only the engine and web unit tests: a test using
+``chromium`` or ``redis_url``, or a store parametrized on Redis, is marked here; one that
+starts its own processes carries the mark itself (or lives in a folder test-fast skips).
 """
 
 from __future__ import annotations
@@ -33,6 +38,18 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
+
+
+REAL_COMPONENTS = frozenset({"chromium", "redis_url"})
+"""Fixtures that start a real component: their tests are ``slow``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        params = getattr(item, "callspec", None)
+        on_redis = params is not None and params.params.get("store_url") == "redis"
+        if on_redis or REAL_COMPONENTS & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 def missing(what: str) -> None:

@@ -60,7 +60,8 @@ def test_play_a_match_against_bots_in_the_terminal(capsys, monkeypatch):
                "--lang", "ru")
     assert next(asked) > 1
     assert "Ваши карты: " in said and "Игрок 1 " in said
-    assert said.splitlines()[-1].startswith("Игрок ") and "выиграл" in said.splitlines()[-1]
+    assert "выиграл" in said.splitlines()[-3]  # the match's last event, then the standings
+    assert said.splitlines()[-1].startswith("Партия окончена, победа: Игрок ")
 
 
 def test_play_ends_quietly_at_the_end_of_input(capsys, monkeypatch):

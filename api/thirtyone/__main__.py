@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gettext
 import importlib.util
+import json
 import os
 import secrets
 import sys
@@ -29,22 +30,17 @@ from pathlib import Path
 from typing import Any
 
 import thirtyone
-from thirtyone import record, words
-from thirtyone.bots import Bot, GreedyBot, RandomBot
+from thirtyone import record, terminal, words
+from thirtyone.bots import BOTS
 from thirtyone.errors import N_, ThirtyOneError
-from thirtyone.game import apply_move, legal_moves, new_game, view
+from thirtyone.game import view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
+from thirtyone.review import mistake_text, review
 from thirtyone.rules import OPTIONS, find_preset
 
 SERVER_MODULES = ("flask", "flask_smorest", "flask_babel", "gunicorn", "yaml")
 """What ``serve`` and ``openapi`` import, all from the server extra."""
-
-BOTS: dict[str, Callable[[int], Bot]] = {
-    "greedy": lambda seat: GreedyBot(seed=seat),
-    "random": lambda seat: RandomBot(seat),
-}
-
 
 def _serve(args: argparse.Namespace) -> None:
     from gunicorn.app.base import BaseApplication
@@ -88,7 +84,7 @@ def _openapi(args: argparse.Namespace) -> None:
 
     app = create_app({"THIRTYONE_SECRET_KEY": "only the contract is read"})
     with app.app_context():
-        spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+        spec = app.extensions["thirtyone.api"].spec.to_dict()
     with open(args.output, "w", encoding="utf-8") as file:
         yaml.dump(spec, file)
 
@@ -185,54 +181,28 @@ def _solve(args: argparse.Namespace) -> None:
             {"total": solution.total}))
 
 
-def _play(args: argparse.Namespace) -> None:
-    """A match in the terminal: you hold seat 0, bots the others; any seat deals between
-    rounds, so you do."""
+def _review(args: argparse.Namespace) -> None:
+    """Review a match record: each player's accuracy and the biggest mistakes, in words."""
     translations = _catalog(args)
-    state = new_game(args.variant, args.players, seed=args.seed, options=_options(args))
-    bots = {seat: BOTS[args.bots](seat) for seat in range(1, args.players)}
-    say = print
-    while not state.is_over:
-        seat = state.to_move
-        moves = legal_moves(state)
-        if seat in bots:
-            bot = bots[seat]
-            move = bot.choose(view(state, seat) if bot.uses_view else None, moves)
-        else:
-            seen = view(state, 0)
-            cards = ", ".join(words.card_name(translations, card)
-                              for card in seen["hands"][0] if card is not None)
-            say(words.format_message(translations, N_("Your cards: {cards}."), {"cards": cards}))
-            if seen["discard"]:
-                top = words.card_name(translations, seen["discard"][-1])
-                say(words.format_message(translations, N_("Top of the discard pile: {card}."),
-                                         {"card": top}))
-            if seen["table"]:
-                # Numbered as the moves' words name the places.
-                table = ", ".join(
-                    f"{words.ordinal(position)}: "
-                    + ("?" if card is None else words.card_name(translations, card))
-                    for position, card in enumerate(seen["table"]))
-                say(words.format_message(translations, N_("On the table: {cards}."),
-                                         {"cards": table}))
-            for number, option in enumerate(moves, start=1):
-                say(f"  {number}) {words.describe_move(translations, option, seen)}")
-            move = moves[_ask(translations, len(moves)) - 1]
-        state, events = apply_move(state, move)
-        for event in events:
-            say(words.event_message(translations, event))
+    record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+    done = review(record)
+    for player in done.players:
+        print(translations.ngettext(
+            "Seat {seat}: {accurate} of {decisions} decision as good as the best "
+            "({accuracy}%).",
+            "Seat {seat}: {accurate} of {decisions} decisions as good as the best "
+            "({accuracy}%).", player.decisions).format(
+            seat=player.seat, decisions=player.decisions,
+            accurate=round(player.accuracy * player.decisions),
+            accuracy=round(100 * player.accuracy)))
+    for decision in done.mistakes:
+        print(mistake_text(translations, decision, done.measure))
 
 
-def _ask(translations: gettext.NullTranslations, count: int) -> int:
-    prompt = words.format_message(translations, N_("Your move (1-{count}): "), {"count": count})
-    while True:
-        try:
-            answer = input(prompt).strip()
-        except EOFError:
-            print()
-            sys.exit(0)
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer)
+def _play(args: argparse.Namespace) -> None:
+    """A match in the terminal: you hold seat 0, bots the others (:mod:`thirtyone.terminal`)."""
+    terminal.play(_catalog(args), args.variant, args.players, bots=args.bots, seed=args.seed,
+                  options=_options(args), colour=False if args.no_colour else None)
 
 
 def _verify(args: argparse.Namespace) -> None:
@@ -311,12 +281,19 @@ def main(argv: list[str] | None = None) -> None:
                                help="solve the race to 31 from the cards taken so far")
     race.add_argument("taken", nargs="*", metavar="CARD", help="the cards taken, any order")
     race.set_defaults(run=_solve)
+    checked = commands.add_parser("review", parents=[language],
+                                  help="review a match record: accuracy and biggest mistakes")
+    checked.add_argument("record", metavar="RECORD.json",
+                         help="variant, players, seed, dealer, options and the moves played")
+    checked.set_defaults(run=_review)
     play = commands.add_parser("play", parents=[language, options],
                                help="play a match against bots; you hold seat 0")
     play.add_argument("variant", help="a variant id or name: scat, blitz, schnautz, ...")
     play.add_argument("--players", type=int, default=3)
     play.add_argument("--bots", choices=sorted(BOTS), default="greedy")
     play.add_argument("--seed", default=None, help="the same seed deals the same match")
+    play.add_argument("--no-colour", "--no-color", action="store_true",
+                      help="plain text even in a terminal (so does NO_COLOR)")
     play.set_defaults(run=_play)
     verify = commands.add_parser("verify", parents=[language],
                                  help="check a match record by replaying it with the engine")

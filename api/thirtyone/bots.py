@@ -13,19 +13,15 @@ plays a match to its end with one bot per seat.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from itertools import combinations
 from typing import Any, Protocol
 
-from thirtyone.cards import Card, parse_card
 from thirtyone.errors import N_, OptionError
 from thirtyone.game import GameState, apply_move, legal_moves, view
-from thirtyone.hands import HandScore, evaluator
-from thirtyone.rules import make_rules
+from thirtyone.policy import STAND_AT, Judge, Move, race_move
 from thirtyone.strong import StrongBot
-
-Move = dict[str, Any]
 
 
 class Bot(Protocol):
@@ -49,18 +45,21 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Keeps the best three cards it can make and knocks at ``knock_at`` points or more.
+    """Plays the judging policy (:class:`~thirtyone.policy.Judge`): keeps the best three
+    cards it can make, knocks at the fitted threshold (or ``knock_at`` points when given: one
+    number, or one per count of turns each).
 
     It takes the discard (or table cards) when that improves its hand, otherwise draws from
     the stock (or, where a turn may pass, passes); discards the card whose loss costs least;
-    stands (or passes) in its final turn when its hand is worth at least ``stand_at``. In the
-    race it makes 31 when it can and avoids leaving the opponent a card that makes 31. Moves
-    it cannot judge (a widow game's declaration, say) it picks at random.
+    stands (or passes) in its final turn when its hand is worth at least ``stand_at``; always
+    takes a sure 31. In the race it plays the exact solver's move. Moves it cannot judge (a
+    widow game's declaration, say) it picks at random.
     """
 
     uses_view = True
 
-    def __init__(self, knock_at: float = 25, stand_at: float = 20,
+    def __init__(self, knock_at: float | Sequence[float] | None = None,
+                 stand_at: float = STAND_AT,
                  seed: int | str | None = None) -> None:
         self.knock_at = knock_at
         self.stand_at = stand_at
@@ -70,76 +69,14 @@ class GreedyBot:
         assert seen is not None
         if len(moves) == 1:
             return moves[0]
-        rules = make_rules(seen["rules"]["variant"], seen["rules"]["options"])
         if moves[0]["type"] == "take":
-            return self._race(seen, moves, rules.deck_cards.value)
-        score = evaluator(rules).score
-        hand = [parse_card(code) for code in seen["hands"][seen["turn"]]]
-        judged = [(value, index) for index, move in enumerate(moves)
-                  if (value := self._judge(seen, move, hand, score)) is not None]
+            return race_move(seen["discard"], moves)
+        judge = Judge.of_view(seen, knock_at=self.knock_at, stand_at=self.stand_at)
+        values = judge.values(moves)
+        judged = [(value, index) for index, value in enumerate(values) if value > -math.inf]
         if not judged:
             return self._random.choice(moves)
         return moves[max(judged)[1]]
-
-    def _judge(self, seen: Mapping[str, Any], move: Move, hand: list[Card],
-               score: Callable[[Any], HandScore]) -> float | None:
-        """How good ``move`` looks (higher is better), or ``None`` when it cannot tell."""
-        kind = move["type"]
-        if kind == "discard":
-            card = parse_card(move["card"])
-            return _points(score([held for held in hand if held is not card]))
-        now = _points(_best(hand, score))
-        if kind == "knock":
-            return 100.0 if now >= self.knock_at else None
-        if kind == "pass" and seen["phase"] == "exchange":
-            # Schwimmen's pass keeps the hand: a stand after a knock; before one, worth what
-            # the hand is worth, so preferred to an exchange that gains nothing (it comes
-            # after them in the list).
-            kind = "stand" if seen["knocker"] is not None else kind
-            if kind == "pass":
-                return now
-        if kind == "stand":
-            return 50.0 if now >= self.stand_at else now - 2
-        if kind == "draw" and move["source"] == "discard":
-            top = parse_card(seen["discard"][-1])
-            gain = _points(_best([*hand, top], score)) - now
-            return now + gain if gain > 0 else now - 1
-        if kind == "draw":
-            return now - 0.5
-        if kind == "exchange":
-            table = seen["table"]
-            taken = [table[position] for position in move["take"]]
-            if None in taken:
-                return now - 0.75
-            given = {parse_card(code) for code in move["give"]}
-            kept = [held for held in hand if held not in given]
-            return _points(_best([*kept, *map(parse_card, taken)], score))
-        return None
-
-    def _race(self, seen: Mapping[str, Any], moves: Sequence[Move],
-              worth: Callable[[Card], int]) -> Move:
-        total = sum(worth(parse_card(code)) for code in seen["discard"])
-        left = [worth(parse_card(code)) for code in seen["table"]]
-        safe = []
-        for move in moves:
-            value = worth(parse_card(move["card"]))
-            if total + value == 31:
-                return move
-            rest = list(left)
-            rest.remove(value)
-            if 31 - total - value not in rest:
-                safe.append(move)
-        return self._random.choice(safe or list(moves))
-
-
-def _points(score: HandScore) -> float:
-    return float(score.points)
-
-
-def _best(cards: Sequence[Card], score: Callable[[Any], HandScore]) -> HandScore:
-    if len(cards) == 3:
-        return score(cards)
-    return max(score(trio) for trio in combinations(cards, 3))
 
 
 def play_match(state: GameState, bots: Sequence[Bot], *, max_moves: int = 1_000_000) -> GameState:

@@ -3,11 +3,13 @@
 :class:`StrongBot` sees only its seat's view, like every bot. On each decision it keeps a
 shortlist of the legal moves (the playout policy's favourites, plus the knock, stand, pass or
 declaration, which the policy judges by fixed values) and values them on up to ``samples``
-worlds (:func:`~thirtyone.advice.sample_values`), sampling no longer than its time ``budget``
-per move. It plays the policy's own move unless another one does better world by world, by
-more than ``margin`` standard errors of the difference: a few dozen playouts are noisy, and a
-move picked on noise alone loses to the plain policy. In the race to 31, where nothing is
-hidden, it plays perfectly with the solver.
+worlds (:func:`~thirtyone.advice.evaluate`): a number of worlds per preset
+(:data:`WORLDS`), never a time, so that the same seed and view give the same move on any
+machine and under any load. It plays the policy's own move unless another one does better
+world by world, by more than ``margin`` standard errors of the difference: a few dozen
+playouts are noisy, and a move picked on noise alone loses to the plain policy. In the race
+to 31, where nothing is hidden, it plays perfectly with the solver
+(:func:`~thirtyone.policy.race_move`).
 
 >>> from thirtyone.bots import GreedyBot, play_match
 >>> from thirtyone.game import new_game
@@ -21,27 +23,38 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from thirtyone.advice import Move, WorldDealer, judge_moves, sample_values
-from thirtyone.race import solve
-from thirtyone.rules import Settlement
+from thirtyone.advice import evaluate
+from thirtyone.policy import SURE, Judge, Move, race_move
 
 ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 """Moves the shortlist keeps whatever the playout policy thinks of them."""
 
+WORLDS = 32
+"""The worlds a decision samples, unless :data:`PRESET_WORLDS` says otherwise."""
+PRESET_WORLDS: dict[str, int] = {
+    "schwimmen": 48, "stop-the-bus": 48, "schnautz": 28, "jokers": 28, "trentuno": 24,
+    "switch": 22, "bank": 22,
+}
+"""Worlds per decision for presets whose playouts cost more (long rounds, many moves): what
+keeps the median decision near 50 ms of CPU (``benchmarks/bots.py`` measures it)."""
+
+
+def worlds_for(variant: str) -> int:
+    """The worlds the strong bot samples per decision in ``variant``."""
+    return PRESET_WORLDS.get(variant, WORLDS)
+
 
 class StrongBot:
     """Plays the policy's move, or a better one of a shortlist of ``width`` moves by the
-    advice on ``samples`` worlds, or as many as ``budget`` seconds allow."""
+    advice on ``samples`` worlds (by default :func:`worlds_for` the preset)."""
 
     uses_view = True
 
-    def __init__(self, seed: int | str | None = None, *, budget: float = 0.05,
-                 samples: int = 48, width: int = 3, margin: float = 1.0) -> None:
-        self.budget = budget
+    def __init__(self, seed: int | str | None = None, *, samples: int | None = None,
+                 width: int = 3, margin: float = 1.0) -> None:
         self.margin = margin
         self.samples = samples
         self.width = width
@@ -52,23 +65,24 @@ class StrongBot:
         if len(moves) == 1:
             return moves[0]
         if moves[0]["type"] == "take":
-            return _race_move(seen, moves)
-        deadline = time.perf_counter() + self.budget
+            return race_move(seen["discard"], moves)
         seed = self._random.getrandbits(32)
-        world = WorldDealer(seen)(random.Random(seed))
-        judged = judge_moves(world, moves)
+        judge = Judge.of_view(seen)
+        judged = judge.values(moves)
+        if max(judged) >= SURE:
+            return moves[judged.index(max(judged))]  # a sure 31: nothing can do better
         ranked = sorted(range(len(moves)), key=lambda index: -judged[index])
         keep = set(ranked[:self.width])
         keep.update(index for index, move in enumerate(moves)
                     if move["type"] in ALWAYS_CONSIDERED)
         shortlist = [moves[index] for index in sorted(keep)]
         base = shortlist.index(moves[ranked[0]])
-        # Losing two lives as a knocker is worse than one, and another seat's loss is a gain:
-        # in lives games the bot weighs the lives lost rather than its chance to lose none.
-        measure = "lives" if world.rules.settlement == Settlement.LIVES else None
-        _, _, values = sample_values(seen, self.samples, seed, moves=shortlist,
-                                     deadline=deadline, measure=measure)
-        return shortlist[self._improve(base, values)]
+        samples = self.samples or worlds_for(judge.rules.variant)
+        evaluation = evaluate(seen, samples, seed, moves=shortlist)
+        if evaluation.exact is not None:
+            exact = evaluation.exact
+            return shortlist[base if exact[base] >= max(exact) else exact.index(max(exact))]
+        return shortlist[self._improve(base, evaluation.worlds)]
 
     def _improve(self, base: int, values: Sequence[Sequence[float]]) -> int:
         """The move that beats ``base`` by the widest margin, world by world, when that margin
@@ -87,11 +101,3 @@ class StrongBot:
                 chosen, best = index, mean
         return chosen
 
-
-def _race_move(seen: Mapping[str, Any], moves: Sequence[Move]) -> Move:
-    """A winning card when there is one (the race is solved), else the first move."""
-    solution = solve(seen["discard"])
-    for move in moves:
-        if move["card"] in solution.winning_cards:
-            return move
-    return moves[0]

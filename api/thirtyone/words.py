@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
 from thirtyone.errors import N_
 from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
-from thirtyone.game.moves import CardNames, Ordinal, Phrase, operation_of
+from thirtyone.game.operations import CardNames, Ordinal, Phrase, operation_of
 from thirtyone.hands import CATEGORY_NAMES, HandScore
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
@@ -102,16 +103,21 @@ def format_message(translations: gettext.NullTranslations, template: str,
     return template
 
 
+_CARD_NAMES: weakref.WeakKeyDictionary[gettext.NullTranslations, dict[str, str]] = (
+    weakref.WeakKeyDictionary())
+
+
 def card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
     """A card's name: "ace of spades", "туз пик", "asso di picche"."""
-    # A catalog never changes once loaded, so it can keep the names it has made, by the
-    # spelling asked for (only spellings of real cards get that far).
-    names = translations.__dict__.setdefault("thirtyone_card_names", {})
+    # A catalog never changes once loaded, so the names made with it are kept, by the
+    # spelling asked for (only spellings of real cards get that far), as long as it lives.
+    names = _CARD_NAMES.get(translations)
+    if names is None:
+        names = _CARD_NAMES[translations] = {}
     key = card.code if isinstance(card, Card) else card
-    try:
-        return names[key]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
+    known = names.get(key)
+    if known is not None:
+        return known
     parsed = parse_card(card)
     if parsed.suit is None:
         name = translations.gettext(RANK_NAMES["X"])

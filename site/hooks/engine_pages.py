@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from html import escape
-from urllib.parse import urlencode
 from functools import cache
+from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import yaml
 from mkdocs.config.defaults import MkDocsConfig
@@ -28,7 +28,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-from site_cards import cards_picture
+from site_cards import cards_picture, cards_text
+from site_distinct import render_distinct
 from site_i18n import (
     LANGUAGES,
     ROOT,
@@ -36,8 +37,14 @@ from site_i18n import (
     Gettext,
     engine_gettext,
     page_language,
+    points_text,
     site_gettext,
+    site_ngettext,
 )
+from site_notfound import is_not_found, keep_404, write_404s
+from site_problems import render_problem_codes
+from site_search import localize_page, split_search_index
+from site_strategy import render_deal, render_knock
 from site_variants import (
     comparison_table,
     deck,
@@ -53,11 +60,10 @@ from site_variants import (
     special_hands,
     table_players,
 )
-from site_search import localize_page, split_search_index
 from site_walkthrough import render_first_game
 
 from thirtyone import legal_moves, new_game
-from thirtyone.cards import DECKS, Card, parse_cards
+from thirtyone.cards import DECKS, parse_cards
 from thirtyone.errors import OptionError
 from thirtyone.hands import CATEGORY_NAMES, compare_hands, score_hand
 from thirtyone.race import VALUES, full_solve, opening_outcomes, solve
@@ -75,7 +81,6 @@ DATA = SITE / "data"
 SOURCE_PAGES = {"000": "parlett", "001": "handbook", "002": "trentuno", "003": "wikipedia"}
 """The source page (``sources/<name>.md``) of each source id of ``rules.SOURCES``."""
 
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 API_URL = "http://127.0.0.1:8000"
 
 _DIRECTIVE = re.compile(r"^\{\{[ \t]*([a-z-]+)(?:[ \t]+([^\s}]+))?[ \t]*\}\}[ \t]*$", re.MULTILINE)
@@ -227,7 +232,16 @@ def render_play_link(page: Page, lang: str, preset: Preset | None = None) -> str
         href, text = f"{site_root(page)}play?{urlencode({'lang': lang})}", _("Play")
     else:
         href, text = play_href(page, preset, lang), _("Play this variant")
-    return f'<p><a class="md-button md-button--primary play" href="{escape(href)}">{text}</a></p>'
+    # The client is served by the API server beside the site; a static copy of the site has
+    # none, so the button says where the game runs and how to start it.
+    note = _("The game runs on the project's server: with {make} or {serve} this button opens "
+             "it. A copy of this site without the server cannot play; install the server with "
+             "{install}, start it with {serve} and open {url}.").format(
+        make="<code>make serve</code>", serve="<code>thirtyone serve</code>",
+        install="<code>pip install 'thirtyone[server]'</code>",
+        url=f"<code>{API_URL}/play</code>")
+    return (f'<p><a class="md-button md-button--primary play" href="{escape(href)}">{text}</a>'
+            f'</p>\n<p class="play-note">{note}</p>')
 
 
 def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
@@ -241,11 +255,11 @@ def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
         (_("In short"), engine(preset.summary)),
         (_("Players"), players(preset)),
         (_("Deck"), deck(preset, lang)),
-        (_("First dealer"), first_dealer(preset, _)),
-        (_("Order of play"), play_order(preset, _)),
-        (_("Game flow"), f"`{preset.family.value}` — {flow(preset, _)}"),
-        (_("What ends a round"), joined(round_ends(preset, _))),
-        (_("Settlement"), f"`{preset.settlement.value}` — {settlement(preset, _)}"),
+        (_("First dealer"), first_dealer(preset, lang)),
+        (_("Order of play"), play_order(preset, lang)),
+        (_("Game flow"), flow(preset, lang)),
+        (_("What ends a round"), joined(round_ends(preset, lang))),
+        (_("Settlement"), settlement(preset, lang)),
     ]
     if special := special_hands(preset, lang):
         rows.append((_("Special hands"), joined(special)))
@@ -292,17 +306,6 @@ EXAMPLE_PAIRS = (("KH QH 7C", "QS JS 8D"), ("8S 8C 8D", "7H 7D 7C"), ("AS KS 9C"
 MAX_EXAMPLES = 8
 
 
-def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(
-        card.code if card.rank == "X" else f"{card.rank}{SUIT_SYMBOLS[card.suit]}"
-        for card in cards
-    )
-
-
-def _points(points: float) -> str:
-    return "30½" if points == 30.5 else str(points)
-
-
 def _in_deck(hand: str, preset: Preset) -> bool:
     deck = preset.rules.deck_cards
     return all(card in deck for card in parse_cards(hand))
@@ -335,7 +338,6 @@ def _category(preset: Preset, category: str, lang: str) -> str:
 def render_examples(preset: Preset, lang: str) -> str:
     """Hands scored by the engine under the preset, and how it decides equal hands."""
     _ = site_gettext(lang)
-    engine = engine_gettext(lang)
     # Under the brag ranking a hand's points decide nothing, so they are left out.
     brag = preset.rules.ranking == "brag"
     header = [_("Hand"), _("Points"), _("Category"), _("Counted cards"), _("Wild cards")]
@@ -345,10 +347,11 @@ def render_examples(preset: Preset, lang: str) -> str:
     for hand in _pick_examples(preset):
         score = score_hand(hand, preset.id)
         wild = ", ".join(
-            f"{code} → {_cards(parse_cards([card]))}" for code, card in score.wild.items()
+            f"{code} → {cards_text(parse_cards([card]), lang)}" for code, card in score.wild.items()
         )
-        cells = [cards_picture(hand.split(), lang), _points(score.points),
-                 _category(preset, score.category, lang), _cards(score.counted), wild or "—"]
+        cells = [cards_picture(hand.split(), lang), points_text(score.points),
+                 _category(preset, score.category, lang), cards_text(score.counted, lang),
+                 wild or "—"]
         if brag:
             del cells[1]
         lines.append(_row(cells))
@@ -576,7 +579,10 @@ def render_api(preset: Preset, lang: str) -> str:
     parts.append(_("The legal moves of seat {seat} at that point:").format(seat=seat))
     listed = [f"- `{json.dumps(move)}`" for move in moves[:MAX_MOVES_LISTED]]
     if len(moves) > MAX_MOVES_LISTED:
-        listed.append("- " + _("… and {count} more").format(count=len(moves) - MAX_MOVES_LISTED))
+        more = len(moves) - MAX_MOVES_LISTED
+        ngettext = site_ngettext(lang)
+        listed.append("- " + ngettext(
+            "… and {count} more move", "… and {count} more moves", more).format(count=more))
     parts.append("\n".join(listed))
     override = example_override(preset)
     if override is not None:
@@ -613,7 +619,8 @@ def _game_commands(preset: Preset, players: int, seat: int, move: dict[str, Any]
 def render_preset_details(preset: Preset, lang: str) -> str:
     """The generated sections of a preset page: options, examples, and the API."""
     _ = site_gettext(lang)
-    sections = ["## " + _("Options"), render_options(preset, lang)]
+    sections = [distinct] if (distinct := render_distinct(preset, lang)) else []
+    sections += ["## " + _("Options"), render_options(preset, lang)]
     examples = (
         render_openings(lang) if preset.family is Family.RACE else render_examples(preset, lang)
     )
@@ -719,7 +726,9 @@ def _operation(path: str, method: str, operation: dict[str, Any], spec: dict[str
 
 
 def _schema(name: str, schema: dict[str, Any], _: Gettext) -> list[str]:
-    lines = [f"### {name} {{ #{_schema_anchor(name)} }}", ""]
+    # Schemas stay out of the search index (a third of it, and no reader searches them):
+    # the operations that use them are in it.
+    lines = [f"### {name} {{ #{_schema_anchor(name)} data-search-exclude }}", ""]
     if schema.get("description"):
         lines += [_contract(schema["description"]), ""]
     properties = schema.get("properties", {})
@@ -764,10 +773,26 @@ def render_openapi(lang: str) -> str:
         lines += ["", f"## {tag}", "", _contract(described.get(tag, ""))]
         for path, method, operation in entries:
             lines += ["", *_operation(path, method, operation, spec, _)]
-    lines += ["", "## " + _("Schemas")]
+    lines += ["", "## " + _("Schemas") + " { data-search-exclude }"]
     for name, schema in spec.get("components", {}).get("schemas", {}).items():
         lines += ["", *_schema(name, schema, _)]
     return "\n".join(lines)
+
+
+# -- The engine reference -------------------------------------------------------------------
+
+ENGINE_MODULES = (
+    "thirtyone.game", "thirtyone.cards", "thirtyone.hands", "thirtyone.rules",
+    "thirtyone.events", "thirtyone.bots", "thirtyone.advice", "thirtyone.race",
+    "thirtyone.errors",
+)
+"""The modules of the engine reference, in the order a newcomer reads them."""
+
+
+def render_engine_reference() -> str:
+    """mkdocstrings' directives for the engine's modules, marked as the English they are."""
+    blocks = "\n\n".join(f"::: {module}" for module in ENGINE_MODULES)
+    return f'<div lang="en" markdown>\n\n{blocks}\n\n</div>'
 
 
 # -- The hook --------------------------------------------------------------------------------
@@ -795,6 +820,14 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         return render_race(lang)
     if directive == "openapi":
         return render_openapi(lang)
+    if directive == "strategy-deal":
+        return render_deal(lang)
+    if directive == "strategy-knock":
+        return render_knock(lang)
+    if directive == "engine-reference":
+        return render_engine_reference()
+    if directive == "problem-codes":
+        return render_problem_codes(lang)
     raise PluginError(f"{page.file.src_uri}: unknown directive {directive!r}")
 
 
@@ -806,11 +839,17 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 @event_priority(-200)
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     """Make the links the theme and the language plugin write from the site's root relative
-    to the page, so the site works under any sub-path; point ru and it at their own search."""
-    return localize_page(output, page)
+    to the page, so the site works under any sub-path; point ru and it at their own search.
+    A language's ``not-found`` page is also written as its 404.html."""
+    output = localize_page(output, page)
+    if is_not_found(page):
+        keep_404(output, page, config)
+    return output
 
 
 @event_priority(-200)
 def on_post_build(config: MkDocsConfig) -> None:
-    """Split the one search index the language plugin writes into one per language."""
+    """Split the one search index the language plugin writes into one per language; write
+    each language's 404 page."""
     split_search_index(Path(config.site_dir))
+    write_404s()

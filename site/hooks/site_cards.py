@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from site_i18n import engine_gettext
-from thirtyone.cards import RANK_NAMES, parse_card
+
+from thirtyone.cards import RANK_NAMES, Card, parse_card
 from thirtyone.faces import card_svg
 from thirtyone.words import CARD_NAMES
 
@@ -19,6 +20,20 @@ RANK_LETTERS = {
     "it": {"A": "A", "K": "R", "Q": "D", "J": "F", "X": "JOLLY"},
     "en": {},
 }
+
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def cards_text(cards: Iterable[Card], lang: str) -> str:
+    """Cards written short with the letters of the faces beside them: "Т♠ К♠" in Russian,
+    "A♠ R♠" in Italian, "A♠ K♠" in English; a joker by its name."""
+    letters = RANK_LETTERS[lang]
+    return " ".join(
+        card_label(card.code, lang) if card.suit is None
+        else f"{letters.get(card.rank, card.rank)}{SUIT_SYMBOLS[card.suit]}"
+        for card in cards
+    )
 
 
 def card_label(code: str, lang: str) -> str:

@@ -3,17 +3,23 @@
 Strings the hook writes itself are translated through the ``site`` domain
 (``translations/<lang>/LC_MESSAGES/site.po``); preset names, summaries, option descriptions,
 hand categories and event messages are the engine's own English texts, looked up in the API's
-``messages`` catalogs. Both are read straight from the ``.po`` files, so the site needs no
-compile step. English is the source language: its ``site`` catalog stays empty and every
-English string is its own message id.
+``messages`` catalogs. Both are read straight from the ``.po`` files (compiled in memory), so
+the site needs no compile step. English is the source language: its ``site`` catalog stays
+empty and every English string is its own message id.
+
+A sentence with a number goes through ``ngettext`` with the catalog's own plural forms
+(three in Russian: 1 очко, 2 очка, 5 очков).
 """
 
 from __future__ import annotations
 
+import gettext
 from collections.abc import Callable
 from functools import cache
+from io import BytesIO
 from pathlib import Path
 
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
@@ -26,33 +32,43 @@ LANGUAGES = ("ru", "it", "en")
 DEFAULT_LANGUAGE = "en"
 
 Gettext = Callable[[str], str]
+NGettext = Callable[[str, str, int], str]
 
 
 @cache
-def catalog(lang: str, domain: str) -> dict[str, str]:
-    """The translated, non-fuzzy entries of one catalog (empty if the file is not there)."""
+def translations(lang: str, domain: str) -> gettext.NullTranslations:
+    """One catalog, compiled in memory from its ``.po`` file (translated, non-fuzzy entries;
+    English from the message ids when the file or an entry is missing)."""
     path = TRANSLATIONS / lang / "LC_MESSAGES" / f"{domain}.po"
     if not path.exists():
-        return {}
+        return gettext.NullTranslations()
     with path.open("rb") as po:
-        messages = read_po(po)
-    return {
-        message.id: message.string
-        for message in messages
-        if isinstance(message.id, str) and message.id and message.string and not message.fuzzy
-    }
+        catalog = read_po(po, locale=lang)
+    for message in list(catalog)[1:]:
+        # An untranslated plural entry holds empty forms, which the compiled catalog would
+        # answer with: drop it, so that the English message ids answer instead.
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(forms):
+            catalog.delete(message.id, message.context)
+    compiled = BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
 
 
 def site_gettext(lang: str) -> Gettext:
     """Translate the hook's own strings (domain ``site``), English when an entry is missing."""
-    entries = catalog(lang, "site")
-    return lambda message: entries.get(message, message)
+    return translations(lang, "site").gettext
+
+
+def site_ngettext(lang: str) -> NGettext:
+    """The plural form of a hook's sentence for a count (domain ``site``)."""
+    return translations(lang, "site").ngettext
 
 
 def engine_gettext(lang: str) -> Gettext:
     """Translate the engine's ``N_`` strings (domain ``messages``), English when missing."""
-    entries = catalog(lang, "messages")
-    return lambda message: entries.get(message, message)
+    return translations(lang, "messages").gettext
 
 
 def page_language(page: Page) -> str:
@@ -61,3 +77,16 @@ def page_language(page: Page) -> str:
     if lang not in LANGUAGES:
         raise PluginError(f"{page.file.src_uri}: page outside the ru/it/en trees")
     return lang
+
+
+def points_text(points: float) -> str:
+    """A hand's points as a player writes them: 31, 30½."""
+    whole = int(points)
+    return f"{whole}½" if points - whole == 0.5 else str(whole)
+
+
+def plural_count(points: float) -> int:
+    """The count that picks the plural form for ``points``: a whole number is itself; a
+    fraction reads like 2 (Russian says «30½ очка», as «2 очка»; Italian and English use their
+    plural)."""
+    return int(points) if points == int(points) else 2

@@ -19,9 +19,12 @@ import re
 from pathlib import Path
 
 from mkdocs.structure.pages import Page
-
 from site_i18n import DEFAULT_LANGUAGE, LANGUAGES
 
+# The theme reads each head link to another language as that language's root and fetches a
+# sitemap.xml beside it: three failing requests a page. The sitemap carries the pages'
+# languages to search engines instead (hreflang), and the switcher links stay.
+_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 _ROOT_LINK = re.compile(r'(\b(?:href|src)=")/(?!/)')
 _CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)',
                      re.DOTALL)
@@ -40,8 +43,9 @@ def _relative(depth: int) -> str:
 def localize_page(output: str, page: Page) -> str:
     url = page.url
     if url == "404.html":
-        return output
+        return _ALTERNATE.sub("", output)
     depth = _depth(url)
+    output = _ALTERNATE.sub("", output)
     output = _ROOT_LINK.sub(lambda match: match[1] + _relative(depth), output)
     lang = url.split("/", 1)[0]
     if lang not in OTHER_LANGUAGES:

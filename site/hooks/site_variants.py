@@ -12,8 +12,15 @@ from collections.abc import Iterable
 from html import escape
 
 from mkdocs.exceptions import PluginError
+from site_i18n import (
+    SITE,
+    engine_gettext,
+    plural_count,
+    points_text,
+    site_gettext,
+    site_ngettext,
+)
 
-from site_i18n import SITE, Gettext, engine_gettext, site_gettext
 from thirtyone.cards import DECKS
 from thirtyone.rules import PRESETS, Family, Preset, Settlement
 
@@ -43,7 +50,8 @@ def deck(preset: Preset, lang: str) -> str:
     return engine(DECKS[preset.rules.deck].name)
 
 
-def flow(preset: Preset, _: Gettext) -> str:
+def flow(preset: Preset, lang: str) -> str:
+    _ = site_gettext(lang)
     names = {
         Family.DRAW: _("draw from the stock or the discard pile, then discard"),
         Family.WIDOW: _("exchange cards with the table"),
@@ -68,7 +76,8 @@ def flow(preset: Preset, _: Gettext) -> str:
     return text
 
 
-def settlement(preset: Preset, _: Gettext) -> str:
+def settlement(preset: Preset, lang: str) -> str:
+    _ = site_gettext(lang)
     rules = preset.rules
     names = {
         Settlement.LIVES: _("the lowest hand loses a life"),
@@ -79,35 +88,51 @@ def settlement(preset: Preset, _: Gettext) -> str:
     }
     text = names[preset.settlement]
     if preset.settlement is Settlement.LIVES:
-        text += "; " + lives(preset, _)
+        text += "; " + lives(preset, lang)
     elif preset.settlement is Settlement.POT and rules.ante:
-        text += "; " + _("ante: {chips} per player each deal").format(chips=rules.ante)
+        ngettext = site_ngettext(lang)
+        text += "; " + ngettext(
+            "each player puts {count} chip in the pot every deal",
+            "each player puts {count} chips in the pot every deal", rules.ante,
+        ).format(count=rules.ante)
     return text
 
 
-def lives(preset: Preset, _: Gettext) -> str:
+def lives(preset: Preset, lang: str) -> str:
+    _ = site_gettext(lang)
     rules = preset.rules
-    text = _("{lives} lives each").format(lives=rules.lives)
+    ngettext = site_ngettext(lang)
+    text = ngettext("{count} life each", "{count} lives each", rules.lives).format(
+        count=rules.lives)
     if rules.free_ride:
         text += ", " + _("then a free ride until the next loss")
     if rules.knocker_ties == "safe":
         text += "; " + _("the knocker wins ties: when tied for lowest, only the others tied "
                          "lose")
         if rules.knocker_penalty > 1:
-            text += "; " + _("a knocker alone lowest loses {lives}").format(
-                lives=rules.knocker_penalty)
+            text += "; " + ngettext(
+                "a knocker alone lowest loses {count} life",
+                "a knocker alone lowest loses {count} lives", rules.knocker_penalty,
+            ).format(count=rules.knocker_penalty)
     elif rules.knocker_ties == "penalty":
-        text += "; " + _("a knocker lowest or tied for lowest loses {lives}, and the others "
-                         "tied lose nothing").format(lives=rules.knocker_penalty)
+        text += "; " + ngettext(
+            "a knocker lowest or tied for lowest loses {count} life, and the others tied lose "
+            "nothing",
+            "a knocker lowest or tied for lowest loses {count} lives, and the others tied lose "
+            "nothing", rules.knocker_penalty,
+        ).format(count=rules.knocker_penalty)
     elif rules.knocker_penalty > 1:
         # knocker_ties: shared, where a tie costs the knocker what it costs the others.
-        text += "; " + _("a knocker alone lowest loses {lives}").format(
-            lives=rules.knocker_penalty)
+        text += "; " + ngettext(
+            "a knocker alone lowest loses {count} life",
+            "a knocker alone lowest loses {count} lives", rules.knocker_penalty,
+        ).format(count=rules.knocker_penalty)
     return text
 
 
-def round_ends(preset: Preset, _: Gettext) -> list[str]:
+def round_ends(preset: Preset, lang: str) -> list[str]:
     """What ends a round of ``preset``, most usual first."""
+    _ = site_gettext(lang)
     rules = preset.rules
     if preset.family is Family.RACE:
         return [_("a player makes exactly 31"),
@@ -139,16 +164,18 @@ def round_ends(preset: Preset, _: Gettext) -> list[str]:
         ends.append(_("a full round of passes with fewer than three cards left in the stock: "
                       "the showdown"))
     if rules.widow_31_wins:
-        ends.append(_("a widow of 31 at the deal: the dealer takes the pot"))
+        ends.append(_("a widow dealt with 31 in it: the dealer takes the pot"))
     if rules.dealt_31_wins:
-        ends.append(_("a 31 dealt to a player: it takes the pot"))
+        ends.append(_("a player dealt 31 takes the pot at once"))
     if preset.family is Family.DRAW:
         stock = {
             "void": _("the stock runs out before a knock: nobody loses"),
             "showdown": _("the stock runs out before a knock: the showdown at once, with no "
                           "knocker"),
-            "recycle": _("never the stock: the discard pile becomes the stock again"),
-            "reshuffle": _("never the stock: the discard pile is shuffled into a new stock"),
+            "recycle": _("the stock never runs out: the discard pile, turned over, becomes "
+                         "the stock again"),
+            "reshuffle": _("the stock never runs out: the discard pile is shuffled into a new "
+                           "stock"),
         }
         ends.append(stock[rules.stock_exhausted])
     return ends
@@ -182,10 +209,16 @@ def special_hands(preset: Preset, lang: str) -> list[str]:
         if rules.trips_equal:
             hands.append(_("all three of a kind are equal"))
     if rules.three_aces is not None:
+        ngettext = site_ngettext(lang)
+        count = plural_count(rules.three_aces)
         hands.append(
-            _("three aces are Feuer: {points}, and they end the round at once").format(
-                points=rules.three_aces) if rules.three_aces_fire
-            else _("three aces: {points}").format(points=rules.three_aces))
+            ngettext("three aces are Feuer, worth {points} point, and end the round at once",
+                     "three aces are Feuer, worth {points} points, and end the round at once",
+                     count).format(points=points_text(rules.three_aces))
+            if rules.three_aces_fire
+            else ngettext("three aces are worth {points} point",
+                          "three aces are worth {points} points", count).format(
+                points=points_text(rules.three_aces)))
     wild = {
         "jokers": _("jokers are wild"),
         "jack-of-clubs-trips": _("the jack of clubs is wild for three of a kind"),
@@ -195,7 +228,8 @@ def special_hands(preset: Preset, lang: str) -> list[str]:
     return hands
 
 
-def first_dealer(preset: Preset, _: Gettext) -> str:
+def first_dealer(preset: Preset, lang: str) -> str:
+    _ = site_gettext(lang)
     names = {
         "draw-low": _("the lowest card drawn"),
         "draw-high": _("the highest card drawn"),
@@ -204,10 +238,11 @@ def first_dealer(preset: Preset, _: Gettext) -> str:
     return names[preset.rules.first_dealer]
 
 
-def play_order(preset: Preset, _: Gettext) -> str:
+def play_order(preset: Preset, lang: str) -> str:
+    _ = site_gettext(lang)
     if preset.family is Family.RACE:
         return _("the two players take cards in turn; the first is decided by {dealer}").format(
-            dealer=first_dealer(preset, _))
+            dealer=first_dealer(preset, lang))
     return _("the player on the dealer's left plays first, then play goes clockwise; the deal "
              "passes to the left after each round")
 
@@ -232,8 +267,8 @@ def comparison_table(lang: str) -> str:
         # The page sits at presets/comparison/, beside each preset's folder.
         link = f'<a href="../{preset.id}/">{escape(engine(preset.name))}</a>'
         cells = [
-            link, escape(deck(preset, lang)), players(preset), escape(flow(preset, _)),
-            _html_list(round_ends(preset, _)), escape(settlement(preset, _)),
+            link, escape(deck(preset, lang)), players(preset), escape(flow(preset, lang)),
+            _html_list(round_ends(preset, lang)), escape(settlement(preset, lang)),
             _html_list(special_hands(preset, lang)),
         ]
         rows.append("<tr>" + "".join(
@@ -251,6 +286,8 @@ def _html_list(items: list[str]) -> str:
 
 
 PRESET_PAGES = SITE / "docs"
+BASE = "scat"
+"""The preset others are told as changes of."""
 _RULES_TEXT = re.compile(
     r"^\{\{ *preset-facts *\}\}[ \t]*$(.*?)^\{\{ *preset-details *\}\}", re.MULTILINE | re.DOTALL
 )
@@ -277,24 +314,32 @@ def summary(preset: Preset, lang: str) -> str:
     facts = [
         (_("Players"), players(preset)),
         (_("Deck"), deck(preset, lang)),
-        (_("Order of play"), play_order(preset, _)),
-        (_("Game flow"), flow(preset, _)),
-        (_("What ends a round"), joined(round_ends(preset, _))),
-        (_("Settlement"), settlement(preset, _)),
+        (_("Order of play"), play_order(preset, lang)),
+        (_("Game flow"), flow(preset, lang)),
+        (_("What ends a round"), joined(round_ends(preset, lang))),
+        (_("Settlement"), settlement(preset, lang)),
     ]
     if special := special_hands(preset, lang):
         facts.append((_("Special hands"), joined(special)))
     table = ["| | |", "| --- | --- |"] + [f"| **{label}** | {value} |" for label, value in facts]
-    return "\n\n".join([
+    rules = rules_text(preset, lang)
+    sheet = [
         f'<div class="summary" id="{preset.id}" markdown>',
         f"## {engine(preset.name)}",
         f"*{engine(preset.summary)}*",
         "\n".join(table),
         "### " + _("Rules"),
-        rules_text(preset, lang),
-        "[{text}]({page}.md)".format(text=_("The whole page"), page=preset.id),
-        "</div>",
-    ])
+        rules,
+    ]
+    if preset.id != BASE and f"]({BASE}.md)" in rules.splitlines()[0]:
+        # Rules that open with "As Scat, except...": the sheet prints the rules they start
+        # from, so that it stands alone on paper.
+        sheet += ['<div class="base-rules" markdown>',
+                  "#### " + _("The rules of {base} it starts from").format(
+                      base=engine(PRESETS[BASE].name)), rules_text(PRESETS[BASE], lang),
+                  "</div>"]
+    sheet += ["[{text}]({page}.md)".format(text=_("The whole page"), page=preset.id), "</div>"]
+    return "\n\n".join(sheet)
 
 
 def render_summaries(lang: str) -> str:

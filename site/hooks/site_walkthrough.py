@@ -13,11 +13,11 @@ from functools import cache
 from typing import Any
 
 from mkdocs.exceptions import PluginError
-
 from site_cards import card_label, cards_picture
-from site_i18n import Gettext, site_gettext
+from site_i18n import Gettext, NGettext, plural_count, points_text, site_gettext, site_ngettext
+
 from thirtyone.bots import GreedyBot
-from thirtyone.game import GameState, Phase, apply_move, legal_moves, new_game, view
+from thirtyone.game import GameState, Phase, Seat, apply_move, legal_moves, new_game, view
 from thirtyone.hands import score_hand
 
 VARIANT = "scat"
@@ -100,9 +100,11 @@ def _player(seat: int, _: Gettext) -> str:
     return _("Player {number}").format(number=seat + 1)
 
 
-def _points(hand: tuple[str, ...]) -> str:
+def _points(hand: tuple[str, ...], ngettext: NGettext) -> str:
+    """"17 points", with the plural form of the language."""
     points = score_hand(list(hand), VARIANT).points
-    return "30½" if points == 30.5 else str(points)
+    return ngettext("{points} point", "{points} points", plural_count(points)).format(
+        points=points_text(points))
 
 
 def _hand_block(title: str, codes: tuple[str | None, ...], caption: str, lang: str) -> str:
@@ -116,8 +118,8 @@ def _turn_text(turn: Turn, lang: str, _: Gettext) -> str:
     who = f"**{_player(turn.seat, _)}**"
     kinds = [move["type"] for move in turn.moves]
     if "knock" in kinds:
-        return _("{player} knocks with {points} points: each of the others has one last "
-                 "turn.").format(player=who, points=_points(turn.hand))
+        return _("{player} knocks with {points}: each of the others has one last "
+                 "turn.").format(player=who, points=_points(turn.hand, site_ngettext(lang)))
     if "stand" in kinds:
         return _("{player} stands: keeps the hand as it is.").format(player=who)
     discarded = next(move["card"] for move in turn.moves if move["type"] == "discard")
@@ -135,6 +137,7 @@ def _turn_text(turn: Turn, lang: str, _: Gettext) -> str:
 def render_first_game(lang: str) -> str:
     """The whole round: the deal, every turn with the hand after it, and the showdown."""
     _ = site_gettext(lang)
+    ngettext = site_ngettext(lang)
     game = first_round()
     start, end = game.start, game.end
     dealer = start.dealer
@@ -147,40 +150,57 @@ def render_first_game(lang: str) -> str:
           "and its top card is turned up to start the discard pile. {first}, on the dealer's "
           "left, plays first; play goes clockwise.").format(
             dealer=_player(dealer, _), first=_player(first, _)),
-        _("The engine dealt this round from seed {seed} and its computer players played it. "
+        _("The engine dealt this round from shuffle number {seed} and its computer players "
+          "played it. "
           "Every hand is shown here so you can follow their choices; at the table you see "
           "only your own.").format(seed=game.seed),
     ]
     for seat, hand in enumerate(start.hands):
         codes = _codes(hand)
-        parts.append(_hand_block(_player(seat, _), codes,
-                                 _("{points} points").format(points=_points(codes)), lang))
+        parts.append(_hand_block(_player(seat, _), codes, _points(codes, ngettext), lang))
     parts.append(_hand_block(
         _("The table"), (None, start.discard[-1].code),
-        _("the stock ({count} cards) and the discard pile").format(count=len(start.stock)),
+        ngettext("the stock ({count} card) and the discard pile",
+                 "the stock ({count} cards) and the discard pile", len(start.stock)).format(
+            count=len(start.stock)),
         lang))
     parts.append("## " + _("The turns"))
     for number, turn in enumerate(game.turns, 1):
         if turn.final and not game.turns[number - 2].final:
             parts.append("## " + _("The last turns"))
-        caption = _("turn {number}, {points} points").format(
-            number=number, points=_points(turn.hand))
+        caption = _("turn {number}, {points}").format(
+            number=number, points=_points(turn.hand, ngettext))
         parts.append(_turn_text(turn, lang, _))
         parts.append(_hand_block(_player(turn.seat, _), turn.hand, caption, lang))
     parts.append("## " + _("The showdown"))
-    parts.append(_("Everyone shows. The lowest hand loses a life; players tied for lowest all "
-                   "lose one, and a knocker who is lowest alone loses two."))
+    parts.append(_("Everyone shows. The lowest hand loses a life, and players tied for lowest "
+                   "all lose one; but a knocker who is lowest, alone or tied, loses two lives, "
+                   "and the players tied with the knocker lose nothing."))
     result = end.result or {}
     for seat, shown in enumerate(result.get("hands", ())):
         codes = tuple(shown["cards"])
-        lost = result["lives_lost"][seat]
-        if lost:
-            caption = _("{points} points; lives lost: {lost}, left: {left}").format(
-                points=_points(codes), lost=lost, left=end.seats[seat].lives)
-        else:
-            caption = _("{points} points; no life lost").format(points=_points(codes))
-        parts.append(_hand_block(_player(seat, _), codes, caption, lang))
+        parts.append(_hand_block(_player(seat, _), codes, _showdown_caption(
+            _points(codes, ngettext), result["lives_lost"][seat], end.seats[seat], lang),
+            lang))
     parts.append(_("The round is over: the deal passes to the left and the next round begins "
-                   "with fresh cards. A player who loses a life with none left plays on a free "
-                   "ride and is out at the next loss; the last one still in wins."))
+                   "with fresh cards. A player who loses their last life is not out yet: they "
+                   "play on a free ride, and the next loss puts them out. The last one still "
+                   "in wins."))
     return "\n\n".join(parts)
+
+
+def _showdown_caption(points: str, lost: int, seat: Seat, lang: str) -> str:
+    """"17 points; loses 1 life, 2 left" in the language, each number with its plural."""
+    _ = site_gettext(lang)
+    ngettext = site_ngettext(lang)
+    if not lost:
+        return _("{points}; no life lost").format(points=points)
+    loses = ngettext("loses {count} life", "loses {count} lives", lost).format(count=lost)
+    if seat.lives:
+        remain = ngettext("{count} life left", "{count} lives left", seat.lives).format(
+            count=seat.lives)
+    elif seat.free_ride:
+        remain = _("no life left: a free ride from now on")
+    else:
+        remain = _("out of the game")
+    return _("{points}; {loses}, {left}").format(points=points, loses=loses, left=remain)

@@ -57,3 +57,36 @@ def test_random_bot_is_seeded():
     first = play_match(new_game("scat", 3, seed=1), [RandomBot(1), RandomBot(2), RandomBot(3)])
     second = play_match(new_game("scat", 3, seed=1), [RandomBot(1), RandomBot(2), RandomBot(3)])
     assert first == second
+
+
+@pytest.mark.parametrize("variant", ["scat", "schwimmen", "schnautz", "switch", "trentuno"])
+def test_the_greedy_bot_and_the_playouts_judge_alike(variant):
+    """One judging policy: on the same position the greedy bot (from its view) and the
+    playouts (from a whole state) value every move the same."""
+    import random
+
+    from thirtyone.policy import Judge
+
+    rng = random.Random(variant)
+    state = new_game(variant, 3, seed=variant)
+    compared = 0
+    for _ in range(120):
+        if state.is_over:
+            break
+        moves = legal_moves(state)
+        if state.turn is not None and len(moves) > 1:
+            assert (Judge.of_view(view(state, state.turn)).values(moves)
+                    == Judge.of_state(state).values(moves))
+            compared += 1
+        state, _ = apply_move(state, rng.choice(moves))
+    assert compared >= 10
+
+
+def test_the_race_is_played_by_the_solver():
+    from thirtyone.race import solve
+
+    # The first mover (seat 0) holds a won position: the solver's bot never lets it go.
+    for seed in range(10):
+        game = new_game("race", 2, seed=seed, dealer=1)
+        assert solve(game).wins
+        assert play_match(game, [GreedyBot(seed=seed), RandomBot(seed)]).winners == (0,)

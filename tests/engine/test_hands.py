@@ -610,6 +610,7 @@ def distinct_hand_rules():
     return [pytest.param(rules, id="|".join(names)) for rules, names in found.values()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", distinct_hand_rules())
 def test_table_equals_reference_for_every_hand(rules):
     table = evaluator(rules).table

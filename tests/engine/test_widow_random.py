@@ -59,6 +59,7 @@ def _setup(variant, rng):
     return rng.randint(low, high), options
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", WIDOW_PRESETS)
 def test_random_matches_keep_every_invariant(variant):
     rng = random.Random(f"widow:{variant}")

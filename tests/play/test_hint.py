@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from thirtyone.bots import BOTS
+from thirtyone.game import GameState
+from thirtyone.race import solve
 from thirtyone.web.i18n import card_name
 
 
@@ -142,4 +144,36 @@ def test_hints_follow_the_tables_rule(server, new_player, link, shown):
     # Two humans: off unless the link turns them on; one human: on unless turned off.
     assert table["hints"] == ("on" if shown else "off")
     assert player.page.locator("button[data-hint]").count() == (1 if shown else 0)
+    assert player.errors == []
+
+
+def test_the_race_hint_is_the_solvers_verdict(server, app, new_player):
+    """On 20 positions of races against the strong bot, the hint's move wins whenever the
+    position wins, its worth is exact (1 or 0, no sampling), and it says so."""
+    player = new_player(seed=15)
+    store = app.extensions["thirtyone.tables"]
+    checked = 0
+    for _ in range(10):
+        player.page.goto(f"{server}/play?variant=race&players=2&bots=1&level=strong")
+        player.settled()
+        while checked < 20 and not player.over:
+            if not player.may_move():
+                player.wait_for_version(player.version + 1)
+                continue
+            state = GameState.from_dict(store.load(player.table_id).state())
+            solution = solve(state)
+            player.page.locator("button[data-hint]").click()
+            player.page.locator(".advice-move").wait_for()
+            advised = json.loads(player.page.locator("[data-move][data-advised='true']")
+                                 .get_attribute("data-move"))
+            assert player.page.locator(".advice-value").get_attribute("data-exact") == "true"
+            if solution.wins:
+                assert advised["card"] in solution.winning_cards, (advised, solution)
+            shown = player.page.locator(".advice-value").inner_text()
+            assert shown.startswith("Worth 1" if solution.wins else "Worth 0"), shown
+            checked += 1
+            player.move()
+        if checked >= 20:
+            break
+    assert checked == 20
     assert player.errors == []

@@ -201,6 +201,12 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
     return nodes, "redis+cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in nodes[:3])
 
 
+# Every client of these tests is 127.0.0.1: the rate limits per address would stop them.
+UNLIMITED = {name: "1000000 per minute" for name in (
+    "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES", "THIRTYONE_LIMIT_STREAMS",
+    "THIRTYONE_LIMIT_ADVICE")} | {"THIRTYONE_OPEN_TABLES": "1000000"}
+
+
 class Instance:
     """One API instance: gunicorn as `thirtyone serve` runs it."""
 
@@ -214,7 +220,7 @@ class Instance:
     def start(self) -> None:
         folder = self.processes.folder
         env = {**os.environ, "THIRTYONE_STORE": self.store, "THIRTYONE_SECRET_KEY": "servers",
-               "THIRTYONE_SITE_DIR": str(folder / "no-site"), **self.extra}
+               "THIRTYONE_SITE_DIR": str(folder / "no-site"), **UNLIMITED, **self.extra}
         env.pop("PROMETHEUS_MULTIPROC_DIR", None)
         self.process = self.processes.start(
             [sys.executable, "-m", "gunicorn", "-c", "python:thirtyone.web.serving",

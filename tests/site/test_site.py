@@ -8,6 +8,7 @@ source text was copied into the site.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -75,6 +76,19 @@ def doc_pages() -> list[str]:
     """Every Markdown page of the English tree, as a docs path (``presets/scat.md``)."""
     base = DOCS / DEFAULT_LANGUAGE
     return sorted(path.relative_to(base).as_posix() for path in base.rglob("*.md"))
+
+
+def front_matter(lang: str, page: str) -> dict[str, Any]:
+    text = (DOCS / lang / page).read_text(encoding="utf-8")
+    if not text.startswith("---\n"):
+        return {}
+    return yaml.safe_load(text[4:text.index("\n---\n", 4)]) or {}
+
+
+def searched_pages(lang: str) -> list[str]:
+    """The pages of the search index: all but those their front matter leaves out."""
+    return [page for page in doc_pages()
+            if not front_matter(lang, page).get("search", {}).get("exclude")]
 
 
 @dataclass
@@ -230,7 +244,7 @@ def test_search_has_one_index_per_language(built: Built, lang: str) -> None:
     assert len(pages) == len(set(pages)), "a page is indexed twice"
     # Every page of the language, and nothing of the others (locations are relative to the
     # language's folder, where the theme's search looks for them).
-    assert len(pages) == len(doc_pages())
+    assert len(pages) == len(searched_pages(lang))
     assert not [page for page in pages if page.split("/", 1)[0] in LANGUAGES]
     # The theme on each page of the language reads that language's index.
     document = built.page(lang, "presets/scat.md")
@@ -290,7 +304,7 @@ def test_site_template_matches_a_fresh_extraction(tmp_path: Path) -> None:
     fresh = tmp_path / "site.pot"
     subprocess.run(
         [sys.executable, "-m", "babel.messages.frontend", "extract", "-k", "_",
-         "--no-default-keywords", "-o", str(fresh), str(SITE / "hooks")],
+         "-k", "ngettext:1,2", "--no-default-keywords", "-o", str(fresh), str(SITE / "hooks")],
         check=True, capture_output=True,
     )
     assert _msgids(fresh) == _msgids(TRANSLATIONS / "site.pot")
@@ -355,6 +369,13 @@ def _catalog_texts(lang: str) -> dict[str, str]:
             for message in read_po(po):
                 if isinstance(message.id, str) and message.id:
                     texts[message.id] = message.id if lang == "en" else message.string
+                elif isinstance(message.id, tuple):
+                    # A plural entry: each form under its own key (the ids, then "id #n").
+                    forms = message.id if lang == "en" else message.string
+                    texts[message.id[0]] = forms[0]
+                    texts[message.id[1]] = forms[-1]
+                    for number, form in enumerate(forms[1:-1], 1):
+                        texts[f"{message.id[1]} #{number}"] = form
     return texts
 
 
@@ -394,6 +415,8 @@ def foreign_strings(article: Node, lang: str) -> list[str]:
     article = _own_language_text(article, lang)
     text = " ".join(article.text().split())
     found = [run for run in runs if run in text]
+    # A run found inside a longer one found is the same foreign text, counted once.
+    found = [run for run in found if not any(run != other and run in other for other in found)]
     found += [
         cell for node in article.iter()
         if node.tag in ("th", "td", "h1", "h2", "h3", "strong", "figcaption", "a")
@@ -417,7 +440,9 @@ def test_language_check_would_catch_a_foreign_string() -> None:
         Node("table", {}, [Node("tr", {}, [Node("th", {}, [italian["Parameter"]])])]),
         Node("p", {}, [f"Game flow: widow — {italian['exchange cards with the table']}"]),
     ])
-    assert len(foreign_strings(page, "en")) == 2
+    found = foreign_strings(page, "en")
+    assert italian["Parameter"] in found
+    assert italian["exchange cards with the table"] in found
     english = Node("article", {}, [Node("p", {}, ["exchange cards with the table"])])
     assert foreign_strings(english, "en") == []
     assert "exchange cards with the table" in foreign_strings(english, "ru")
@@ -516,8 +541,11 @@ def test_schwimmen_row_tells_feuer_and_passing(built: Built, lang: str) -> None:
     texts = _catalog_texts(lang)
     feuer = texts["Feuer (three aces), shown at once: every other player loses a life"]
     assert _words_of(feuer) in cells[4]
-    assert _words_of(texts["three aces are Feuer: {points}, and they end the round at once"]
-                     .format(points=33)) in cells[6]
+    variants, _walkthrough = _hooks()
+    feuer_hand = variants.site_ngettext(lang)(
+        "three aces are Feuer, worth {points} point, and end the round at once",
+        "three aces are Feuer, worth {points} points, and end the round at once", 33)
+    assert _words_of(feuer_hand.format(points=33)) in cells[6]
     passing = texts["{flow}, or pass; after a full round of passes the table cards go out of "
                     "play and three new ones are laid from the stock"]
     assert _words_of(passing.split("{flow}")[1]) in cells[3]
@@ -545,14 +573,13 @@ class _HouseRules:
 ])
 def test_every_value_of_a_rules_option_reads_differently(preset_id: str, option: str) -> None:
     variants, _walkthrough = _hooks()
-    _ = variants.site_gettext("en")
     choices = OPTIONS[option].choices or (False, True)
     texts = set()
     for value in choices:
         preset = _HouseRules(preset_id, {option: value})
         texts.add(" | ".join([
-            variants.flow(preset, _), *variants.round_ends(preset, _),
-            variants.settlement(preset, _), *variants.special_hands(preset, "en"),
+            variants.flow(preset, "en"), *variants.round_ends(preset, "en"),
+            variants.settlement(preset, "en"), *variants.special_hands(preset, "en"),
         ]))
     assert len(texts) == len(choices), (preset_id, option)
 
@@ -629,7 +656,10 @@ def test_play_links(built: Built, lang: str) -> None:
 
 # -- In a browser ----------------------------------------------------------------------------
 
-NEW_PAGES = ("first-game.md", "presets/comparison.md", "presets/summaries.md")
+NEW_PAGES = ("first-game.md", "strategy.md", "history.md", "presets/scat.md",
+             "presets/comparison.md", "presets/summaries.md", "presets/cut-throat.md",
+             "api/engine.md")
+"""The pages made or fixed for readers on phones and desktops: screenshots of each."""
 VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
 SUB_PATH = "/thirtyone/"
 """The site is served under a sub-path in the browser tests: every link must hold there."""
@@ -672,13 +702,22 @@ def _open(chromium: Any, url: str, viewport: str, failures: list[str]) -> Any:
 
 
 _TABLES_OVERFLOW = """() => {
+    // The page never scrolls sideways; a table wider than the screen must sit in a frame of
+    // its own that scrolls (the theme's .md-typeset__scrollwrap).
     const width = document.documentElement.clientWidth;
+    const scrolls = element => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX);
+    const framed = table => {
+        for (let parent = table.parentElement; parent; parent = parent.parentElement)
+            if (scrolls(parent) && parent.getBoundingClientRect().right <= width + 1) return true;
+        return false;
+    };
     const wide = Array.from(document.querySelectorAll('.md-content table'))
-        .filter(table => table.getBoundingClientRect().right > width + 1);
+        .filter(table => table.getBoundingClientRect().right > width + 1 && !framed(table));
     return [document.documentElement.scrollWidth - width, wide.length];
 }"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_new_pages_in_a_browser(chromium: Any, served: str, artifacts: Path, lang: str) -> None:
     failures: list[str] = []
@@ -702,6 +741,7 @@ _COLUMNS_FROM_THE_TOP = """() => Array.from(document.querySelector('.grid.parall
     .map(column => column.lang)"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_phone_shows_the_readers_language_first(chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
@@ -725,6 +765,7 @@ SEARCHES = {"en": "knock", "ru": "стук", "it": "bussa"}
 SEARCH_READY_SECONDS = 90
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_search_finds_the_readers_pages_once(chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
@@ -797,6 +838,7 @@ CONTRAST_SELECTORS = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_links_and_header_meet_wcag_aa(chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
@@ -815,6 +857,7 @@ def _pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b", pdf))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_summary_prints_on_one_a4_page(chromium: Any, built: Built, lang: str) -> None:
     page = chromium.new_page()
@@ -828,3 +871,632 @@ def test_each_summary_prints_on_one_a4_page(chromium: Any, built: Built, lang: s
             assert _pdf_pages(page.pdf(format="A4")) == 1, preset
     finally:
         page.close()
+
+
+# -- Served by `make serve` ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def compressed(built: Built) -> Built:
+    """The build with the gzip copies `make site` writes beside each file."""
+    subprocess.run([sys.executable, "-m", "whitenoise.compress", "--quiet", str(built.root)],
+                   check=True)
+    return built
+
+
+@pytest.fixture
+def site_client(compressed: Built) -> Any:
+    from thirtyone.web import create_app
+
+    return create_app({"THIRTYONE_SECRET_KEY": "site tests", "SITE_DIR": compressed.root,
+                       "TESTING": True}).test_client()
+
+
+def _asset(built: Built, pattern: str) -> str:
+    return "/" + next(built.root.glob(pattern)).relative_to(built.root).as_posix()
+
+
+def test_served_files_are_compressed_and_hashed_ones_cached_long(
+        compressed: Built, site_client: Any) -> None:
+    bundle = _asset(compressed, "assets/javascripts/bundle.*.min.js")
+    answer = site_client.get(bundle, headers={"Accept-Encoding": "gzip"})
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in answer.headers["Vary"]
+    max_age = int(re.search(r"max-age=(\d+)", answer.headers["Cache-Control"])[1])
+    assert max_age >= 365 * 24 * 3600 and "immutable" in answer.headers["Cache-Control"]
+    # A page and the search index change with each build: a minute, then revalidated.
+    for path in ("/ru/", "/ru/search/search_index.json"):
+        page = site_client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert page.headers["Content-Encoding"] == "gzip", path
+        assert page.headers["Cache-Control"] == "max-age=60, public", path
+
+
+@pytest.mark.parametrize("path", ["/", "/ru/presets/scat/", "/stylesheets/site.css",
+                                  "/play/static/app.js"])
+def test_site_and_static_files_answer_304_to_a_matching_etag(site_client: Any,
+                                                             path: str) -> None:
+    first = site_client.get(path)
+    assert first.status_code == 200, path
+    etag = first.headers["ETag"]
+    again = site_client.get(path, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b"", path
+    assert site_client.get(path, headers={"If-None-Match": '"other"'}).status_code == 200
+
+
+@pytest.mark.parametrize(("path", "lang", "title"), [
+    ("/ru/presetz/scat/", "ru", "Страница не найдена"),
+    ("/it/nessuna/", "it", "Pagina non trovata"),
+    ("/no/such/page/", "en", "Page not found"),
+])
+def test_a_missing_site_page_answers_the_sites_404_in_its_language(
+        site_client: Any, path: str, lang: str, title: str) -> None:
+    answer = site_client.get(path)
+    assert answer.status_code == 404 and answer.mimetype == "text/html"
+    assert answer.headers["Content-Language"] == lang
+    page = answer.get_data(as_text=True)
+    assert f'<html lang="{lang}"' in page and title in page
+    # Served at any depth: every link of the page starts at the site's root.
+    links = re.findall(r'(?:href|src)="([^"#][^"]*)"', page)
+    assert links and all(link.startswith(("/", "http")) for link in links), links
+
+
+def test_the_apis_own_paths_keep_their_answers(site_client: Any) -> None:
+    for path in ("/v1/nothing", "/v1/variants/nothing"):
+        answer = site_client.get(path)
+        assert answer.status_code == 404 and answer.mimetype == "application/problem+json"
+    assert site_client.get("/play/nothing").mimetype != "text/html"
+
+
+def _play_links(built: Built) -> set[str]:
+    """Every Play link of the site, as the absolute path a browser would request."""
+    from urllib.parse import urljoin
+
+    links = set()
+    for path in built.root.rglob("*.html"):
+        url = "/" + path.relative_to(built.root).parent.as_posix() + "/"
+        links |= {urljoin(url.replace("/./", "/"), href.replace("&amp;", "&"))
+                  for href in _hrefs(path) if "play?" in href}
+    return links
+
+
+def test_every_play_button_opens_the_game_under_make_serve(compressed: Built,
+                                                           site_client: Any) -> None:
+    links = _play_links(compressed)
+    assert len(links) >= len(PRESETS) * len(LANGUAGES)
+    for link in links:
+        answer = site_client.get(link)
+        assert answer.status_code == 200 and answer.mimetype == "text/html", link
+    # Beside each button, how to start the server where the site is a static copy.
+    page = parse_html(compressed.page("it", "presets/scat.md"))
+    notes = [node for node in page.iter() if "play-note" in node.classes()]
+    assert notes and "thirtyone serve" in notes[0].text()
+
+
+# -- Hosting, anchors, names -----------------------------------------------------------------
+
+
+def test_sitemap_holds_the_sites_addresses(built: Built) -> None:
+    sitemap = (built.root / "sitemap.xml").read_text(encoding="utf-8")
+    locations = re.findall(r"<loc>([^<]*)</loc>", sitemap)
+    assert locations and "None" not in sitemap
+    assert all(location.startswith("http://127.0.0.1:8000/") for location in locations)
+    assert "http://127.0.0.1:8000/ru/strategy/" in locations
+
+
+def test_no_page_asks_a_third_party(built: Built) -> None:
+    remote = {
+        path.relative_to(built.root).as_posix(): href
+        for path in built.root.rglob("*.html")
+        for node in parse_html(path).iter()
+        if node.tag in ("link", "script", "img", "iframe")
+        # A canonical address is the page's own name, never fetched.
+        and node.attrs.get("rel") not in ("canonical", "alternate")
+        and (href := node.attrs.get("href") or node.attrs.get("src") or "").startswith(
+            ("http:", "https:", "//"))
+    }
+    assert not remote, remote
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_anchors_are_readable_words(built: Built, lang: str) -> None:
+    for page in doc_pages():
+        ids = [node.attrs["id"] for node in parse_html(built.page(lang, page)).iter()
+               if node.tag in ("h2", "h3") and "id" in node.attrs]
+        assert not [anchor for anchor in ids if re.fullmatch(r"_\d*", anchor)], (lang, page)
+    strategy = [node.attrs.get("id") for node in
+                parse_html(built.page(lang, "strategy.md")).iter() if node.tag == "h2"]
+    expected = {"en": "when-to-knock", "ru": "когда-стучать", "it": "quando-bussare"}[lang]
+    assert expected in strategy
+
+
+@pytest.mark.parametrize(("lang", "name", "note"), [
+    ("ru", "Американское тридцать одно", "скат"),
+    ("it", "Trentuno americano", "Skat"),
+    ("en", "Thirty-One (Scat)", "Skat"),
+])
+def test_scat_has_a_native_name_and_says_it_is_not_skat(built: Built, lang: str, name: str,
+                                                        note: str) -> None:
+    article = main_content(parse_html(built.page(lang, "presets/scat.md")))
+    assert heading_text(next(node for node in article.iter() if node.tag == "h1")) == name
+    admonition = next(node for node in article.iter() if "admonition" in node.classes())
+    assert note in admonition.text()
+    comparison = main_content(parse_html(built.page(lang, "presets/comparison.md"))).text()
+    assert name in comparison
+    index = _search_index(built, lang)
+    assert any(name in doc["title"] for doc in index["docs"])
+    if lang != "en":
+        # In the reader's language, Scat is only ever the English name, quoted as such.
+        for page in ("presets/scat.md", "presets/comparison.md", "first-game.md"):
+            text = _own_language_text(main_content(parse_html(built.page(lang, page))),
+                                      lang).text()
+            assert "Scat" not in text, page
+
+
+# -- The first game tells what the engine did ------------------------------------------------
+
+
+def test_every_rule_the_first_game_states_is_what_the_engine_did() -> None:
+    _variants, walkthrough = _hooks()
+    game = walkthrough.first_round()
+    start, end = game.start, game.end
+    players = start.players
+    # "Three players, a 52-card pack, three lives each": three cards each, the stock, and
+    # the stock's top card turned up to start the discard pile.
+    assert players == 3 and all(seat.lives == 3 for seat in start.seats)
+    assert all(len(hand) == 3 for hand in start.hands) and len(start.discard) == 1
+    assert 3 * players + len(start.stock) + len(start.discard) == 52
+    # "{first}, on the dealer's left, plays first; play goes clockwise."
+    assert start.turn == (start.dealer + 1) % players
+    seats = [turn.seat for turn in game.turns]
+    assert seats[0] == start.turn
+    assert all(after == (before + 1) % players for before, after in itertools.pairwise(seats))
+    hands = [tuple(card.code for card in hand) for hand in start.hands]
+    top = start.discard[-1].code
+    knocked = None
+    for number, turn in enumerate(game.turns):
+        kinds = [move["type"] for move in turn.moves]
+        before = hands[turn.seat]
+        if "knock" in kinds:
+            # "... knocks: each of the others has one last turn."
+            knocked = number
+            assert turn.hand == before
+            last = game.turns[number + 1:]
+            assert [t.seat for t in last] == [(turn.seat + k) % players
+                                              for k in range(1, players)]
+            assert all(t.final for t in last)
+        elif "stand" in kinds:
+            # "... stands: keeps the hand as it is."
+            assert turn.hand == before
+        else:
+            # "... takes the X from the discard pile (or draws it) and throws away the Y."
+            discarded = next(move["card"] for move in turn.moves if move["type"] == "discard")
+            if turn.taken:
+                assert turn.taken == top
+            assert sorted(turn.hand) == sorted(
+                [card for card in before if card != discarded] + [turn.drawn]
+                if discarded in before else before)
+            top = discarded
+        hands[turn.seat] = turn.hand
+    assert knocked is not None and len(game.turns) == knocked + players
+    # "The lowest hand loses a life; players tied for lowest all lose one, and a knocker who
+    # is lowest alone loses two."
+    result = end.result
+    points = [walkthrough.score_hand(list(hand), "scat").points for hand in hands]
+    knocker = game.turns[knocked].seat
+    lowest = [seat for seat in range(players) if points[seat] == min(points)]
+    expected = [0] * players
+    if lowest == [knocker] or knocker in lowest:
+        expected[knocker] = 2
+    else:
+        for seat in lowest:
+            expected[seat] = 1
+    assert result["lives_lost"] == expected
+    assert [seat.lives for seat in end.seats] == [3 - lost for lost in expected]
+
+
+def test_the_free_ride_starts_when_the_last_life_is_lost() -> None:
+    """The first game's last paragraph: a player who loses their last life plays on (a free
+    ride) and is out at the next loss; the deal passes to the left."""
+    from thirtyone import apply_move, legal_moves, new_game, view
+    from thirtyone.bots import GreedyBot
+
+    for seed in range(1, 40):
+        state = new_game("scat", 3, seed=seed, options={"lives": 1})
+        bots = [GreedyBot(seed=seat) for seat in range(3)]
+        riding: int | None = None
+        dealer = state.dealer
+        while not state.is_over:
+            moves = legal_moves(state)
+            if moves == [{"type": "next_round"}]:
+                before = state
+                state, _events = apply_move(state, moves[0])
+                if not any(seat.eliminated for seat in before.seats):
+                    assert state.dealer == (dealer + 1) % 3
+                dealer = state.dealer
+                continue
+            seat = state.to_move
+            state, _events = apply_move(state, bots[seat].choose(view(state, seat), moves))
+            for index, standing in enumerate(state.seats):
+                if standing.lives == 0 and not standing.eliminated and riding is None:
+                    assert standing.free_ride, "a seat with no life left rides free"
+                    riding = index
+            if riding is not None and state.seats[riding].eliminated:
+                break
+        if riding is not None and state.seats[riding].eliminated:
+            break
+    assert riding is not None and state.seats[riding].eliminated, "no seed shows it"
+
+
+# -- Generated text ----------------------------------------------------------------------------
+
+PLURAL_COUNTS = (1, 2, 5)
+
+
+def _plural_entries() -> list[tuple[str, str]]:
+    with (TRANSLATIONS / "site.pot").open("rb") as pot:
+        return [message.id for message in read_po(pot) if isinstance(message.id, tuple)]
+
+
+def test_the_site_has_plural_entries() -> None:
+    assert len(_plural_entries()) >= 10
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_plural_sentence_reads_right_with_1_2_and_5(lang: str) -> None:
+    from babel import Locale
+
+    variants, _walkthrough = _hooks()
+    ngettext = variants.site_ngettext(lang)
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "site.po").open("rb") as po:
+        catalog = {message.id: message.string for message in read_po(po)
+                   if isinstance(message.id, tuple)}
+    locale = Locale.parse(lang)
+    # CLDR's categories, in the order of the catalog's forms.
+    order = {"ru": ["one", "few", "many"], "it": ["one", "many", "other"],
+             "en": ["one", "other"]}[lang]
+    for singular, plural in _plural_entries():
+        forms = (singular, plural) if lang == "en" else catalog[(singular, plural)]
+        for count in PLURAL_COUNTS:
+            text = ngettext(singular, plural, count).format(count=count, points=count,
+                                                            rounds=count)
+            category = locale.plural_form(count)
+            expected = forms[order.index(category) if category in order else -1]
+            assert text == expected.format(count=count, points=count, rounds=count), (
+                lang, singular, count)
+            # A number never hangs after a colon ("очков: 10").
+            assert not re.search(rf":\s*{count}\b", text), (lang, text)
+    if lang == "ru":
+        texts = {ngettext("{count} life each", "{count} lives each", n).format(count=n)
+                 for n in PLURAL_COUNTS}
+        assert texts == {"у каждого 1 жизнь", "у каждого 2 жизни", "у каждого 5 жизней"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lives", PLURAL_COUNTS)
+def test_generated_settlement_sentences_with_1_2_and_5(lang: str, lives: int) -> None:
+    variants, _walkthrough = _hooks()
+    preset = _HouseRules("scat", {"lives": lives})
+    text = variants.settlement(preset, lang)
+    ngettext = variants.site_ngettext(lang)
+    assert ngettext("{count} life each", "{count} lives each", lives).format(
+        count=lives) in text
+    assert str(lives) in text and f": {lives}" not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_facts_open_with_words_not_codes(built: Built, lang: str) -> None:
+    label = _catalog_texts(lang)["Variant id"]
+    for preset in PRESETS.values():
+        article = main_content(parse_html(built.page(lang, f"presets/{preset.id}.md")))
+        facts = next(node for node in article.iter() if node.tag == "table")
+        for row in facts.iter():
+            cells = row.elements() if row.tag == "tr" else []
+            if len(cells) != 2 or cells[0].text().strip() == label:
+                continue
+            first = next((child for child in cells[1].children
+                          if not (isinstance(child, str) and not child.strip())), None)
+            assert not (isinstance(first, Node) and first.tag == "code"), (
+                lang, preset.id, cells[0].text())
+
+
+@pytest.mark.parametrize(("lang", "ace", "king"), [("ru", "Т", "К"), ("it", "A", "R"),
+                                                    ("en", "A", "K")])
+def test_card_letters_match_the_faces(built: Built, lang: str, ace: str, king: str) -> None:
+    article = main_content(parse_html(built.page(lang, "presets/scat.md")))
+    counted = [cells[3].text().strip() for row in article.iter()
+               if row.tag == "tr" and len(cells := row.elements()) == 5 and cells[0].tag == "td"]
+    assert f"{ace}♠ {king}♠ 10♠" in counted, counted
+
+
+# -- Strategy and history --------------------------------------------------------------------
+
+
+def _strategy() -> Any:
+    sys.path.insert(0, str(SITE / "hooks"))
+    try:
+        import site_strategy
+    finally:
+        sys.path.remove(str(SITE / "hooks"))
+    return site_strategy
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_strategy_shows_the_engines_figures(built: Built, lang: str) -> None:
+    strategy = _strategy()
+    deal = strategy.deal()
+    # Every 3-card hand of 52 cards; a blitz is an ace and two tens-or-courts of its suit.
+    assert deal.hands == 22100 and deal.blitzes == 4 * 6
+    article = main_content(parse_html(built.page(lang, "strategy.md")))
+    text = " ".join(article.text().split())
+    assert str(round(deal.hands / deal.blitzes)) in text
+    rows = [[cell.text().strip() for cell in row.elements()] for row in article.iter()
+            if row.tag == "tr" and row.elements()[0].tag == "td"]
+    knocks = {row[0]: row for row in rows if len(row) == 4}
+    assert list(knocks) == [str(threshold) for threshold in strategy.THRESHOLDS]
+    for row in strategy.thresholds():
+        assert knocks[str(row.knock_at)][2] == str(row.knocks)
+        assert 0 <= row.knocks_lost <= row.knocks and 0 <= row.lost <= row.rounds
+    shares = [row for row in rows if len(row) == 2]
+    assert len(shares) == len(strategy.VALUE_BANDS)
+
+
+HISTORY_FACTS = {
+    "en": ("1440", "Trente-et-un", "Commerce", "Vingt-et-un"),
+    "ru": ("1440", "Trente-et-un", "Коммерции", "Двадцать одно"),
+    "it": ("1440", "Trente-et-un", "Commercio", "Ventuno"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_history_tells_the_sources_facts(built: Built, lang: str) -> None:
+    text = main_content(parse_html(built.page(lang, "history.md"))).text()
+    for fact in HISTORY_FACTS[lang]:
+        assert fact in text, fact
+    for source in ("[000]", "[001]", "[002]", "[003]"):
+        assert source in text
+
+
+# -- In a browser: phones, requests, search ----------------------------------------------------
+
+_SPLIT_WORDS = """() => {
+    // Every word of every table cell: a word whose letters lie on more than one line was
+    // split inside it ("Игро|ки"). Breaks at spaces, dashes and slashes are between words.
+    const split = [];
+    for (const cell of document.querySelectorAll('.md-content td, .md-content th')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const words = /[^\\s\\-‐–—\\/|,;]+/gu;
+            let word;
+            while ((word = words.exec(node.data))) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const lines = new Set(Array.from(range.getClientRects())
+                    .filter(rect => rect.width > 0).map(rect => Math.round(rect.top)));
+                if (lines.size > 1) split.push(word[0]);
+            }
+        }
+    }
+    return split;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_phone_tables_never_split_a_word(chromium: Any, served: str, lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "index.md"), "phone", failures)
+    split, wide = {}, {}
+    try:
+        for doc in doc_pages():
+            page.goto(_url(served, lang, doc), wait_until="load")
+            if words := page.evaluate(_SPLIT_WORDS):
+                split[doc] = words[:5]
+            if (overflow := page.evaluate(_TABLES_OVERFLOW)) != [0, 0]:
+                wide[doc] = overflow
+    finally:
+        page.close()
+    assert not split, split
+    assert not wide, wide
+
+
+def test_split_check_would_catch_a_split_word(chromium: Any) -> None:
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.set_content('<div class="md-content"><table><tr><td style="width: 3em; '
+                         'overflow-wrap: anywhere">Переворачивается</td></tr></table></div>')
+        assert page.evaluate(_SPLIT_WORDS) == ["Переворачивается"]
+    finally:
+        page.close()
+
+
+PAGE_TYPES = ("index.md", "first-game.md", "strategy.md", "history.md", "presets/index.md",
+              "presets/scat.md", "presets/comparison.md", "presets/summaries.md",
+              "sources/parlett.md", "race.md", "glossary.md", "api/index.md",
+              "api/reference.md", "api/engine.md")
+
+
+@pytest.fixture
+def served_app(compressed: Built, live_server: Any) -> str:
+    """The site as `make serve` serves it: the API app over the built, compressed site."""
+    from thirtyone.web import create_app
+
+    return live_server(create_app({"THIRTYONE_SECRET_KEY": "site tests",
+                                   "SITE_DIR": compressed.root}))
+
+
+def _page_url(base: str, lang: str, page: str) -> str:
+    return _url(base, lang, page).replace(SUB_PATH, "/")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_page_makes_a_failing_or_third_party_request(
+        chromium: Any, served_app: str, compressed: Built, artifacts: Path, lang: str) -> None:
+    failed: list[str] = []
+    foreign: list[str] = []
+    index_bytes: list[int] = []
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page.on("response", lambda response: failed.append(f"{response.status} {response.url}")
+            if response.status >= 400 else None)
+    # A request cut short by the next navigation (the search worker still fetching its
+    # stemmer) is aborted, not failed; any other network error counts.
+    page.on("requestfailed", lambda request: failed.append(f"{request.failure} {request.url}")
+            if "ERR_ABORTED" not in (request.failure or "") else None)
+    page.on("request", lambda request: foreign.append(request.url)
+            if not request.url.startswith((served_app, "data:")) else None)
+
+    def finished(request: Any) -> None:
+        if request.url.endswith("search_index.json"):
+            index_bytes.append(request.sizes()["responseBodySize"])
+
+    page.on("requestfinished", finished)
+    try:
+        for doc in PAGE_TYPES:
+            # Network idle: the search worker has fetched its index and its stemmer.
+            page.goto(_page_url(served_app, lang, doc), wait_until="networkidle")
+            assert page.locator("h1").count() == 1, doc
+        missing = page.goto(_page_url(served_app, lang, "no-such-page.md"),
+                            wait_until="networkidle")
+        assert missing is not None and missing.status == 404
+        failed.remove(f"404 {missing.url}")
+        assert page.locator("h1").count() == 1
+    finally:
+        page.close()
+    assert not failed, failed
+    assert not foreign, foreign
+    # The index each page load fetches, as sent (compressed); the cache serves it after.
+    assert index_bytes
+    report = artifacts / f"site-search-index-{lang}.json"
+    folder = compressed.root if lang == DEFAULT_LANGUAGE else compressed.root / lang
+    raw = (folder / "search" / "search_index.json").stat().st_size
+    report.write_text(json.dumps({"lang": lang, "sent_bytes": index_bytes[0],
+                                  "raw_bytes": raw}), encoding="utf-8")
+    assert index_bytes[0] < raw / 3, (index_bytes[0], raw)
+
+
+ENDINGS = {
+    "ru": ("тузы", "вдове"),
+    "it": ("vedove", "busso", "mazzieri"),
+    "en": ("widows", "knocked"),
+}
+"""Words in a form the pages may not use as such: the stemmer must find their pages."""
+RULES_QUERIES = {"en": "knock", "ru": "стук", "it": "bussare"}
+
+
+def _search(chromium: Any, served: str, lang: str, query: str) -> list[str]:
+    """The pages the theme's search lists for ``query``, best first."""
+    failures: list[str] = []
+    url = f"{_url(served, lang, 'index.md')}?{urlencode({'q': query})}"
+    page = _open(chromium, url, "desktop", failures)
+    try:
+        # Done when results are listed, or the theme says, in the page's words, none are.
+        page.wait_for_function("""() => {
+            const none = JSON.parse(document.getElementById('__config').textContent)
+                .translations['search.result.none'];
+            const meta = document.querySelector('.md-search-result__meta');
+            return document.querySelector('.md-search-result__item') !== null
+                || (meta !== null && meta.textContent.trim() === none);
+        }""", timeout=SEARCH_READY_SECONDS * 1000)
+        found = page.eval_on_selector_all(
+            ".md-search-result__item > a:first-child", "links => links.map(link => link.href)")
+    finally:
+        page.close()
+    assert not failures, failures
+    return [href.split("#")[0].split("?")[0] for href in found]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_knows_word_endings(chromium: Any, served: str, lang: str) -> None:
+    for word in ENDINGS[lang]:
+        assert _search(chromium, served, lang, word), word
+    rules = _search(chromium, served, lang, RULES_QUERIES[lang])
+    # The rules come first; the API reference, weighted below them, comes after.
+    assert rules and "/api/" not in rules[0], rules
+
+
+def _section(article: Node, title: str) -> str:
+    """The text of the ``##`` section headed ``title``, up to the next ``##``."""
+    inner = next(node for node in article.iter() if "md-typeset" in node.classes()
+                 and any(child.tag == "h1" for child in node.elements()))
+    text, inside = [], False
+    for child in inner.elements():
+        if child.tag == "h2":
+            inside = heading_text(child) == title
+            continue
+        if inside:
+            text.append(" ".join(child.text().split()))
+    return " ".join(text)
+
+
+def _distinct() -> Any:
+    sys.path.insert(0, str(SITE / "hooks"))
+    try:
+        import site_distinct
+    finally:
+        sys.path.remove(str(SITE / "hooks"))
+    return site_distinct
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_preset_page_shows_its_own_distinctive_rule(built: Built, lang: str) -> None:
+    distinct = _distinct()
+    title = _catalog_texts(lang)["What sets it apart"]
+    sections = {}
+    for preset in PRESETS.values():
+        if preset.id in ("scat", "race"):
+            continue
+        article = main_content(parse_html(built.page(lang, f"presets/{preset.id}.md")))
+        sections[preset.id] = _section(article, title)
+        assert sections[preset.id], preset.id
+        shown = sum(1 for node in article.iter() if node.tag == "tr" and node.elements()
+                    and node.elements()[0].tag == "td" and any(
+                        "cards" in cell.classes() for cell in node.iter()))
+        assert shown >= len(distinct.differing_hands(preset)), preset.id
+    # No two pages show the same thing.
+    assert len(set(sections.values())) == len(sections)
+    # The hands that set a preset apart are examples of its rules: Cut Throat's trips.
+    cut_throat = distinct.differing_hands(PRESETS["cut-throat"])
+    assert "7H 7D 7C" in cut_throat
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_summary_told_as_changes_prints_the_rules_it_changes(built: Built,
+                                                               lang: str) -> None:
+    variants, _walkthrough = _hooks()
+    article = main_content(parse_html(built.page(lang, "presets/summaries.md")))
+    sheet = next(node for node in article.iter() if node.attrs.get("id") == "cut-throat")
+    scat_rules = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", variants.rules_text(PRESETS["scat"],
+                                                                           lang))
+    scat_rules = re.sub(r"^\s*- |[*`]", "", scat_rules, flags=re.MULTILINE)
+    assert "".join(scat_rules.split()[:8]) in "".join(sheet.text().split())
+
+
+def test_make_rebuilds_the_site_only_when_one_of_its_sources_changed(tmp_path: Path) -> None:
+    """`make serve` builds the site through a stamp: nothing to do while no source is newer;
+    a page, a hook, a catalog, the engine or the contract makes it build again, the web
+    layer does not."""
+    import shutil
+
+    make = shutil.which("make")
+    if make is None:
+        pytest.fail("make is missing")
+    installed = tmp_path / "installed"
+    installed.touch()
+    stamp = tmp_path / "built"
+    stamp.touch()
+    question = [make, "--question", "-C", str(ROOT), f"SITE_STAMP={stamp}",
+                f"STAMP={installed}", str(stamp)]
+
+    def up_to_date(*changed: str) -> bool:
+        what_if = [argument for path in changed for argument in ("--what-if", path)]
+        return subprocess.run([*question, *what_if], capture_output=True,
+                              check=False).returncode == 0
+
+    assert up_to_date()
+    for source in ("site/docs/ru/strategy.md", "site/hooks/site_i18n.py",
+                   "site/overrides/main.html", "translations/it/LC_MESSAGES/site.po",
+                   "api/thirtyone/cards.py", "openapi.yaml", "site/mkdocs.yml"):
+        assert not up_to_date(source), source
+    assert up_to_date("api/thirtyone/web/site.py")

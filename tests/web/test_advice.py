@@ -21,7 +21,7 @@ def test_the_seat_to_act_gets_every_legal_move_valued(client, start_game):
     answer = _ask(client, game, seat).json
     state = new_game("scat", 3, seed="web tests", dealer=0)
     expected = advise(state, seat, samples=20, seed=4)
-    assert answer["measure"] == "survival" and answer["samples"] == 20
+    assert answer["measure"] == "match" and answer["samples"] == 20
     assert [entry["move"] for entry in answer["moves"]] == [
         entry.move for entry in expected.moves]
     assert [entry["value"] for entry in answer["moves"]] == [
@@ -75,15 +75,19 @@ def test_refusals(client, start_game):
     assert spectator.json["errors"][0]["field"] == "seat"
 
 
-def test_a_short_time_budget_counts_fewer_samples(app, start_game):
+def test_the_effort_is_a_number_of_worlds_capped_and_the_answer_is_the_same(client, start_game):
+    from thirtyone.web.advice import MAX_SAMPLES
+
     game = start_game()
     seat = game["to_move"]
-    app.config["THIRTYONE_ADVICE_SECONDS"] = 0.0
-    try:
-        answer = _ask(app.test_client(), game, seat, samples=500).json
-    finally:
-        app.config["THIRTYONE_ADVICE_SECONDS"] = 1.0
-    assert answer["samples"] == 1
+    first = _ask(client, game, seat, samples=30).json
+    assert first["samples"] == 30
+    assert _ask(client, game, seat, samples=30).json == first
+    body = {"token": game["token"], "seat": seat, "seat_key": game["seat_keys"][seat]}
+    assert client.post("/v1/games/advice", json=body).json["samples"] == 200
+    refused = _ask(client, game, seat, samples=MAX_SAMPLES + 1)
+    assert refused.status_code == 422
+    assert refused.json["errors"][0]["field"] == "samples"
 
 
 def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
@@ -110,3 +114,32 @@ def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
                       headers=bearer("not a key")).status_code == 403
     assert client.get("/v1/tables/nosuchtable/advice",
                       headers=bearer(key)).status_code == 404
+
+
+def test_a_tables_hint_is_computed_once_per_version_and_seat(tmp_path, monkeypatch):
+    from thirtyone.web import advice as web_advice
+
+    calls = []
+
+    def counted(function, *args, **kwargs):
+        # In this process: what the pool would run, counted.
+        calls.append(args[1:])
+        return function(*args, **kwargs)
+
+    monkeypatch.setattr(web_advice.compute, "run", counted)
+    app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
+    client = app.test_client()
+    created = client.post("/v1/tables", json={"variant": "scat", "players": 2,
+                                              "bots": {"1": "greedy"}}).json
+    table, key = created["table"], created["seats"][0]["key"]
+    url = f"/v1/tables/{table}/advice?samples=6&seed=c"
+    first = client.get(url, headers=bearer(key)).json
+    assert client.get(f"{url}&lang=ru", headers=bearer(key)).json["moves"][0]["value"] \
+        == first["moves"][0]["value"]
+    assert len(calls) == 1
+    moved = client.post(f"/v1/tables/{table}/moves", headers=bearer(key),
+                        json={"version": client.get(f"/v1/tables/{table}").json["version"],
+                              "move": {"type": "draw", "source": "stock"}})
+    assert moved.status_code < 300, moved.json
+    client.get(url, headers=bearer(key))
+    assert len(calls) == 2

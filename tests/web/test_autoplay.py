@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 
 from thirtyone.game import new_game
 from thirtyone.game.state import Phase
@@ -18,10 +17,9 @@ BOTS_15 = {str(seat): "greedy" for seat in range(15)}
 
 def test_a_long_match_of_bots_is_opened_at_once_and_played_on_by_its_readers(tmp_path):
     client = make_app(f"sqlite:///{tmp_path}/t.sqlite3").test_client()
-    start = time.monotonic()
     created = open_table(client, variant="schnautz", players=15, bots=BOTS_15,
                          options={"rounds": 1000})
-    assert time.monotonic() - start < 1.0
+    # One slice of the match, not the match (the time it takes is the hostile suite's).
     assert not created["is_over"] and created["version"] == 1
     versions = [client.get(f"/v1/tables/{created['table']}").json["version"]
                 for _ in range(3)]

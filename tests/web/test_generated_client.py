@@ -22,6 +22,8 @@ from typing import Any
 import httpx
 import pytest
 
+pytestmark = pytest.mark.slow  # generates and installs a client package
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "thirtyone_client"
 

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from thirtyone.web.advice import MAX_SAMPLES
+
 pytestmark = pytest.mark.slow
 
 STRONG_15 = {str(seat): "strong" for seat in range(15)}
@@ -184,7 +186,7 @@ def test_hint_loops_leave_healthz_fast(tmp_path):
         assert status == 201
         seat = game["to_move"]
         body = {"token": game["token"], "seat": seat, "seat_key": game["seat_keys"][seat],
-                "samples": 1000}
+                "samples": MAX_SAMPLES}
         idle = [server.healthz_ms(timeout=2) for _ in range(50)]
         stop = threading.Event()
         answered: list[int] = []
@@ -207,9 +209,10 @@ def test_hint_loops_leave_healthz_fast(tmp_path):
     assert None not in times and None not in idle
     p99, idle_p99 = statistics.quantiles(times, n=100)[98], statistics.quantiles(idle, n=100)[98]
     # 50 ms on a quiet machine; on a busy one (other processes on the cores), no worse than
-    # twice what /healthz took here just before. A hint on the worker's loop (a second of
-    # CPU each, four at a time) would hold /healthz for hundreds of ms.
-    assert p99 <= max(50, 2 * idle_p99), f"/healthz p99 {p99:.1f} ms, {idle_p99:.1f} idle"
+    # three times what /healthz took here just before. Hints on the workers' loops (hundreds
+    # of ms of CPU each, four at a time) hold /healthz for most of that time: its median too.
+    assert p99 <= max(50, 3 * idle_p99), f"/healthz p99 {p99:.1f} ms, {idle_p99:.1f} idle"
+    assert statistics.median(times) <= max(10, 3 * statistics.median(idle))
     assert answered and set(answered) <= {200, 503}, set(answered)
 
 

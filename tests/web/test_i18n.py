@@ -83,7 +83,7 @@ def test_every_variant_and_option_reads_in_each_language(client):
             assert ours["summary"] != theirs["summary"]
             assert [option["description"] for option in ours["options"]] != [
                 option["description"] for option in theirs["options"]] or not ours["options"]
-    assert localized[0]["name"] == "Trentuno (Scat)"
+    assert localized[0]["name"] == "Trentuno americano"
 
 
 def test_events_read_in_russian(app, client, start_game):

@@ -25,9 +25,7 @@ from thirtyone.race import solve
 from thirtyone.rules import PRESETS, find_preset, make_rules
 from thirtyone.web import create_app
 
-# A hint samples for a fraction of its usual second: a hundred of them stay quick.
-app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "schemathesis", "SITE_DIR": None,
-                  "THIRTYONE_ADVICE_SECONDS": 0.02})
+app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "schemathesis", "SITE_DIR": None})
 schema = schemathesis.openapi.from_wsgi("/openapi.json", app).exclude(
     path="/v1/tables/{table}/events"
 )

@@ -14,6 +14,7 @@ import pytest
 from thirtyone.game import GameState, view
 from thirtyone.web import create_app
 from thirtyone.web.store import StaleVersion
+from thirtyone.web.store.sqlite import SQLiteStore
 
 QUICK = {"lives": 1, "free_ride": False}
 
@@ -365,11 +366,28 @@ def test_the_store_commits_by_compare_and_set(app, client):
     assert [e.version for e in store.entries(record.table, 0)] == [1]
 
 
-def test_a_table_expires_after_its_ttl_without_a_move(store_url):
-    client = make_app(store_url, THIRTYONE_TABLE_TTL=1).test_client()
+def test_a_table_expires_after_its_ttl_without_a_move(redis_url):
+    """Redis expires the keys by its own clock: this one waits."""
+    client = make_app(redis_url, THIRTYONE_TABLE_TTL=1).test_client()
     table = open_table(client)["table"]
     assert client.get(f"/v1/tables/{table}").status_code == 200
     time.sleep(1.6)
+    assert client.get(f"/v1/tables/{table}").json["code"] == "table_not_found"
+
+
+def test_a_sqlite_table_expires_by_the_store_clock_ttl_after_its_last_move(tmp_path):
+    now = [1_000.0]
+    store = SQLiteStore(str(tmp_path / "tables.sqlite3"), ttl=60, clock=lambda: now[0])
+    app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
+    app.extensions["thirtyone.tables"] = store
+    client = app.test_client()
+    created = open_table(client)
+    table, keys = created["table"], keys_of(created)
+    now[0] += 59
+    play_one(client, table, keys)
+    now[0] += 59
+    assert client.get(f"/v1/tables/{table}").status_code == 200
+    now[0] += 2
     assert client.get(f"/v1/tables/{table}").json["code"] == "table_not_found"
 
 

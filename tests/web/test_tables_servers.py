@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # real gunicorn servers
+
 QUICK = {"lives": 1, "free_ride": False}
 
 

@@ -5,7 +5,7 @@ play with :func:`apply_move` (a new state and the events), show a seat its :func
 A state is plain data through :meth:`GameState.to_dict` and :meth:`GameState.from_dict`.
 """
 
-from thirtyone.game import bank, pot, switch, widow  # noqa: F401  (each registers itself)
+from thirtyone.game.checks import read_state
 from thirtyone.game.flow import apply_move, legal_moves, new_game, validate_move
 from thirtyone.game.moves import (
     MOVE_TYPES,
@@ -31,6 +31,10 @@ from thirtyone.game.moves import (
 )
 from thirtyone.game.state import GameState, Phase, RoundResult, Seat, SeatData, ShownHand
 from thirtyone.game.views import View, view
+
+# The one reader of state data (it checks every family's rules, so the state module, below
+# them all, cannot import it).
+GameState.reader = read_state
 
 __all__ = [
     "MOVES",

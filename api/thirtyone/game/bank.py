@@ -19,9 +19,10 @@ from typing import Any
 from thirtyone.errors import N_, MoveError, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import AFTER_DRAWING, DRAW, KNOCK, STAND, DrawFlow
-from thirtyone.game.family import Events, register, shows_blitz
-from thirtyone.game.moves import Exchange, Operation, move_card, refuse
-from thirtyone.game.settlement import settle_blitz
+from thirtyone.game.family import Events, shows_blitz
+from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.operations import Exchange, Operation
+from thirtyone.game.settlers import settle_blitz
 from thirtyone.game.state import GameState, Phase
 from thirtyone.game.widow import (
     JOINING,
@@ -149,5 +150,3 @@ class WidowExchange(Exchange[BankFlow]):
 
 WIDOW_TURN: tuple[Operation[Any], ...] = (DRAW, STAND, WidowExchange(), KNOCK)
 """A turn's first step: draw or exchange with the widow, or knock (``stand`` after one)."""
-
-register(BankFlow())

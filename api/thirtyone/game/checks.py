@@ -22,8 +22,11 @@ from typing import Any
 
 from thirtyone.cards import ALL_CARDS, SUITS, Card, parse_card
 from thirtyone.errors import N_, CardError, OptionError, StateError
+from thirtyone.game.families import flow_for
 from thirtyone.game.moves import MOVE_TYPES
+from thirtyone.game.public import read_public
 from thirtyone.game.settlement import PointsSettler, rounds_in_match
+from thirtyone.game.settlers import settler_for
 from thirtyone.game.shuffle import is_seed
 from thirtyone.game.state import (
     HISTORY_LIMIT,
@@ -148,6 +151,13 @@ def read_state(data: Any) -> GameState:
         winners=tuple(winners), history=tuple(thaw(history)),
     )
     check_state(state)
+    if data.get("public") is not None:
+        try:
+            known = read_public(data["public"], state)
+        except ValueError:
+            raise bad("bad_public", N_("what the round made public does not fit the cards"),
+                      field="public") from None
+        state = state.evolve(public=known)
     return state
 
 
@@ -171,7 +181,7 @@ def read_sealed_state(data: Mapping[str, Any]) -> GameState:
     cards = _BY_CODE
     rules = data["rules"]
     pickup = data["pickup"]
-    return GameState(
+    state = GameState(
         rules=_sealed_rules(rules["variant"], tuple(rules["options"].items())),
         seed=data["seed"],
         seats=tuple(Seat(seat["lives"], seat["chips"], seat["points"], seat["free_ride"],
@@ -188,6 +198,9 @@ def read_sealed_state(data: Mapping[str, Any]) -> GameState:
         pickup=None if pickup is None else cards[pickup], pot=data["pot"],
         result=data["result"], winners=tuple(data["winners"]), history=tuple(data["history"]),
     )
+    if data.get("public") is not None:
+        state = state.evolve(public=read_public(data["public"], state))
+    return state
 
 
 @functools.lru_cache(maxsize=256)
@@ -197,8 +210,6 @@ def _sealed_rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
 
 def check_state(state: GameState) -> None:
     """Raise :class:`StateError` if ``state`` is not a position the rules can reach."""
-    from thirtyone.game.family import flow_for
-
     rules = state.rules
     n = state.players
     _check_players(rules, n)
@@ -460,73 +471,5 @@ def _check_settlement(state: GameState) -> None:
     if limit is not None and (state.round > limit or (
             phase == Phase.ROUND_OVER and state.round >= limit)):
         raise bad("bad_round", N_("the round or turn count is out of range"), field="round")
-    if settlement is Settlement.LIVES:
-        _check_lives(state, limit)
-    elif settlement is Settlement.POINTS:
-        _check_points(state, settled, limit)
-    elif rules.ante == 0 and settlement is Settlement.NONE and (
-            state.pot or any(seat.chips for seat in seats)):
-        raise bad("chips_not_conserved",
-                  N_("the seats' chips and the pot must add up to nothing"), field="pot")
-
-
-def _check_lives(state: GameState, limit: int | None) -> None:
-    rules, seats = state.rules, state.seats
-    over = state.phase == Phase.GAME_OVER
-    for index, seat in enumerate(seats):
-        out_of_lives = not seat.lives and not seat.free_ride
-        if (seat.eliminated and (seat.lives or seat.free_ride)) or (
-            seat.free_ride and not rules.free_ride
-        ) or (
-            # A seat left with no life and no free ride is out, but when one settlement would
-            # put every seat left out at once, they share the win instead.
-            out_of_lives and not seat.eliminated and not (over and index in state.winners)
-        ):
-            raise bad("bad_lives", N_("seat {seat} has an impossible number of lives"),
-                      field=f"seats.{index}.lives", seat=index)
-    if rules.ante == 0 and not over:
-        # Chips move only with lives paid into the pot, and the pot is taken at the end.
-        paid = [rules.lives - seat.lives if rules.lives_to_pot else 0 for seat in seats]
-        if state.pot != sum(paid) or any(
-                seat.chips != -lost for seat, lost in zip(seats, paid, strict=True)):
-            raise bad("chips_not_conserved",
-                      N_("the seats' chips and the pot must add up to nothing"), field="pot")
-    active = state.active_seats
-    if not over:
-        if len(active) < 2:
-            raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
-        return
-    winners = list(state.winners)
-    result = state.result or {}
-    most = max(seats[seat].lives for seat in active)
-    if not (
-        (len(active) == 1 and winners == list(active))
-        or (result.get("draw") is True and winners == list(active))
-        or (winners == list(active) and all(
-            not seats[seat].lives and not seats[seat].free_ride for seat in winners))
-        or (limit is not None and state.round >= limit
-            and winners == [seat for seat in active if seats[seat].lives == most])
-    ):
-        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
-
-
-def _check_points(state: GameState, settled: int, limit: int | None) -> None:
-    rules, seats = state.rules, state.seats
-    most = PointsSettler.BLITZ * max(settled, 0)
-    for index, seat in enumerate(seats):
-        if seat.points > most:
-            raise bad("bad_points", N_("seat {seat} has more points than the deals played "
-                                       "can give"), field=f"seats.{index}.points", seat=index)
-    if rules.ante == 0 and (state.pot or any(seat.chips for seat in seats)):
-        raise bad("chips_not_conserved",
-                  N_("the seats' chips and the pot must add up to nothing"), field="pot")
-    active = state.active_seats
-    best = max(seats[seat].points for seat in active)
-    ended = (limit is not None and state.round >= limit and state.phase == Phase.GAME_OVER) or (
-        rules.target is not None and best >= rules.target)
-    if state.phase == Phase.GAME_OVER:
-        if not ended or list(state.winners) != [
-                seat for seat in active if seats[seat].points == best]:
-            raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
-    elif ended:
-        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
+    # What each settlement's own standing may be is checked beside its settler.
+    settler_for(rules).check_standing(state, settled, limit)

@@ -34,8 +34,10 @@ from thirtyone.game.family import (
     showdown_due,
     shows_blitz,
 )
-from thirtyone.game.moves import Discard, Draw, Operation, move_card, refuse, unknown_move
-from thirtyone.game.settlement import Outcome, settle_blitz, settle_round, settle_showdown
+from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.operations import Discard, Draw, Operation
+from thirtyone.game.settlement import Outcome
+from thirtyone.game.settlers import settle_blitz, settle_round, settle_showdown
 from thirtyone.game.shuffle import shuffled
 from thirtyone.game.state import GameState, Phase
 from thirtyone.hands import HAND_SIZE, evaluator

@@ -5,8 +5,8 @@ A family (:class:`~thirtyone.rules.Family`: draw, widow, switch, race) is a subc
 :class:`~thirtyone.rules.Rules`), and each rule is an option read where the hook needs it.
 A family lists the operations (:class:`~thirtyone.game.moves.Operation`, one per move type)
 each of its phases allows, in :meth:`FamilyFlow.operations`: the legal moves, the checks and
-the effects are theirs. :data:`FLOWS` holds every family's flow, :func:`flow_for` finds the
-one that plays a rule set.
+the effects are theirs. :mod:`thirtyone.game.families` holds every family's flow and finds
+the one that plays a rule set.
 
 The shared machinery (:mod:`thirtyone.game.flow`) does everything that is the same for all
 families: it refuses moves after the match or between rounds, checks the move's ``seat``,
@@ -27,7 +27,8 @@ from typing import Any, ClassVar
 
 from thirtyone.errors import N_, MoveError, OptionError
 from thirtyone.game.dealing import dealing_order
-from thirtyone.game.moves import Events, Knock, Operation, Stand, refuse, unknown_move
+from thirtyone.game.moves import refuse, unknown_move
+from thirtyone.game.operations import Events, Knock, Operation, Stand
 from thirtyone.game.state import GameState, thaw
 from thirtyone.hands import HandScore
 from thirtyone.rules import Family, Rules
@@ -96,7 +97,8 @@ class FamilyFlow(ABC):
                     rules: Rules) -> dict[str, Any]:
         """A history entry as ``seat`` may see it under ``rules`` (a face-down card given is
         hidden)."""
-        return thaw(entry)
+        shown: dict[str, Any] = thaw(entry)
+        return shown
 
     def players(self, state: GameState) -> tuple[int, ...]:
         """The seats playing this deal, from the dealer's left: those holding cards (a seat
@@ -199,29 +201,6 @@ def showdown_due(state: GameState, events: Events) -> bool:
         events.append({"type": "turn_limit", "turns": state.turns})
         return True
     return False
-
-
-_FLOWS: dict[Family, FamilyFlow] = {}
-
-
-def register(flow: FamilyFlow) -> FamilyFlow:
-    """Make ``flow`` the one that plays its family."""
-    _FLOWS[flow.family] = flow
-    return flow
-
-
-def flow_for(rules: Rules) -> FamilyFlow:
-    """The flow that plays ``rules``; ``not_implemented`` when its family is not built."""
-    flow = _FLOWS.get(rules.family)
-    if flow is None:
-        raise not_implemented(rules, rules.family.value)
-    flow.supports(rules)
-    return flow
-
-
-def flow_of(state: GameState) -> FamilyFlow:
-    """The flow of a state already built (its rules were accepted then): the fast path."""
-    return _FLOWS[state.rules.family]
 
 
 def not_implemented(rules: Rules, feature: str) -> OptionError:

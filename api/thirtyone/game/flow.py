@@ -25,11 +25,13 @@ from typing import Any, cast
 
 from thirtyone.errors import N_, OptionError
 from thirtyone.events import Event
-from thirtyone.game import bank, racing  # noqa: F401  (each registers its family)
 from thirtyone.game.dealing import first_dealer
-from thirtyone.game.family import Events, FamilyFlow, flow_for, flow_of
-from thirtyone.game.moves import Move, NextRound, move_seat, move_type, refuse
-from thirtyone.game.settlement import settler_for
+from thirtyone.game.families import flow_for, flow_of
+from thirtyone.game.family import Events, FamilyFlow
+from thirtyone.game.moves import Move, move_seat, move_type, refuse
+from thirtyone.game.operations import NextRound
+from thirtyone.game.public import track
+from thirtyone.game.settlers import settler_for
 from thirtyone.game.shuffle import fresh_seed, is_seed
 from thirtyone.game.state import HISTORY_LIMIT, MAX_ROUND, GameState, Phase
 from thirtyone.rules import Rules, make_rules
@@ -89,12 +91,12 @@ def legal_moves(state: GameState) -> list[Move]:
     return cast(list[Move], flow_of(state).legal_moves(state))
 
 
-def validate_move(state: GameState, move: Move) -> None:
+def validate_move(state: GameState, move: Mapping[str, Any]) -> None:
     """Return if ``move`` is legal now; raise :class:`~thirtyone.errors.MoveError` if not."""
     _check(state, move)
 
 
-def apply_move(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
+def apply_move(state: GameState, move: Mapping[str, Any]) -> tuple[GameState, list[Event]]:
     """The state after ``move`` and the events it caused, for everyone to see.
 
     Events carry only public information (a card drawn from the stock is not named).
@@ -114,6 +116,7 @@ def apply_move(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
     else:
         history = (*state.history[1 - HISTORY_LIMIT:], {"seat": seat, **canonical})
     object.__setattr__(new, "history", history)
+    object.__setattr__(new, "public", track(state, new, events))
     return new, cast(list[Event], events)
 
 

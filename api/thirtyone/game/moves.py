@@ -24,30 +24,16 @@ naming another seat than the one to act is refused with ``not_your_turn``.
 Cards are read with :func:`~thirtyone.cards.parse_card`, so ``"10h"`` and ``"T♥"`` are fine;
 the move kept in the history is canonical.
 
-Each move type is one :class:`Operation` (pokerkit's model): its fields (the
-:class:`~typing.TypedDict` below, which the contract documents), how the fields are read, and
-its words (a :class:`Phrase` that :func:`thirtyone.words.describe_move` says in a language).
-A family subclasses the operations it plays with how it verifies and applies them, and lists
-them by phase (:meth:`thirtyone.game.family.FamilyFlow.operations`).
+Each move type's fields are a :class:`~typing.TypedDict` below (the contract documents them);
+what a move type does is its operation (:mod:`thirtyone.game.operations`).
 """
 
 
-from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import (
-    Any,
-    ClassVar,
-    Generic,
-    Literal,
-    NotRequired,
-    TypedDict,
-    TypeVar,
-)
+from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 
 from thirtyone.cards import Card, CardCode, parse_card
 from thirtyone.errors import N_, CardError, MoveError
-from thirtyone.game.state import GameState
 
 
 class Seated(TypedDict, total=False):
@@ -161,242 +147,15 @@ Move = (DrawMove | DiscardMove | KnockMove | StandMove | NextRoundMove | TakeMov
         | SwapHandMove | RenewMove)
 """Any move of any family: a dict whose ``type`` says which."""
 
-Events = list[dict[str, Any]]
-"""What a move caused, in order (:mod:`thirtyone.events`)."""
-
-F = TypeVar("F")
-"""The family flow an operation is played in."""
-
-
-@dataclass(frozen=True)
-class CardNames:
-    """Cards a phrase names, by code: the words say their names, joined by commas."""
-
-    cards: tuple[CardCode, ...]
-
-
-@dataclass(frozen=True)
-class Ordinal:
-    """A table hand or a table position, counted from 0 in moves and events: the words count
-    from 1 ("table hand 1" is ``hand: 0``), in :func:`thirtyone.words.ordinal` alone."""
-
-    index: int
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A move in words before they are said in a language: an English template (a catalog
-    message id) and its parameters (numbers, :class:`CardNames`, :class:`Ordinal`, phrases)."""
-
-    template: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-
-def top_discard(seen: Mapping[str, Any]) -> CardNames:
-    """The card on top of the discard pile in a view, as a phrase names it."""
-    return CardNames(tuple(seen["discard"][-1:]))
-
-
-class Operation(ABC, Generic[F]):
-    """One move type: its ``type``, its ``fields`` (a TypedDict of :data:`Move`), its words,
-    and, in the subclass a family plays, which of these moves are legal now, how one is
-    verified (refused with a :class:`~thirtyone.errors.MoveError`, or returned canonical: card
-    codes, no ``seat``) and what it does."""
-
-    type: ClassVar[str]
-    fields: ClassVar[type]
-
-    @classmethod
-    @abstractmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        """The move in words, with the cards named that ``seen`` (the mover's view) shows."""
-
-    @abstractmethod
-    def legal(self, flow: F, state: GameState) -> list[dict[str, Any]]:
-        """The moves of this type the seat to act may make now."""
-
-    @abstractmethod
-    def verify(self, flow: F, state: GameState, move: Mapping[str, Any]) -> dict[str, Any]:
-        """Refuse the move if it cannot be played now; else return it canonical."""
-
-    @abstractmethod
-    def apply(self, flow: F, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        """Play a move :meth:`verify` returned: the new state and the events."""
-
-
-class Draw(Operation[F]):
-    type = "draw"
-    fields = DrawMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        if move["source"] == "stock":
-            return Phrase(N_("Draw from the stock"))
-        return Phrase(N_("Take from the discard pile: {card}"), {"card": top_discard(seen)})
-
-    @staticmethod
-    def read(move: Mapping[str, Any]) -> str:
-        """The pile drawn from."""
-        source = move.get("source")
-        if source not in ("stock", "discard"):
-            raise refuse("bad_move", N_("draw from the stock or the discard pile"),
-                         field="source", source=source)
-        return str(source)
-
-
-class Discard(Operation[F]):
-    type = "discard"
-    fields = DiscardMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Discard: {card}"), {"card": CardNames((move["card"],))})
-
-
-class Knock(Operation[F]):
-    type = "knock"
-    fields = KnockMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Knock"))
-
-
-class Stand(Operation[F]):
-    type = "stand"
-    fields = StandMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Stand: keep your hand"))
-
-
-class NextRound(Operation[F]):
-    type = "next_round"
-    fields = NextRoundMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Next round"))
-
-
-class Take(Operation[F]):
-    type = "take"
-    fields = TakeMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Take: {card}"), {"card": CardNames((move["card"],))})
-
-
-class Exchange(Operation[F]):
-    type = "exchange"
-    fields = ExchangeMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        table = seen["table"]
-        taken = [CardNames((table[place],)) if table[place] is not None
-                 else Phrase(N_("the face-down card in place {place}"),
-                             {"place": Ordinal(place)})
-                 for place in move["take"]]
-        text = (N_("Exchange with the table and knock: give {given}; take {taken}")
-                if move.get("knock") else N_("Exchange with the table: give {given}; take {taken}"))
-        return Phrase(text, {"given": CardNames(tuple(move["give"])), "taken": taken})
-
-
-class Declare(Operation[F]):
-    type = "declare"
-    fields = DeclareMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Declare your hand"))
-
-
-class Pass(Operation[F]):
-    type = "pass"
-    fields = PassMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Pass"))
-
-
-class Join(Operation[F]):
-    type = "join"
-    fields = JoinMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Join the deal"))
-
-
-class Reveal(Operation[F]):
-    type = "reveal"
-    fields = RevealMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Turn the table cards face up"))
-
-
-def read_table_hand(move: Mapping[str, Any], hands: int) -> int:
-    """The table hand a Switch move names (``hand``: 0 or 1)."""
-    hand = move.get("hand")
-    if isinstance(hand, bool) or hand not in range(hands):
-        raise refuse("bad_hand", N_("name hand 0 or 1"), field="hand", hand=hand)
-    return int(hand)
-
-
-class Keep(Operation[F]):
-    type = "keep"
-    fields = KeepMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Keep hand {hand}"), {"hand": Ordinal(move["hand"])})
-
-
-class SwapHand(Operation[F]):
-    type = "swap_hand"
-    fields = SwapHandMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        return Phrase(N_("Swap your hand for table hand {hand}"), {"hand": Ordinal(move["hand"])})
-
-
-class Renew(Operation[F]):
-    type = "renew"
-    fields = RenewMove
-
-    @classmethod
-    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
-        if move["face_up"]:
-            return Phrase(N_("Renew table hand {hand} face up"), {"hand": Ordinal(move["hand"])})
-        return Phrase(N_("Renew table hand {hand} face down"), {"hand": Ordinal(move["hand"])})
-
-
-OPERATIONS: dict[str, type[Operation[Any]]] = {
-    operation.type: operation
-    for operation in (Draw, Discard, Knock, Stand, NextRound, Take, Exchange, Declare, Pass,
-                      Join, Reveal, Keep, SwapHand, Renew)
+MOVES: dict[str, type] = {
+    get_args(get_type_hints(kind)["type"])[0]: kind for kind in get_args(Move)
 }
-"""Each move type's operation, by its ``type``: the one list of move types (a new move is
-one more operation here and one more TypedDict in :data:`Move`)."""
+"""Each move type's :class:`~typing.TypedDict`, by its ``type``: the one list of move types
+(a new move is one more class in :data:`Move`, and its operation in
+:data:`thirtyone.game.operations.OPERATIONS`)."""
 
-MOVES: dict[str, type] = {kind: operation.fields for kind, operation in OPERATIONS.items()}
-"""Each move type's :class:`~typing.TypedDict`, by its ``type``."""
-
-MOVE_TYPES: tuple[str, ...] = tuple(OPERATIONS)
+MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
 """Every move type of every family, as listed above."""
-
-
-def operation_of(move: Mapping[str, Any]) -> type[Operation[Any]]:
-    """The operation of a move the engine made (a legal or a played one)."""
-    return OPERATIONS[move["type"]]
 
 
 class PlayedExchange(Seated):

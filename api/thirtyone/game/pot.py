@@ -29,20 +29,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from thirtyone.game.family import Events
+from thirtyone.game.operations import Events
 from thirtyone.game.settlement import (
     Outcome,
     Settler,
     finish,
     pay,
-    register_settler,
     round_result,
     rounds_in_match,
     share_pot,
     show_events,
 )
 from thirtyone.game.state import GameState
-from thirtyone.rules import Settlement
 
 ELIMINATING_DEAL = 5
 """From this deal on, the loser of a no-trips deal is out of the match [000]."""
@@ -149,6 +147,9 @@ class PotSettler(Settler):
             winners = [seat for seat in active if seats[seat].chips == most]
         return finish(state, seats, pot, result, winners, events)
 
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Chips move with antes and fees into the pot and out of it: any standing may be."""
+
 
 class EscalatingSettler(Settler):
     """No-trips' growing stakes (see the module docstring)."""
@@ -189,6 +190,6 @@ class EscalatingSettler(Settler):
         }
         return finish(state, seats, pot, result, winners, events)
 
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Chips move with the stakes into the pot and out of it: any standing may be."""
 
-register_settler(Settlement.POT, PotSettler())
-register_settler(Settlement.ESCALATING, EscalatingSettler())

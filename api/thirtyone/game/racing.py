@@ -13,8 +13,9 @@ from typing import Any
 
 from thirtyone.cards import Card
 from thirtyone.errors import N_, StateError
-from thirtyone.game.family import Events, FamilyFlow, register
-from thirtyone.game.moves import Operation, Take, move_card, refuse
+from thirtyone.game.family import Events, FamilyFlow
+from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.operations import Operation, Take
 from thirtyone.game.state import GameState, Phase
 from thirtyone.rules import Family, Rules
 
@@ -121,5 +122,3 @@ class TakeCard(Take[RaceFlow]):
 
 
 TURN: tuple[Operation[Any], ...] = (TakeCard(),)
-
-register(RaceFlow())

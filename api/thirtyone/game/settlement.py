@@ -3,8 +3,9 @@
 A family ends a round by describing its :class:`Outcome` (the hands' scores, the knocker, who
 showed a blitz, or a void round); the rule set's :class:`Settler` (by
 :class:`~thirtyone.rules.Settlement`) turns it into lives lost, points or chips, decides
-whether the match is over, and writes the round's ``result``. :func:`settle_round` is the one
-call a family makes.
+whether the match is over, and writes the round's ``result``. The families end a round
+through :mod:`thirtyone.game.settlers` (:func:`~thirtyone.game.settlers.settle_round`), which
+finds the settler of a rule set.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from thirtyone.game.family import Events, not_implemented
+from thirtyone.errors import N_, StateError
+from thirtyone.game.operations import Events
 from thirtyone.game.state import GameState, Phase, Seat
 from thirtyone.hands import evaluator
 from thirtyone.rules import Rules, Settlement
@@ -51,12 +53,14 @@ class Settler:
         """A seat at the start of the match."""
         return Seat()
 
-
-def settle_round(state: GameState, outcome: Outcome, events: Events) -> tuple[GameState, Events]:
-    """End the round of ``state`` with ``outcome``; ``events`` so far get the settlement's."""
-    new, settled = settler_for(state.rules).settle(state, outcome)
-    events.extend(settled)
-    return new, events
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Raise :class:`~thirtyone.errors.StateError` when the seats' lives, points or chips
+        cannot come from this settlement after ``settled`` deals (``limit``: the match's last
+        deal, if it has one). This one pays nothing: without antes, chips and pot are zero."""
+        if state.rules.ante == 0 and (state.pot or any(seat.chips for seat in state.seats)):
+            raise StateError("chips_not_conserved",
+                             N_("the seats' chips and the pot must add up to nothing"),
+                             field="pot")
 
 
 def hand_scores(state: GameState) -> tuple[HandScore | None, ...]:
@@ -64,26 +68,6 @@ def hand_scores(state: GameState) -> tuple[HandScore | None, ...]:
     deal)."""
     score = evaluator(state.rules).score
     return tuple(score(hand) if hand else None for hand in state.hands)
-
-
-def settle_showdown(state: GameState, events: Events) -> tuple[GameState, Events]:
-    """Everyone playing shows; the settlement reads the hands."""
-    events.append({"type": "showdown", "knocker": state.knocker})
-    return settle_round(state, Outcome("showdown", hand_scores(state), state.knocker), events)
-
-
-def settle_blitz(state: GameState, seats: Sequence[int],
-                 events: Events) -> tuple[GameState, Events]:
-    """``seats`` show a blitz, or Feuer (three aces, ``three_aces_fire``): the round ends at
-    once."""
-    scores = hand_scores(state)
-    for seat in seats:
-        score = scores[seat]
-        fire = score is not None and score.category == "three-aces"
-        events.append({"type": "fire" if fire else "blitz", "seat": seat,
-                       "cards": [card.code for card in state.hands[seat]]})
-    outcome = Outcome("blitz", scores, state.knocker, tuple(seats))
-    return settle_round(state, outcome, events)
 
 
 def round_result(state: GameState, outcome: Outcome, shown: Sequence[int]) -> dict[str, Any]:
@@ -298,7 +282,7 @@ class LivesSettler(Settler):
     def _lowest_losses(rules: Rules, knocker: int | None,
                        lowest: Sequence[int]) -> dict[int, int]:
         """What the seats tied for lowest lose, by ``knocker_ties`` when the knocker is one."""
-        if knocker not in lowest:
+        if knocker is None or knocker not in lowest:
             return {seat: 1 for seat in lowest}
         if len(lowest) == 1:
             return {knocker: rules.knocker_penalty}
@@ -347,6 +331,49 @@ class LivesSettler(Settler):
             if eliminated:
                 out.append(seat_index)
         return seats, pot, lives_lost, out
+
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """Lives within the rules, the free ride, the pot of lives paid, and the winners."""
+        rules, seats = state.rules, state.seats
+        over = state.phase == Phase.GAME_OVER
+        for index, seat in enumerate(seats):
+            out_of_lives = not seat.lives and not seat.free_ride
+            if (seat.eliminated and (seat.lives or seat.free_ride)) or (
+                seat.free_ride and not rules.free_ride
+            ) or (
+                # A seat left with no life and no free ride is out, but when one settlement
+                # would put every seat left out at once, they share the win instead.
+                out_of_lives and not seat.eliminated and not (over and index in state.winners)
+            ):
+                raise StateError("bad_lives", N_("seat {seat} has an impossible number of lives"),
+                                 field=f"seats.{index}.lives", seat=index)
+        if rules.ante == 0 and not over:
+            # Chips move only with lives paid into the pot, and the pot is taken at the end.
+            paid = [rules.lives - seat.lives if rules.lives_to_pot else 0 for seat in seats]
+            if state.pot != sum(paid) or any(
+                    seat.chips != -lost for seat, lost in zip(seats, paid, strict=True)):
+                raise StateError("chips_not_conserved",
+                                 N_("the seats' chips and the pot must add up to nothing"),
+                                 field="pot")
+        active = state.active_seats
+        if not over:
+            if len(active) < 2:
+                raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                                 field="winners")
+            return
+        winners = list(state.winners)
+        result = state.result or {}
+        most = max(seats[seat].lives for seat in active)
+        if not (
+            (len(active) == 1 and winners == list(active))
+            or (result.get("draw") is True and winners == list(active))
+            or (winners == list(active) and all(
+                not seats[seat].lives and not seats[seat].free_ride for seat in winners))
+            or (limit is not None and state.round >= limit
+                and winners == [seat for seat in active if seats[seat].lives == most])
+        ):
+            raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                             field="winners")
 
 
 def _points(score: HandScore | None) -> float:
@@ -406,21 +433,29 @@ class PointsSettler(Settler):
             else:
                 gains[seat], ranks[seat] = self.MIDDLE - knocked, "middle"
 
-
-_SETTLERS: dict[Settlement, Settler] = {
-    Settlement.LIVES: LivesSettler(),
-    Settlement.POINTS: PointsSettler(),
-    Settlement.NONE: Settler(),
-}
-
-
-def register_settler(settlement: Settlement, settler: Settler) -> None:
-    """Make ``settler`` the one that settles rounds for ``settlement``."""
-    _SETTLERS[settlement] = settler
-
-
-def settler_for(rules: Rules) -> Settler:
-    settler = _SETTLERS.get(rules.settlement)
-    if settler is None:
-        raise not_implemented(rules, f"the {rules.settlement.value} settlement")
-    return settler
+    def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
+        """No more points than the deals played can give, and the winners."""
+        rules, seats = state.rules, state.seats
+        most = self.BLITZ * max(settled, 0)
+        for index, seat in enumerate(seats):
+            if seat.points > most:
+                raise StateError("bad_points", N_("seat {seat} has more points than the deals "
+                                                  "played can give"),
+                                 field=f"seats.{index}.points", seat=index)
+        if rules.ante == 0 and (state.pot or any(seat.chips for seat in seats)):
+            raise StateError("chips_not_conserved",
+                             N_("the seats' chips and the pot must add up to nothing"),
+                             field="pot")
+        active = state.active_seats
+        best = max(seats[seat].points for seat in active)
+        over = state.phase == Phase.GAME_OVER
+        ended = (limit is not None and state.round >= limit and over) or (
+            rules.target is not None and best >= rules.target)
+        if over:
+            if not ended or list(state.winners) != [
+                    seat for seat in active if seats[seat].points == best]:
+                raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                                 field="winners")
+        elif ended:
+            raise StateError("bad_winners", N_("the winners do not fit the phase"),
+                             field="winners")

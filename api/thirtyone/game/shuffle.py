@@ -25,7 +25,7 @@ import hashlib
 import secrets
 import struct
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 T = TypeVar("T")
 
@@ -36,7 +36,7 @@ SEED_LENGTH = 200
 """The longest seed, in characters (digits for a number)."""
 
 
-def is_seed(value: object) -> bool:
+def is_seed(value: object) -> TypeGuard[int | str]:
     """Whether ``value`` may seed a match: a number or a text of up to 200 characters.
 
     >>> is_seed("abc"), is_seed(10**199), is_seed(10**200), is_seed(True), is_seed(1.5)

@@ -18,14 +18,16 @@ Card places, all tuples of :class:`~thirtyone.cards.Card`:
 """
 
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any, NotRequired, TypedDict
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from thirtyone.cards import Card, CardCode
+from thirtyone.game.moves import Move
+from thirtyone.game.public import NOTHING_KNOWN, Public, PublicData
 from thirtyone.hands import ScoreData
-from thirtyone.rules import Rules
+from thirtyone.rules import Rules, RulesData
 
 STATE_VERSION = 1
 """The layout version written by :meth:`GameState.to_dict`."""
@@ -105,6 +107,38 @@ class RoundResult(TypedDict):
     total: NotRequired[int]
 
 
+class StateData(TypedDict):
+    """A :class:`GameState` as plain JSON data: what :meth:`GameState.to_dict` writes,
+    :meth:`GameState.from_dict` reads (:mod:`thirtyone.game.checks` checks every key) and the
+    contract documents as ``State``. Card places are lists of codes (see the module
+    docstring); ``history`` holds the last moves of the deal, each with its ``seat``."""
+
+    version: int
+    rules: RulesData
+    seed: int | str
+    seats: list[SeatData]
+    dealer: int
+    round: int
+    phase: str
+    turn: int | None
+    turns: int
+    hands: list[list[CardCode]]
+    stock: list[CardCode]
+    discard: list[CardCode]
+    table: list[CardCode]
+    table_face_up: list[bool]
+    out: list[CardCode]
+    knocker: int | None
+    final_turns: int
+    pickup: CardCode | None
+    pot: int
+    result: RoundResult | None
+    winners: list[int]
+    history: list[Move]
+    public: NotRequired[PublicData]
+    """What every seat knows of the round beyond the cards face up; absent on a fresh deal."""
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One seat's standing in the match.
@@ -138,7 +172,9 @@ class GameState:
     knock; ``pickup`` the card just taken from the discard pile (it may not be discarded in the
     same turn unless ``may_discard_pickup``); ``result`` the last round's settlement (plain
     data); ``winners`` the seats that won the match; ``history`` the last moves of the current
-    deal (at most :data:`HISTORY_LIMIT`), each with the ``seat`` that made it.
+    deal (at most :data:`HISTORY_LIMIT`), each with the ``seat`` that made it; ``public``
+    what every seat knows of the round (:mod:`thirtyone.game.public`), kept for the whole
+    round.
     """
 
     rules: Rules
@@ -162,6 +198,7 @@ class GameState:
     result: Mapping[str, Any] | None
     winners: tuple[int, ...]
     history: tuple[Mapping[str, Any], ...]
+    public: Public = NOTHING_KNOWN
 
     @property
     def players(self) -> int:
@@ -195,16 +232,17 @@ class GameState:
 
     def evolve(self, **changes: Any) -> "GameState":
         """A copy with ``changes``; no field is checked (the flows keep the state consistent)."""
-        return _evolve(self, changes)
+        new: GameState = _evolve(self, changes)
+        return new
 
-    def to_dict(self, *, shared: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, shared: bool = False) -> StateData:
         """The state as plain JSON data (see the module docstring for the card places).
 
         With ``shared``, the result and the history entries are the state's own rather than
         copies: for a caller that serializes the data at once and changes nothing (sealing).
         """
         copy = _shared if shared else thaw
-        return {
+        data: StateData = {
             "version": STATE_VERSION,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -228,15 +266,23 @@ class GameState:
             "winners": list(self.winners),
             "history": [copy(entry) for entry in self.history],
         }
+        if not self.public.is_empty:
+            # Absent when nothing is known beyond what lies face up (a fresh deal).
+            data["public"] = self.public.to_dict(len(self.seats))
+        return data
+
+    reader: ClassVar[Callable[[Any], "GameState"]]
+    """How :meth:`from_dict` reads and checks data: :func:`thirtyone.game.checks.read_state`,
+    which reads every family's rules, so it is set where the engine is put together
+    (:mod:`thirtyone.game`) rather than imported by this lowest module."""
 
     @classmethod
     def from_dict(cls, data: Any) -> "GameState":
         """Read a state written by :meth:`to_dict`; raise :class:`~thirtyone.errors.StateError`
         with a code naming the fault when it is malformed or inconsistent.
         """
-        from thirtyone.game.checks import read_state
-
-        return read_state(data)
+        state: GameState = GameState.reader(data)
+        return state
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(GameState))

@@ -34,21 +34,12 @@ from thirtyone.game.family import (
     PlainStand,
     TurnFlow,
     close_turn,
-    register,
     showdown_due,
     shows_blitz,
 )
-from thirtyone.game.moves import (
-    Exchange,
-    Keep,
-    Operation,
-    Renew,
-    SwapHand,
-    move_card,
-    read_table_hand,
-    refuse,
-)
-from thirtyone.game.settlement import settle_blitz, settle_showdown
+from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.operations import Exchange, Keep, Operation, Renew, SwapHand, read_table_hand
+from thirtyone.game.settlers import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
 from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
@@ -246,5 +237,3 @@ TURN: tuple[Operation[Any], ...] = (SwapCard(), SwapWholeHand(), RenewHand(), Pl
                                     PlainStand())
 """A turn: swap a card or the hand, renew a table hand, or knock (``stand`` after one)."""
 MOVE_TYPES = frozenset(operation.type for operation in (*KEEPING, *TURN))
-
-register(SwitchFlow())

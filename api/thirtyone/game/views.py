@@ -14,12 +14,13 @@ once the match is over, so anyone can then check the deals.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_, StateError
-from thirtyone.game.family import flow_of
+from thirtyone.game.families import flow_of
 from thirtyone.game.moves import PlayedMove
+from thirtyone.game.public import PublicData
 from thirtyone.game.state import GameState, Phase, RoundResult, SeatData, thaw
 from thirtyone.rules import RulesData
 
@@ -30,7 +31,8 @@ class View(TypedDict):
 
     ``turn`` is the seat to act, ``None`` between rounds (any seat may then send
     ``next_round``) and once the match is over; ``seat`` is the seat this view is for
-    (``None``: a spectator); ``seed`` is shown once the match is over.
+    (``None``: a spectator); ``seed`` is shown once the match is over; ``public`` is what
+    every seat knows of the round (:mod:`thirtyone.game.public`).
     """
 
     rules: RulesData
@@ -54,6 +56,7 @@ class View(TypedDict):
     result: RoundResult | None
     winners: list[int]
     history: list[PlayedMove]
+    public: PublicData
     is_over: bool
     seed: int | str | None
 
@@ -91,7 +94,10 @@ def view(state: GameState, seat: int | None) -> View:
         "pot": state.pot,
         "result": thaw(state.result),
         "winners": list(state.winners),
-        "history": [flow.public_move(entry, seat, state.rules) for entry in state.history],
+        # Entries the engine wrote when the moves were played: each a PlayedMove.
+        "history": cast(list[PlayedMove], [flow.public_move(entry, seat, state.rules)
+                                           for entry in state.history]),
+        "public": state.public.to_dict(state.players),
         "is_over": state.is_over,
         "seed": state.seed if state.is_over else None,
     }

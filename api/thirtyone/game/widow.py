@@ -57,28 +57,13 @@ from thirtyone.game.family import (
     PlainStand,
     TurnFlow,
     close_turn,
-    register,
     showdown_due,
 )
-from thirtyone.game.moves import (
-    Declare,
-    Exchange,
-    Join,
-    Operation,
-    Pass,
-    Reveal,
-    move_card,
-    refuse,
-)
+from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.operations import Declare, Exchange, Join, Operation, Pass, Reveal
 from thirtyone.game.pot import carried_seats
-from thirtyone.game.settlement import (
-    Outcome,
-    hand_scores,
-    pay,
-    settle_blitz,
-    settle_round,
-    settle_showdown,
-)
+from thirtyone.game.settlement import Outcome, hand_scores, pay
+from thirtyone.game.settlers import settle_blitz, settle_round, settle_showdown
 from thirtyone.game.state import GameState, thaw
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
@@ -187,7 +172,7 @@ def exchange_moves(hand: Sequence[Card], positions: int,
 
 def hide_gift(entry: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     """A history entry with the cards given face down hidden from everyone."""
-    shown = thaw(entry)
+    shown: dict[str, Any] = thaw(entry)
     if shown.get("type") == "exchange" and rules.widow_discards == "face-down":
         shown["give"] = [None] * len(shown["give"])
     return shown
@@ -687,5 +672,3 @@ def _declarable(rules: Rules, hand: Sequence[Card]) -> bool:
         return True
     return evaluator(rules).score(hand).category == "three-of-a-kind"  # a wild jack's trips
 
-
-register(WidowFlow())

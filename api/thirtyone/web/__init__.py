@@ -7,7 +7,7 @@ back with its next request (see :mod:`thirtyone.web.sealing`).
 >>> app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "doctest secret"})
 >>> response = app.test_client().get("/v1/variants/scat?lang=it")
 >>> response.json["name"], response.headers["Content-Language"]
-('Trentuno (Scat)', 'it')
+('Trentuno americano', 'it')
 """
 
 from __future__ import annotations
@@ -15,17 +15,20 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from flask import Flask, Response, redirect, request
+import marshmallow as ma
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
+from flask import Flask, redirect
 from flask_cors import CORS
-from whitenoise import WhiteNoise
+from flask_smorest.pagination import PaginationMetadataSchema
 
 import thirtyone
 from thirtyone.web import (
     advice,
+    codes,
     compute,
     connections,
     contract,
@@ -39,13 +42,16 @@ from thirtyone.web import (
     play,
     problems,
     race,
+    review,
     tables,
     variants,
 )
-from thirtyone.web.api import Api
+from thirtyone.web.api import Api, ProblemResponses
+from thirtyone.web.games import MoveSchema
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.security import BodyLimit, SecurityHeaders
+from thirtyone.web.site import serve_site
 from thirtyone.web.validation import HAND_DOC, Points
 
 __all__ = ["create_app"]
@@ -98,8 +104,6 @@ def default_config() -> dict[str, Any]:
         "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
         "TRANSLATIONS_DIR": None,
         "BATCH_LIMIT": 10_000,
-        # The most CPU time one hint may take; the answer then counts fewer samples.
-        "THIRTYONE_ADVICE_SECONDS": float(os.environ.get("THIRTYONE_ADVICE_SECONDS", "1.0")),
         # A full batch of 10,000 hands is about 250 kB of JSON.
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "API_TITLE": "Thirty-One API",
@@ -139,16 +143,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     i18n.init_app(app)
     problems.init_app(app)
-    api = Api(app)
+    plugin = MarshmallowPlugin(schema_name_resolver=cast(Callable[[type[ma.Schema]], str],
+                                                         schema_name))
+    api = app.extensions["thirtyone.api"] = Api(app, spec_kwargs={
+        "marshmallow_plugin": plugin, "extra_plugins": [ProblemResponses()]})
     api.register_field(Points, "number", None)
     contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
-    # flask-smorest's own, for paginated answers, which this API has none of.
-    del api.spec.components.schemas["PaginationMetadata"]
+    codes.document(api.spec)
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
-                  race.blp, meta.blp)
+                  race.blp, review.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     limits.init_app(app)
@@ -163,10 +169,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
-        # The rules site is static: whitenoise answers its files (and "/ru/" with
-        # "/ru/index.html") before Flask routes anything else.
-        app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
-            app.wsgi_app, root=str(site_dir), index_file=True
+        # The rules site is static: its files answer before Flask routes anything else.
+        app.wsgi_app = serve_site(  # type: ignore[method-assign,assignment]
+            app, app.wsgi_app, Path(site_dir)
         )
     else:
         site_dir = None
@@ -176,26 +181,22 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def schema_name(schema: Any) -> str | None:
+    """The component a marshmallow schema is documented as (apispec's default name), or none:
+    a move is documented as the engine's typed ``Move`` (:func:`thirtyone.web.games.document`),
+    not as the loose shape :class:`~thirtyone.web.games.MoveSchema` checks, and flask-smorest's
+    pagination metadata belongs to no answer of this API."""
+    # apispec passes a schema class, an instance, or a class's registered name.
+    unnamed = (MoveSchema, PaginationMetadataSchema)
+    if schema in unnamed or isinstance(schema, unnamed):
+        return None
+    return str(resolver(schema))
+
+
 def _cors(app: Flask, origins: str | list[str]) -> None:
-    """flask-cors for the API, consulted only for requests that name an ``Origin``.
-
-    Only browsers send ``Origin``, and flask-cors costs a tenth of a small request's time; the
-    answers to the others vary by origin all the same when the origins are a list.
-    """
+    """flask-cors for the API, as configured: the origins allowed, and ``Content-Language``
+    readable by their scripts."""
     CORS(app, resources={r"/v1/*": {"origins": origins}}, expose_headers=["Content-Language"])
-    funcs = app.after_request_funcs[None]
-    (index, cors_after_request), = (
-        (i, f) for i, f in enumerate(funcs) if getattr(f, "__name__", None) == "cors_after_request"
-    )
-
-    def cors_for_browsers(response: Response) -> Response:
-        if "Origin" in request.headers:
-            return cors_after_request(response)
-        if origins != "*":
-            response.vary.add("Origin")
-        return response
-
-    funcs[index] = cors_for_browsers
 
 
 def _origins(setting: str | list[str]) -> str | list[str]:

@@ -3,24 +3,29 @@
 The game comes as in :mod:`thirtyone.web.games` (a sealed token with the seat's key, or an
 open state with the seat), or is a hosted table (:mod:`thirtyone.web.tables`, the seat
 holding the bearer key); the answer lists the seat's legal moves with their value
-(:func:`thirtyone.advice.advise`), its standard error, and a localized description. Sampling
-stops at ``THIRTYONE_ADVICE_SECONDS`` of work (1 s by default) or ``MAX_SAMPLES`` worlds
-(1000), so the answer says how many worlds it counts. The sampling runs in the worker's compute
-pool (:mod:`thirtyone.web.compute`), never on its event loop. A hosted table's hints follow its
-``hints`` rule: off, the advice there is 403 ``hints_off``.
+(:func:`thirtyone.advice.advise`), its standard error, and a localized description.
+
+The effort is a number of worlds, never a time, so the same request gets the same answer on
+any machine and under any load: :data:`DEFAULT_SAMPLES` unless the request asks for another
+number, at most :data:`MAX_SAMPLES` (what bounds the CPU time of one request; a final round
+after a knock small enough to enumerate is answered exactly, with no sampling). At a hosted
+table the advice of a (table, version, seat) is computed once per process and kept.
+The sampling runs in the worker's compute pool (:mod:`thirtyone.web.compute`), never on its
+event loop. A hosted table's hints follow its ``hints`` rule: off, the advice there is 403
+``hints_off``.
 """
 
 from __future__ import annotations
 
-import time
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
-from flask import current_app
 from flask.views import MethodView
 
-from thirtyone.advice import MEASURES, advise_view
+from thirtyone.advice import MEASURE_TEXTS, MEASURES, Advice, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
 from thirtyone.web import compute
@@ -54,14 +59,10 @@ tables_blp = Blueprint(
 tables_blp.register_error_handler(TableNotFound, table_not_found)
 tables_blp.register_error_handler(StoreUnavailable, store_unavailable)
 
-MAX_SAMPLES = 1000
-
-MEASURE_TEXTS: dict[str, str] = {
-    "survival": N_("the chance of losing no life this round"),
-    "chips": N_("the chips won or lost by the end of the deal"),
-    "points": N_("the points scored this round"),
-    "win": N_("the chance of winning"),
-}
+DEFAULT_SAMPLES = 200
+"""Worlds a hint samples unless the request asks for another number."""
+MAX_SAMPLES = 400
+"""The most worlds one request may ask for: about a second of CPU in the costliest preset."""
 
 class AdviceRequestSchema(GameRequestSchema):
     seat = ma.fields.Integer(
@@ -69,8 +70,9 @@ class AdviceRequestSchema(GameRequestSchema):
         metadata={"description": "The seat asking: it must be the one to act."},
     )
     samples = ma.fields.Integer(
-        load_default=200, validate=between(1, MAX_SAMPLES),
-        metadata={"description": "Worlds to sample (fewer when the time runs out)."},
+        load_default=DEFAULT_SAMPLES, validate=between(1, MAX_SAMPLES),
+        metadata={"description": f"Worlds to sample ({DEFAULT_SAMPLES} by default, at most "
+                  f"{MAX_SAMPLES}); the same request always gets the same answer."},
     )
     seed = ma.fields.Raw(
         load_default=0,
@@ -87,8 +89,9 @@ class AdviceRequestSchema(GameRequestSchema):
 
 class TableAdviceQuerySchema(Schema):
     samples = ma.fields.Integer(
-        load_default=200, validate=between(1, MAX_SAMPLES),
-        metadata={"description": "Worlds to sample (fewer when the time runs out)."},
+        load_default=DEFAULT_SAMPLES, validate=between(1, MAX_SAMPLES),
+        metadata={"description": f"Worlds to sample ({DEFAULT_SAMPLES} by default, at most "
+                  f"{MAX_SAMPLES}); the same request always gets the same answer."},
     )
     seed = ma.fields.String(
         load_default="0", validate=length(maximum=200),
@@ -111,13 +114,21 @@ class MoveValueSchema(Schema):
 class AdviceSchema(Schema):
     seat = ma.fields.Integer(required=True)
     measure = ma.fields.String(
-        required=True, validate=one_of(sorted(set(MEASURES.values()))),
-        metadata={"description": "What the values count: `survival` (lives games, the chance "
-                  "of losing no life this round), `chips` (pot games, chips won by the end "
-                  "of the deal), `points` (points games), `win` (the race)."},
+        required=True, validate=one_of(tuple(sorted(set(MEASURES.values())))),
+        metadata={"description": "What the values count: `match` (lives games, the chance "
+                  "of winning the match, from the lives left after this round), `chips` (pot "
+                  "games, chips won by the end of the deal), `points` (points games), `win` "
+                  "(the race)."},
     )
     measure_description = ma.fields.String(required=True, metadata={"description": "Localized."})
-    samples = ma.fields.Integer(required=True, metadata={"description": "Worlds sampled."})
+    samples = ma.fields.Integer(
+        required=True, metadata={"description": "Worlds sampled (0 when `exact`)."}
+    )
+    exact = ma.fields.Boolean(
+        required=True, metadata={"description": "The values are exact, with no sampling: the "
+                                 "race to 31 (its solver), and the last turn after a knock "
+                                 "against the knocker's hand (every hand enumerated)."},
+    )
     best = ma.fields.Integer(
         required=True, metadata={"description": "The index in `moves` of the best move."}
     )
@@ -159,18 +170,36 @@ class TableAdvice(MethodView):
         if not record.hints:
             raise Problem(403, "hints_off", N_("Hints are off at this table."),
                           title=N_("Forbidden"))
-        return hint(view(table_state(record), seat), query["samples"], query["seed"])
+        # A version of a table is never reused: its advice for a seat is computed once.
+        key = (record.table, record.version, seat, query["samples"], query["seed"])
+        return hint(view(table_state(record), seat), query["samples"], query["seed"], key)
 
 
-def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, Any]:
-    """The answer of both operations: the advice for the seat of ``seen``, described."""
-    seconds = current_app.config.get("THIRTYONE_ADVICE_SECONDS", 1.0)
-    try:
-        # perf_counter is the machine's monotonic clock: the pool's process keeps the deadline.
-        advice = compute.run(advise_view, seen, samples, seed,
-                             deadline=time.perf_counter() + seconds)
-    except StateError as error:
-        raise Problem.from_engine(error, status=409) from None
+TABLE_CACHE_SIZE = 256
+"""Hints kept per process, by table, version, seat, samples and seed (a seat asking again, or
+from a second tab, gets the same answer without the CPU)."""
+_cache: OrderedDict[tuple[Any, ...], Advice] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
+         key: tuple[Any, ...] | None = None) -> dict[str, Any]:
+    """The answer of both operations: the advice for the seat of ``seen``, described;
+    ``key`` names a table's version and seat whose advice is kept."""
+    with _cache_lock:
+        advice = _cache.get(key) if key is not None else None
+        if advice is not None and key is not None:
+            _cache.move_to_end(key)
+    if advice is None:
+        try:
+            advice = compute.run(advise_view, seen, samples, seed)
+        except StateError as error:
+            raise Problem.from_engine(error, status=409) from None
+        if key is not None:
+            with _cache_lock:
+                _cache[key] = advice
+                while len(_cache) > TABLE_CACHE_SIZE:
+                    _cache.popitem(last=False)
     moves = [{**entry.to_dict(), "description": describe_move(entry.move, seen)}
              for entry in advice.moves]
     return {
@@ -178,6 +207,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str) -> dict[str, An
         "measure": advice.measure,
         "measure_description": format_message(MEASURE_TEXTS[advice.measure]),
         "samples": advice.samples,
+        "exact": advice.exact,
         "best": advice.moves.index(advice.best),
         "moves": moves,
     }

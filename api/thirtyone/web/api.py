@@ -9,12 +9,13 @@ JSON (415) that parses (400).
 from __future__ import annotations
 
 import http
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, Protocol, TypeVar, cast
 
 import flask
 import flask_smorest
 import marshmallow as ma
-from flask_smorest.utils import prepare_response
+from apispec import BasePlugin
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
@@ -57,7 +58,7 @@ class FieldErrorSchema(ma.Schema):
 class JSONParser(FlaskParser):
     """A parser that refuses bodies that are not JSON, or not valid JSON, with a problem."""
 
-    def _raw_load_json(self, req: flask.Request) -> Any:
+    def load_json(self, req: flask.Request, schema: ma.Schema) -> Any:
         if not core.is_json(req.mimetype):
             code, detail = STATUS_CODES[415]
             raise Problem(415, code, detail)
@@ -76,34 +77,62 @@ class JSONParser(FlaskParser):
             )
         try:
             return loads(data)
-        except (ValueError, RecursionError) as error:
+        except (ValueError, RecursionError):
             # Besides syntax errors: bytes that are not UTF-8, lone surrogates, NaN and
             # Infinity (not JSON), integers of more than 4300 digits, deep nesting.
-            self._handle_invalid_json_error(error, req)
-
-    def _handle_invalid_json_error(self, error: Exception, req: flask.Request, *args: Any,
-                                   **kwargs: Any) -> NoReturn:
-        raise Problem(
-            400, "malformed_json", N_("The request body is not valid JSON."),
-            title=N_("Malformed JSON"),
-        )
+            raise Problem(
+                400, "malformed_json", N_("The request body is not valid JSON."),
+                title=N_("Malformed JSON"),
+            ) from None
 
     def handle_error(self, error: ma.ValidationError, req: flask.Request, schema: ma.Schema,
                      *, error_status_code: int | None, error_headers: Any) -> NoReturn:
         raise Problem.from_validation(error.messages)
 
 
-class Blueprint(flask_smorest.Blueprint):
+View = TypeVar("View", bound=Callable[..., Any])
+"""A view function or a :class:`~flask.views.MethodView` class, which a decorator returns as
+it is (flask-smorest ships no types: its decorators are typed here)."""
+
+
+
+class Decorator(Protocol):
+    """What flask-smorest's decorators are: the view back, documented or wrapped."""
+
+    def __call__(self, view: View, /) -> View: ...
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest is untyped
     ARGUMENTS_PARSER = JSONParser()
 
-    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
+    def route(self, rule: str, **options: Any) -> Decorator:
+        return cast(Decorator, super().route(rule, **options))
+
+    def response(self, status_code: int, schema: Any = None, **kwargs: Any) -> Decorator:
+        return cast(Decorator, super().response(status_code, schema, **kwargs))
+
+    def alt_response(self, status_code: int, response: Any = None,
+                     **kwargs: Any) -> Decorator:
+        return cast(Decorator, super().alt_response(status_code, response, **kwargs))
+
+    @staticmethod
+    def doc(**kwargs: Any) -> Decorator:
+        return cast(Decorator, flask_smorest.Blueprint.doc(**kwargs))
+
+    def after_request(self, hook: View) -> View:
+        return cast(View, super().after_request(hook))
+
+    def etag(self, obj: View) -> View:
+        return cast(View, super().etag(obj))
+
+    def arguments(self, schema: Any, **kwargs: Any) -> Decorator:
         """flask-smorest's, and the errors of every request body in the contract: a body that
         is not JSON (415), is not valid JSON (400) or is too large (413)."""
-        documented = super().arguments(schema, *args, **kwargs)
+        documented = cast(Decorator, super().arguments(schema, **kwargs))
         if kwargs.get("location", "json") != "json":
             return documented
 
-        def decorator(func: Any) -> Any:
+        def decorator(func: View, /) -> View:
             func = documented(func)
             for status in (400, 413, 415):
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
@@ -112,20 +141,26 @@ class Blueprint(flask_smorest.Blueprint):
         return decorator
 
 
-class Api(flask_smorest.Api):
-    ERROR_SCHEMA = ProblemSchema
+class ProblemResponses(BasePlugin):
+    """An apispec plugin: flask-smorest documents its error responses (every status from 400,
+    and ``DEFAULT_ERROR``) as ``application/json``; they are problem documents here."""
 
-    def _register_responses(self) -> None:
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if status >= 400:
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "An error, as RFC 9457 problem details.",
-                    "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+    def response_helper(self, response: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        content = response.get("content", {})
+        if set(content) != {"application/json"}:
+            return None
+        documented: dict[str, Any] = {
+            "content": {PROBLEM_MEDIA_TYPE: content["application/json"]}}
+        if response.get("description") == "Default error response":
+            documented["description"] = "An error, as RFC 9457 problem details."
+        return documented
+
+
+class Api(flask_smorest.Api):  # type: ignore[misc]  # flask-smorest is untyped
+    """flask-smorest's, with problem documents for errors (pass :class:`ProblemResponses` in
+    ``spec_kwargs["extra_plugins"]``)."""
+
+    ERROR_SCHEMA = ProblemSchema
 
     def handle_http_exception(self, error: HTTPException) -> flask.Response:
         return from_http_exception(error).response()

@@ -9,10 +9,11 @@ with the work in a thread, 916 with it in a process, p99 12 ms against 2 ms). So
 the lowest CPU priority (nice 19) so that the workers' loops get the cores first; the request
 waits for its result cooperatively. At most ``THIRTYONE_COMPUTE_QUEUE`` jobs (16) wait in a
 worker at once; one more is answered 503 ``busy`` with ``Retry-After``, rather than held.
-With 0 processes the work runs in the request itself (a test's app, a script).
+With 0 processes the work runs in the request itself (an app made for tests).
 
 Only engine functions are sent (a bot's ``choose``, :func:`thirtyone.advice.advise_view`): a
-pool process imports the engine alone, never the app.
+pool process starts with :func:`thirtyone.pool.start_pool_process` and imports the engine
+alone, never the app.
 """
 
 from __future__ import annotations
@@ -20,26 +21,35 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from flask import Flask, current_app
 
 from thirtyone.errors import N_
+from thirtyone.pool import start_pool_process
 from thirtyone.web.problems import Problem
 
 T = TypeVar("T")
 
-NICENESS = 19
 BUSY_RETRY_SECONDS = 2
+PENDING_JOBS = 256
+"""Jobs left running by requests that could not wait for them, kept for the next request."""
+
+
+class NotReady(Exception):
+    """A job of :meth:`ComputePool.result` still running when its request could wait no more."""
 
 
 def default_config() -> dict[str, Any]:
     """The pool's settings, from the environment where it names them."""
+    processes = os.environ.get("THIRTYONE_COMPUTE_PROCESSES")
     return {
-        "THIRTYONE_COMPUTE_PROCESSES": int(os.environ.get("THIRTYONE_COMPUTE_PROCESSES") or 1),
+        "THIRTYONE_COMPUTE_PROCESSES": int(processes) if processes else None,
         "THIRTYONE_COMPUTE_QUEUE": int(os.environ.get("THIRTYONE_COMPUTE_QUEUE") or 16),
     }
 
@@ -57,6 +67,7 @@ class ComputePool:
         self._executor: ProcessPoolExecutor | None = None
         self._pid: int | None = None
         self._lock = threading.Lock()
+        self._pending: OrderedDict[Hashable, Future[Any]] = OrderedDict()
 
     def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``function(*args, **kwargs)`` in a pool process; a 503 ``busy`` problem when the
@@ -70,13 +81,49 @@ class ComputePool:
             try:
                 return executor.submit(function, *args, **kwargs).result()
             except BrokenProcessPool:
-                # A pool process died (killed, out of memory): the next job starts a new pool.
-                with self._lock:
-                    if self._executor is executor:
-                        self._executor = None
+                self._drop_pool()
                 raise busy() from None
         finally:
             self._slots.release()
+
+    def result(self, key: Hashable, seconds: float, function: Callable[..., T], *args: Any,
+               **kwargs: Any) -> T:
+        """``function(*args, **kwargs)`` in a pool process, waited for ``seconds`` at most:
+        :class:`NotReady` if it is still running then. The job goes on, kept under ``key``:
+        the next call with that key waits for the same job (it is never started twice)."""
+        if self.processes <= 0:
+            return function(*args, **kwargs)
+        with self._lock:
+            future = self._pending.get(key)
+        if future is None:
+            if not self._slots.acquire(blocking=False):
+                raise busy()
+            try:
+                future = self._pool().submit(function, *args, **kwargs)
+            except BaseException:
+                self._slots.release()
+                raise
+            future.add_done_callback(lambda _: self._slots.release())
+            with self._lock:
+                self._pending[key] = future
+                while len(self._pending) > PENDING_JOBS:
+                    self._pending.popitem(last=False)
+        try:
+            return future.result(timeout=max(seconds, 0.0))
+        except FutureTimeout:
+            raise NotReady(key) from None
+        except BrokenProcessPool:
+            self._drop_pool()
+            raise busy() from None
+        finally:
+            if future.done():
+                with self._lock:
+                    self._pending.pop(key, None)
+
+    def _drop_pool(self) -> None:
+        # A pool process died (killed, out of memory): the next job starts a new pool.
+        with self._lock:
+            self._executor = None
 
     def warm(self) -> None:
         """Start the pool's processes now, without waiting for them: a server's worker calls
@@ -95,7 +142,7 @@ class ComputePool:
                 # spawn, not fork: a forked gevent hub (or a held lock) would be inherited.
                 self._executor = ProcessPoolExecutor(
                     self.processes, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=os.nice, initargs=(NICENESS,),
+                    initializer=start_pool_process, initargs=(pid,),
                 )
                 self._pid = pid
             return self._executor
@@ -110,10 +157,16 @@ def busy() -> Problem:
 
 
 def init_app(app: Flask) -> None:
+    """The app's pool: 1 process unless ``THIRTYONE_COMPUTE_PROCESSES`` says otherwise, and
+    none (inline) in an app made for tests, which has no event loop to keep free (the tests
+    on real servers run the pool)."""
     for key, value in default_config().items():
         app.config.setdefault(key, value)
+    processes = app.config["THIRTYONE_COMPUTE_PROCESSES"]
+    if processes is None:
+        processes = 0 if app.config.get("TESTING") else 1
     app.extensions["thirtyone.compute"] = ComputePool(
-        int(app.config["THIRTYONE_COMPUTE_PROCESSES"]), int(app.config["THIRTYONE_COMPUTE_QUEUE"])
+        int(processes), int(app.config["THIRTYONE_COMPUTE_QUEUE"])
     )
 
 
@@ -121,3 +174,10 @@ def run(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``function(*args, **kwargs)`` in the app's pool (see :class:`ComputePool`)."""
     pool: ComputePool = current_app.extensions["thirtyone.compute"]
     return pool.run(function, *args, **kwargs)
+
+
+def result(key: Hashable, seconds: float, function: Callable[..., T], *args: Any,
+           **kwargs: Any) -> T:
+    """:meth:`ComputePool.result` in the app's pool."""
+    pool: ComputePool = current_app.extensions["thirtyone.compute"]
+    return pool.result(key, seconds, function, *args, **kwargs)

@@ -17,11 +17,12 @@ from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_or
 import marshmallow as ma
 from apispec import APISpec
 
-from thirtyone.cards import CARD
+from thirtyone.cards import ALL_CARDS, CARD
 from thirtyone.events import EVENTS, Event
 from thirtyone.game.moves import MOVES, Move, PlayedMove
+from thirtyone.game.state import StateData
 from thirtyone.game.views import View
-from thirtyone.rules import OPTION_VALUES, PRESETS
+from thirtyone.rules import OPTION_VALUES, OPTIONS, PRESETS, OptionSpec
 
 COMPONENT = "component"
 """The metadata key naming the component a marshmallow field is documented as."""
@@ -48,6 +49,33 @@ MOVE_DESCRIPTION = {
     "type": "string",
     "description": "In `legal_moves`: the move in words of the request's language (table hands "
     "and places counted from 1). Ignored in a move sent.",
+}
+
+
+def _option_doc(spec: OptionSpec) -> dict[str, Any]:
+    doc: dict[str, Any] = {"description": spec.description}
+    if spec.kind == "choice":
+        doc |= {"type": "string", "enum": [str(choice) for choice in spec.choices]}
+    elif spec.kind == "bool":
+        doc["type"] = "boolean"
+    elif spec.kind in ("int", "int-or-none"):
+        doc |= {"type": "integer", "minimum": spec.minimum, "maximum": spec.maximum}
+        if spec.kind == "int-or-none":
+            doc["nullable"] = True
+    elif spec.kind == "suits":
+        doc |= {"type": "string", "pattern": "^(?!.*(.).*\\1)[CDHS]{4}$"}
+    else:
+        doc |= {"type": "string", "enum": [card.code for card in ALL_CARDS[:52]]}
+    return doc
+
+
+OPTIONS_DOC: dict[str, Any] = {
+    "type": "object",
+    "properties": {name: _option_doc(spec) for name, spec in OPTIONS.items()},
+    "additionalProperties": False,
+    "description": "Options overriding the variant's defaults, by name; each variant lets a "
+    "table set some of them (`GET /v1/variants/{id}`), and some values exclude others.",
+    "example": {},
 }
 
 
@@ -160,12 +188,6 @@ class Components:
         })
 
 
-def _options_schema() -> dict[str, Any]:
-    from thirtyone.web.validation import OPTIONS_DOC
-
-    return OPTIONS_DOC
-
-
 def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
     """Register the typed components and let marshmallow fields point at them."""
     components = Components(spec)
@@ -175,7 +197,7 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         "description": "A card code (see `Card`), or `null` for a card this seat may not see.",
     })
     spec.components.schema("VariantId", {**VARIANT_SCHEMA, "enum": list(PRESETS)})
-    spec.components.schema("Options", _options_schema())
+    spec.components.schema("Options", OPTIONS_DOC)
     for kind in MOVES.values():
         components.optional[kind] = {"description": MOVE_DESCRIPTION}
     components.tagged_union(
@@ -194,8 +216,10 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         "`message`. Hidden cards are never named.",
     )
     components.typed_dict(View)
+    components.names[StateData] = "State"
+    components.typed_dict(StateData)
 
-    def component_ref(converter: Any, field: ma.fields.Field, ret: dict[str, Any],
+    def component_ref(converter: Any, field: ma.fields.Field[Any], ret: dict[str, Any],
                       **kwargs: Any) -> dict[str, Any]:
         name = field.metadata.get(COMPONENT)
         if name is None:

@@ -7,13 +7,12 @@ and gets the next one back: the engine checks it, nothing is sealed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from apispec.ext.marshmallow.common import make_schema_key
 from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
@@ -45,9 +44,9 @@ blp = Blueprint(
 )
 
 _STATE_DOC = {
+    COMPONENT: "State",
     "description": "The plain game state (open mode): send it back as it came; the engine "
     "checks it.",
-    "additionalProperties": True,
 }
 
 _TO_MOVE_DOC = (
@@ -218,15 +217,16 @@ def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
     """Document a move as the engine's typed ``Move`` (thirtyone.web.contract), not as the
     loose shape that MoveSchema checks before the engine does, with the bounds MoveSchema
     checks on each field (a take's ``value``, a Switch ``hand``...)."""
-    plugin.converter.refs[make_schema_key(MoveSchema())] = "Move"
     fields = MoveSchema().fields
+    converter = plugin.converter
+    assert converter is not None, "the marshmallow plugin converts once the spec is made"
     schemas = spec.components.schemas
     for target in schemas["Move"]["discriminator"]["mapping"].values():
         properties = schemas[target.rsplit("/", 1)[1]]["properties"]
         for name, documented in properties.items():
             if name not in fields or name in ("type", "seat"):
                 continue
-            checked = plugin.converter.field2property(fields[name])
+            checked = converter.field2property(fields[name])
             documented.update({key: checked[key] for key in _BOUNDS if key in checked})
             inner = checked.get("items", {})
             if "type" in documented.get("items", {}):
@@ -235,7 +235,8 @@ def document(spec: APISpec, plugin: MarshmallowPlugin) -> None:
 
 
 def _sealer() -> Sealer:
-    return current_app.extensions["thirtyone.sealer"]
+    sealer: Sealer = current_app.extensions["thirtyone.sealer"]
+    return sealer
 
 
 class Table:
@@ -304,7 +305,7 @@ def described_moves(state: GameState, seen: Mapping[str, Any]) -> list[dict[str,
     return [{**move, "description": describe_move(move, seen)} for move in legal_moves(state)]
 
 
-def localize_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def localize_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     translations = catalog()
     return [{**event, "message": event_message(translations, event)} for event in events]
 

@@ -28,7 +28,7 @@ blp = Blueprint(
 _NOT_A_LIST = Message(N_("Not a valid list."), "wrong_type")
 
 
-def hand_field(**kwargs: Any) -> ma.fields.List:
+def hand_field(**kwargs: Any) -> ma.fields.List[Any]:
     return ma.fields.List(ma.fields.String(), metadata={COMPONENT: "Hand"}, **kwargs)
 
 

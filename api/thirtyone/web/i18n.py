@@ -23,8 +23,7 @@ from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import Flask, request
-from flask.globals import _cv_request
+from flask import Flask, current_app, has_request_context, request
 
 from thirtyone import words
 from thirtyone.cards import SUIT_NAMES, Card
@@ -35,6 +34,11 @@ DOMAIN = "messages"
 _LOCALES: dict[str, Locale] = {language: Locale.parse(language) for language in LANGUAGES}
 _NULL = NullTranslations()
 _log = logging.getLogger(__name__)
+
+# Where a request keeps its language and catalog once chosen: its WSGI environ, which lives as
+# long as the request and no longer.
+_LANGUAGE_KEY = "thirtyone.language"
+_CATALOG_KEY = "thirtyone.catalog"
 
 def load_catalogs(directory: Path, domain: str = DOMAIN) -> dict[str, NullTranslations]:
     """One translations object per language, from ``.mo`` files or compiled from ``.po``."""
@@ -58,7 +62,7 @@ def load_catalogs(directory: Path, domain: str = DOMAIN) -> dict[str, NullTransl
     return catalogs
 
 
-class CatalogDomain(flask_babel.Domain):
+class CatalogDomain(flask_babel.Domain):  # type: ignore[misc]  # flask-babel is untyped
     """A flask-babel domain serving catalogs loaded once, when the app is created."""
 
     def __init__(self, catalogs: Mapping[str, NullTranslations]) -> None:
@@ -75,13 +79,12 @@ class CatalogDomain(flask_babel.Domain):
 def select_locale() -> Locale:
     """``?lang=`` when it names a language we speak, then ``Accept-Language``, then English.
 
-    flask-babel asks once per request; the choice is also kept on the request context, where
-    :func:`catalog` and the ``Content-Language`` header find it without asking again.
+    flask-babel asks once per request; the choice is also kept in the request's WSGI environ,
+    where :func:`catalog` and the ``Content-Language`` header find it without asking again.
     """
     locale = _choose_locale()
-    context = _cv_request.get(None)
-    if context is not None:
-        context.thirtyone_language = locale.language  # type: ignore[attr-defined]
+    if has_request_context():
+        request.environ[_LANGUAGE_KEY] = locale.language
     return locale
 
 
@@ -103,8 +106,10 @@ def _choose_locale() -> Locale:
 
 def _language() -> str:
     """The request's language, chosen by flask-babel (through :func:`select_locale`)."""
-    language = getattr(_cv_request.get(None), "thirtyone_language", None)
-    return language or flask_babel.get_locale().language
+    language = request.environ.get(_LANGUAGE_KEY)
+    if language is None:
+        return str(flask_babel.get_locale().language)
+    return str(language)
 
 
 def init_app(app: Flask) -> None:
@@ -131,16 +136,15 @@ def init_app(app: Flask) -> None:
 def catalog() -> NullTranslations:
     """The request's catalog, as flask-babel chose it; looked up once per request, since a
     scored hand alone asks for a dozen translations."""
-    context = _cv_request.get(None)
-    if context is None:
+    if not has_request_context():
         return _NULL
-    try:
-        return context.thirtyone_catalog  # type: ignore[no-any-return]
-    except AttributeError:
+    environ = request.environ
+    found: NullTranslations | None = environ.get(_CATALOG_KEY)
+    if found is None:
         # The same catalog as flask_babel.get_translations() gives, without its lookups.
-        catalogs = context.app.extensions["thirtyone.catalogs"]
-        found = context.thirtyone_catalog = catalogs.get(_language(), _NULL)
-        return found
+        catalogs = current_app.extensions["thirtyone.catalogs"]
+        found = environ[_CATALOG_KEY] = catalogs.get(_language(), _NULL)
+    return found
 
 
 def gettext(message: str) -> str:

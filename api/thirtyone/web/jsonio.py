@@ -26,8 +26,8 @@ import re
 from typing import Any
 
 import orjson
-from flask.json.provider import DefaultJSONProvider, _default
-from werkzeug import Response
+from flask import Response, current_app
+from flask.json.provider import DefaultJSONProvider
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 _LONG_INTEGER = re.compile(rb"[0-9]{19}")
@@ -45,10 +45,10 @@ def loads(data: bytes) -> Any:
 def dumps(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON."""
     try:
-        return orjson.dumps(value, default=_default, option=_OPTIONS)
+        return orjson.dumps(value, default=DefaultJSONProvider.default, option=_OPTIONS)
     except TypeError:
         return json.dumps(
-            value, default=_default, ensure_ascii=False, separators=(",", ":")
+            value, default=DefaultJSONProvider.default, ensure_ascii=False, separators=(",", ":")
         ).encode()
 
 
@@ -64,5 +64,9 @@ class JSONProvider(DefaultJSONProvider):
         return dumps(obj).decode()
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        value = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(dumps(value), content_type=self.mimetype)
+        """``jsonify``'s answer, written with :func:`dumps`: one value, a list of the
+        positional arguments, or an object of the keyword ones."""
+        if args and kwargs:
+            raise TypeError("jsonify() takes either args or kwargs, not both")
+        value = (args[0] if len(args) == 1 else list(args)) if args else (kwargs or None)
+        return current_app.response_class(dumps(value), content_type=self.mimetype)

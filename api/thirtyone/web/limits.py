@@ -10,7 +10,7 @@ its own setting, from the environment:
 - ``THIRTYONE_LIMIT_MOVES``: moves at tables (``POST /v1/tables/{table}/moves``), 300 per
   minute (sealed games keep nothing on the server and cost a fixed slice: not limited);
 - ``THIRTYONE_LIMIT_ADVICE``: hints (``POST /v1/games/advice``, ``GET
-  /v1/tables/{table}/advice``), 30 per minute;
+  /v1/tables/{table}/advice``) and reviews (``POST /v1/review``), 30 per minute;
 - ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
   (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute.
 
@@ -45,7 +45,8 @@ from thirtyone.web.problems import Problem
 LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
     "THIRTYONE_LIMIT_TABLES": (("tables.Tables", "POST"),),
     "THIRTYONE_LIMIT_MOVES": (("tables.TableMoves", "POST"),),
-    "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET")),
+    "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET"),
+                               ("review.GameReview", "POST")),
     "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"), ("tables.TableUpdates", "GET")),
 }
 
@@ -97,7 +98,8 @@ def init_app(app: Flask) -> None:
     )
     for setting, operations in LIMITED.items():
         for endpoint, method in operations:
-            view = app.view_functions[endpoint]
+            # flask-limiter's decorator types its result as a sync or async view: either fits.
+            view: Any = app.view_functions[endpoint]
             view = limiter.limit(app.config[setting], methods=[method], scope=setting)(view)
             if setting == "THIRTYONE_LIMIT_TABLES":
                 ttl = int(app.config["THIRTYONE_TABLE_TTL"])

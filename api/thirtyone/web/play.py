@@ -36,7 +36,8 @@ from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_, NP_, CardError
 from thirtyone.faces import card_svg
 from thirtyone.hands import CATEGORY_NAMES
-from thirtyone.web.i18n import LANGUAGES, card_name, gettext, ngettext, pgettext
+from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
+from thirtyone.words import LANGUAGES
 
 blp = Blueprint(
     "play", __name__, url_prefix="/play",

@@ -38,6 +38,7 @@ import hashlib
 import hmac
 import secrets
 import zlib
+from collections.abc import Mapping
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -94,7 +95,7 @@ class Sealer:
     def new_game_id() -> str:
         return secrets.token_urlsafe(12)
 
-    def seal(self, game_id: str, state: dict[str, Any]) -> str:
+    def seal(self, game_id: str, state: Mapping[str, Any]) -> str:
         payload = dumps({"v": _VERSION, "game": game_id, "state": state})
         # The fastest level: a third of the default's time, for tokens a sixth longer.
         return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")

@@ -40,6 +40,8 @@ from gunicorn import glogging, util
 from gunicorn.http import errors
 from gunicorn.workers import ggevent, gthread
 
+from thirtyone.errors import N_
+
 worker_class = "thirtyone.web.serving.GeventWorker"
 worker_connections = 2000
 logger_class = "thirtyone.web.serving.AccessLogger"
@@ -49,7 +51,6 @@ graceful_timeout = 5
 # gunicorn 27's control socket has one default path per user: instances on one machine
 # would share it.
 control_socket_disable = True
-
 
 
 def on_starting(server: Any) -> None:
@@ -140,12 +141,12 @@ def redact(text: str) -> str:
     return _PARAMETER.sub(_hide_key, text) if "=" in text else text
 
 
-class AccessLogger(glogging.Logger):
+class AccessLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn is untyped
     """gunicorn's logger, with seat keys taken out of everything an access log line may show:
     a browser's EventSource sends its seat key as ``?key=``, others as a bearer credential."""
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        atoms = super().atoms(resp, req, environ, request_time)
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
         for name, value in atoms.items():
             if isinstance(value, str):
                 atoms[name] = redact(value)
@@ -155,17 +156,19 @@ class AccessLogger(glogging.Logger):
 
 
 # What gunicorn answers itself, before the app sees a request: the requests it cannot read.
-# No request was read, so no language is known: these are in English.
-_PARSE_PROBLEMS: tuple[tuple[type[Exception], int, str, str, str], ...] = (
+# No request was read, so no language is known: these are in English (marked for the
+# catalogs all the same, for the site's page of problem codes).
+PARSE_PROBLEMS: tuple[
+    tuple[type[Exception] | tuple[type[Exception], ...], int, str, str, str], ...] = (
     (errors.LimitRequestHeaders, 431, "Request Header Fields Too Large", "headers_too_large",
-     "The request's headers are larger than this server reads."),
+     N_("The request's headers are larger than this server reads.")),
     (errors.LimitRequestLine, 414, "URI Too Long", "uri_too_long",
-     "The request line is longer than this server reads."),
+     N_("The request line is longer than this server reads.")),
     ((errors.InvalidRequestLine, errors.InvalidRequestMethod, errors.InvalidHTTPVersion,
       errors.InvalidHeader, errors.InvalidHeaderName, errors.ObsoleteFolding,
       errors.InvalidChunkSize, errors.ChunkMissingTerminator, errors.InvalidChunkExtension,
       errors.InvalidSchemeHeaders, errors.InvalidProxyLine), 400, "Bad Request",
-     "bad_request", "The request cannot be read."),
+     "bad_request", N_("The request cannot be read.")),
 )
 
 
@@ -183,7 +186,7 @@ def parse_problem(exc: BaseException) -> bytes | None:
     """
     if isinstance(exc, errors.InvalidResponseHeader | errors.InvalidResponseHeaderName):
         return None  # the app's fault: a 500, as gunicorn answers it
-    for kinds, status, reason, code, detail in _PARSE_PROBLEMS:
+    for kinds, status, reason, code, detail in PARSE_PROBLEMS:
         if isinstance(exc, kinds):
             body = json.dumps({"type": f"urn:thirtyone:problem:{code}", "title": reason,
                                "status": status, "detail": detail, "code": code}).encode()
@@ -211,7 +214,7 @@ class _ProblemErrors:
             util.write_nonblock(client, answer)
 
 
-class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
+class GeventWorker(_ProblemErrors, ggevent.GeventWorker):  # type: ignore[misc]  # untyped
     """gunicorn's gevent worker, fair between connections.
 
     A greenlet serving a keep-alive connection whose client sends its next request at once
@@ -225,5 +228,5 @@ class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
         return super().handle_request(listener_name, req, sock, addr)
 
 
-class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):
+class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):  # type: ignore[misc]  # untyped
     """gunicorn's threads worker (``thirtyone serve --threads N``), with problem+json errors."""

@@ -11,9 +11,8 @@ from typing import Any
 
 import marshmallow as ma
 
-from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_
-from thirtyone.rules import OPTIONS, PRESETS, OptionSpec
+from thirtyone.rules import PRESETS
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import gettext
 
@@ -28,7 +27,7 @@ class Message(str):
         message.code = code
         return message
 
-    def format(self, *args: Any, **kwargs: Any) -> Message:  # type: ignore[override]
+    def format(self, *args: Any, **kwargs: Any) -> Message:
         return Message(gettext(str(self)).format(*args, **kwargs), self.code)
 
 
@@ -64,7 +63,7 @@ MESSAGE_CODES: dict[str, str] = {
 _KNOWN = {text for texts in FIELD_MESSAGES.values() for text in texts}
 
 
-def localize_field(field: ma.fields.Field) -> None:
+def localize_field(field: ma.fields.Field[Any]) -> None:
     """Wrap a field's messages (and those of the fields inside it) in :class:`Message`."""
     field.error_messages = {
         key: Message(text, MESSAGE_CODES.get(key, "invalid_field"))
@@ -91,7 +90,7 @@ class Schema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    def on_bind_field(self, field_name: str, field_obj: ma.fields.Field) -> None:
+    def on_bind_field(self, field_name: str, field_obj: ma.fields.Field[Any]) -> None:
         localize_field(field_obj)
 
 
@@ -132,8 +131,6 @@ def one_of(choices: tuple[str, ...]) -> ma.validate.OneOf:
     )
 
 
-CARD_CODES: list[str] = [card.code for card in ALL_CARDS]
-
 CARD_DOC: dict[str, Any] = {COMPONENT: "Card"}
 
 HAND_DOC: dict[str, Any] = {
@@ -147,33 +144,6 @@ HAND_DOC: dict[str, Any] = {
 }
 
 
-def _option_doc(spec: OptionSpec) -> dict[str, Any]:
-    doc: dict[str, Any] = {"description": spec.description}
-    if spec.kind == "choice":
-        doc |= {"type": "string", "enum": [str(choice) for choice in spec.choices]}
-    elif spec.kind == "bool":
-        doc["type"] = "boolean"
-    elif spec.kind in ("int", "int-or-none"):
-        doc |= {"type": "integer", "minimum": spec.minimum, "maximum": spec.maximum}
-        if spec.kind == "int-or-none":
-            doc["nullable"] = True
-    elif spec.kind == "suits":
-        doc |= {"type": "string", "pattern": "^(?!.*(.).*\\1)[CDHS]{4}$"}
-    else:
-        doc |= {"type": "string", "enum": CARD_CODES[:52]}
-    return doc
-
-
-OPTIONS_DOC: dict[str, Any] = {
-    "type": "object",
-    "properties": {name: _option_doc(spec) for name, spec in OPTIONS.items()},
-    "additionalProperties": False,
-    "description": "Options overriding the variant's defaults, by name; each variant lets a "
-    "table set some of them (`GET /v1/variants/{id}`), and some values exclude others.",
-    "example": {},
-}
-
-
 class RulesSchema(Schema):
     """The rules a request plays by: a variant and the options that override its defaults."""
 
@@ -182,5 +152,5 @@ class RulesSchema(Schema):
     options = ma.fields.Dict(load_default=dict, metadata={COMPONENT: "Options"})
 
 
-class Points(ma.fields.Field):
+class Points(ma.fields.Field[float]):
     """A hand's points: a whole number, or 30.5 where three of a kind is worth 30½."""

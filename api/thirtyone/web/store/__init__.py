@@ -35,7 +35,7 @@ import json
 import os
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -273,10 +273,10 @@ class Hub:
             yield woken
         finally:
             with self._lock:
-                waiting = self._waiting.get(table)
-                if waiting is not None:
-                    waiting.discard(woken)
-                    if not waiting:
+                left = self._waiting.get(table)
+                if left is not None:
+                    left.discard(woken)
+                    if not left:
                         del self._waiting[table]
                         self._latest.pop(table, None)
                         self.changed.set()
@@ -326,7 +326,7 @@ class TableStore(ABC):
         self._watcher_lock = threading.Lock()
 
     @abstractmethod
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
         """Store a new table at version 0; ``start`` is its state as dealt, its first
         snapshot. :class:`TableExists` if a table of that id exists (a retried creation)."""
 
@@ -341,7 +341,7 @@ class TableStore(ABC):
         gone, :class:`TableLost` if its record is there without its snapshots."""
 
     @abstractmethod
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry,
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry,
                meta: bytes | None = None) -> None:
         """Replace the state at ``version`` (digest ``entry.prev``) with ``state`` at
         ``entry.version`` and append ``entry`` (chained, see :meth:`Entry.chained`) to the
@@ -423,22 +423,3 @@ class TableStore(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release connections (the watcher, a daemon thread, ends with the process)."""
-
-
-REDIS_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "redis+sentinel://")
-
-
-def open_store(url: str, ttl: int, replicas: int = 0) -> TableStore:
-    """The store that ``url`` names (see above); with Redis, a commit waits for ``replicas``
-    replicas to have it."""
-    if url.startswith("sqlite:///"):
-        from thirtyone.web.store.sqlite import SQLiteStore
-
-        return SQLiteStore(url.removeprefix("sqlite:///"), ttl)
-    if url.startswith(REDIS_SCHEMES):
-        from thirtyone.web.store.redis import RedisStore
-
-        return RedisStore(url, ttl, replicas)
-    raise ValueError("THIRTYONE_STORE must be sqlite:///PATH, redis://HOST:PORT/DB, "
-                     "redis+cluster://HOST:PORT[,HOST:PORT] or "
-                     f"redis+sentinel://HOST:PORT[,HOST:PORT]/SERVICE/DB, not {url!r}")

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import select
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -54,6 +56,8 @@ from thirtyone.web.store import (
     TableRecord,
     TableStore,
 )
+
+_log = logging.getLogger(__name__)
 
 PREFIX = "thirtyone:"
 WAIT_MS = 1000
@@ -109,9 +113,11 @@ def _unavailable(error: Exception, *, sent: bool = False) -> StoreUnavailable:
     metrics.STORE_ERRORS.labels(type(error).__name__).inc()
     if isinstance(error, redis.exceptions.OutOfMemoryError):
         return StoreFull(str(error))
-    # redis-py names no separate error for a connection that could not be made (so nothing
-    # was sent): its message says "connecting to", and Sentinel's "No master found".
-    unsent = isinstance(error, redis.sentinel.MasterNotFoundError) or "connecting to" in str(error)
+    # Only a refused connection (nothing listens) or no known primary proves that nothing was
+    # sent; a timeout may come from a retry after the first attempt reached Redis. redis-py
+    # names no separate error for a refusal: its message says so.
+    unsent = (isinstance(error, redis.sentinel.MasterNotFoundError)
+              or "Connection refused" in str(error))
     if sent and not unsent and isinstance(
             error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         return CommitUnconfirmed(str(error))
@@ -166,7 +172,7 @@ class RedisStore(TableStore):
         if url.startswith("redis+cluster://"):
             parts = urlsplit(url)
             self._cluster = redis.cluster.RedisCluster(
-                startup_nodes=[redis.cluster.ClusterNode(host, port)
+                startup_nodes=[redis.cluster.ClusterNode(host, port)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                                for host, port in _nodes(parts.netloc)],
                 # A full pool waits for a connection (redis-py allows 20 s) rather than fail.
                 connection_pool_class=redis.BlockingConnectionPool, max_connections=64,
@@ -176,9 +182,9 @@ class RedisStore(TableStore):
         elif url.startswith("redis+sentinel://"):
             parts = urlsplit(url)
             service, _, db = parts.path.strip("/").partition("/")
-            sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)
+            sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
             # Sentinel's pool cannot wait for a free connection: it may open more instead.
-            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,
+            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                                                **_CLIENT)
         else:
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
@@ -196,7 +202,7 @@ class RedisStore(TableStore):
         map) for that one request."""
         if self._cluster is None:
             return self._client
-        node = self._cluster.get_node_from_key(_table_key(table))
+        node = self._cluster.get_node_from_key(_table_key(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         return self._cluster.get_redis_connection(node)
 
     def _script(self, client: Any) -> tuple[Any, Any]:
@@ -216,7 +222,7 @@ class RedisStore(TableStore):
             with contextlib.suppress(redis.exceptions.RedisError):
                 self._cluster.nodes_manager.initialize()
 
-    def create(self, record: TableRecord, start: dict[str, Any]) -> None:
+    def create(self, record: TableRecord, start: Mapping[str, Any]) -> None:
         state = dumps(start)
         fields = ["version", record.version, "digest", record.digest, "epoch", record.epoch,
                   "state", record.state_json, "meta", record.meta_json(),
@@ -264,7 +270,7 @@ class RedisStore(TableStore):
             return int(prev_version), json.loads(prev_state)
         return None
 
-    def commit(self, table: str, version: int, state: dict[str, Any], entry: Entry,
+    def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry,
                meta: bytes | None = None) -> None:
         key, request = entry.request or ("", None)
         wait = self.replicas > 0
@@ -336,7 +342,7 @@ class RedisStore(TableStore):
         """The node that publishes ``table``'s channel, and a client for it."""
         if self._cluster is None:
             return "", self._client
-        node = self._cluster.get_node_from_key(_channel(table))
+        node = self._cluster.get_node_from_key(_channel(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         return node.name, self._cluster.get_redis_connection(node)
 
     def _watch(self) -> None:
@@ -359,6 +365,11 @@ class RedisStore(TableStore):
             except (*_UNAVAILABLE, OSError) as error:
                 self._refresh(error)
                 time.sleep(0.5)
+            except Exception:
+                # The watcher must outlive anything a subscription does (a socket closed
+                # under it, say): without it no stream of this process hears a move.
+                _log.exception("the table watcher failed; it subscribes again")
+                time.sleep(0.5)
             finally:
                 for pubsub in subscriptions.values():
                     pubsub.close()
@@ -370,8 +381,11 @@ class RedisStore(TableStore):
         """Hand out what the subscriptions bring until the tables streamed here change (or
         0.1 s passes, to notice that). One wait on every node's socket: polling the nodes in
         turn would delay a push by the others' timeouts."""
-        sockets = {pubsub.connection._sock: pubsub for pubsub in subscriptions
-                   if pubsub.connection is not None}
+        connected = [pubsub for pubsub in subscriptions if pubsub.connection is not None]
+        if any(pubsub.connection._sock is None or pubsub.connection._sock.fileno() < 0
+               for pubsub in connected):
+            raise redis.exceptions.ConnectionError("a subscription's connection was closed")
+        sockets = {pubsub.connection._sock: pubsub for pubsub in connected}
         deadline = time.monotonic() + 0.1
         while not self.hub.changed.is_set() and time.monotonic() < deadline:
             if not sockets:

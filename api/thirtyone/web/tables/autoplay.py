@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from thirtyone.game import GameState
+from thirtyone.web.compute import NotReady
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
 from thirtyone.web.tables.ledger import commit, store, table_state
 from thirtyone.web.tables.playing import bot_move, play
@@ -64,9 +65,11 @@ def is_due(seats: tuple[SeatRecord, ...], state: GameState) -> bool:
     return seats[seat].bot is not None
 
 
-def due_move(seats: tuple[SeatRecord, ...], state: GameState) -> dict[str, Any] | None:
+def due_move(seats: tuple[SeatRecord, ...], state: GameState,
+             wait: float) -> dict[str, Any] | None:
     """The move due at ``state`` (see :func:`is_due`), or None when a human is to choose or
-    the match is over."""
+    the match is over; a bot thinking in the compute pool is waited for ``wait`` seconds at
+    most (:class:`~thirtyone.web.compute.NotReady`)."""
     if not is_due(seats, state):
         return None
     seat = state.to_move
@@ -74,7 +77,7 @@ def due_move(seats: tuple[SeatRecord, ...], state: GameState) -> dict[str, Any] 
         return {"type": "next_round"}
     level = seats[seat].bot
     assert level is not None
-    return bot_move(state, seat, level)
+    return bot_move(state, seat, level, wait)
 
 
 def play_due(seats: tuple[SeatRecord, ...], state: GameState,
@@ -84,8 +87,12 @@ def play_due(seats: tuple[SeatRecord, ...], state: GameState,
     cpu = time.thread_time() + SLICE_CPU_SECONDS
     wall = time.monotonic() + SLICE_WALL_SECONDS
     events: list[Any] = []
-    while time.thread_time() < cpu and time.monotonic() < wall:
-        move = due_move(seats, state)
+    while time.thread_time() < cpu and (remaining := wall - time.monotonic()) > 0:
+        try:
+            move = due_move(seats, state, remaining)
+        except NotReady:
+            # The bot thinks on in the pool; the next slice (a read, a stream) takes its move.
+            break
         if move is None:
             break
         state, played = play(state, move, moves)

@@ -25,6 +25,7 @@ from thirtyone.errors import N_
 from thirtyone.game import GameState
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
+from thirtyone.web.sealing import Sealer
 from thirtyone.web.store import RequestRecord, TableNotFound, TableRecord
 from thirtyone.web.tables.ledger import load_table, state_at, store
 
@@ -74,7 +75,8 @@ def expired(version: int) -> Problem:
 
 
 def _derived(key: str, purpose: str) -> str:
-    return current_app.extensions["thirtyone.sealer"].seat_key(f"idempotency/{purpose}/{key}", 0)
+    sealer: Sealer = current_app.extensions["thirtyone.sealer"]
+    return sealer.seat_key(f"idempotency/{purpose}/{key}", 0)
 
 
 def table_id(key: str) -> str:

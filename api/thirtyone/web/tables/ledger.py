@@ -42,8 +42,8 @@ from thirtyone.web.store import (
     TableRecord,
     TableStore,
     first_digest,
-    open_store,
 )
+from thirtyone.web.store.schemes import open_store
 from thirtyone.web.tables.playing import replay_move
 
 _log = logging.getLogger(__name__)
@@ -99,7 +99,8 @@ def document(spec: APISpec) -> None:
 
 def store() -> TableStore:
     """The app's table store."""
-    return current_app.extensions["thirtyone.tables"]
+    tables: TableStore = current_app.extensions["thirtyone.tables"]
+    return tables
 
 
 MAX_VERSIONS = 100_000
@@ -170,7 +171,8 @@ class StateCache:
 
 
 def _states() -> StateCache:
-    return current_app.extensions["thirtyone.table_states"]
+    states: StateCache = current_app.extensions["thirtyone.table_states"]
+    return states
 
 
 def load_table(table: str, seen: tuple[int, str] | None = None) -> TableRecord:

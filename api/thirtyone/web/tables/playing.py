@@ -36,8 +36,10 @@ def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
     return apply_move(state, move)[0]  # type: ignore[arg-type]
 
 
-def bot_move(state: GameState, seat: int, level: str) -> dict[str, Any]:
-    """The move of the bot of ``level`` at ``seat``, the seat to move, from its view alone."""
+def bot_move(state: GameState, seat: int, level: str, wait: float) -> dict[str, Any]:
+    """The move of the bot of ``level`` at ``seat``, the seat to move, from its view alone;
+    a bot that thinks in the compute pool is waited for ``wait`` seconds at most
+    (:class:`~thirtyone.web.compute.NotReady` then: asked again, the same thinking goes on)."""
     # Seeded from the table's secret seed and the move's place in the match: the same
     # table replays the same bots, and nobody can foresee them before the seed is out.
     place = f"{state.round}/{state.turns}/{len(state.history)}"
@@ -45,5 +47,6 @@ def bot_move(state: GameState, seat: int, level: str) -> dict[str, Any]:
     seen = view(state, seat) if bot.uses_view else None
     moves = legal_moves(state)
     if len(moves) > 1 and level in OFF_LOOP_LEVELS:
-        return dict(compute.run(bot.choose, seen, moves))
+        return dict(compute.result(("bot", state.seed, seat, place), wait, bot.choose, seen,
+                                   moves))
     return dict(bot.choose(seen, moves))

@@ -71,7 +71,7 @@ class Tables(MethodView):
         (phase `waiting`, no card dealt) until they are claimed or you start it."""
         key = idempotency.request_key()
         record = idempotency.opened(key, body) if key is not None else None
-        if record is not None:
+        if record is not None and key is not None:
             return self._again(record, key), 201, _location(record)
         bots = {int(seat): level for seat, level in body["bots"].items()}
         humans = body["players"] - len(bots)
@@ -91,7 +91,7 @@ class Tables(MethodView):
         except TableExists:
             # The same creation, retried while the first one was being made.
             again = idempotency.opened(key, body) if key is not None else None
-            if again is None:
+            if again is None or key is None:
                 raise
             return self._again(again, key), 201, _location(again)
         record = opened.record

@@ -182,7 +182,8 @@ class ClaimSeatSchema(Schema):
 class TableMoveRequestSchema(Schema):
     move = ma.fields.Nested(
         MoveSchema, required=True,
-        metadata={"description": "A move, as for `POST /v1/games/moves`; it is played for "
+        metadata={COMPONENT: "Move",
+                  "description": "A move, as for `POST /v1/games/moves`; it is played for "
                   "the seat whose key is shown. The legal ones are in `legal_moves`."},
     )
     version = ma.fields.Integer(

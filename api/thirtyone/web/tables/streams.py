@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, redirect, request, stream_with_context, url_for
 from flask.views import MethodView
+from werkzeug import Response as WerkzeugResponse
 
 from thirtyone.web import draining, metrics
 from thirtyone.web.connections import (
@@ -29,7 +30,7 @@ from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
 from thirtyone.web.tables import clocks, presence
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import advance, is_due
+from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, advance, is_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, state_at, store, table_state
 from thirtyone.web.tables.life import clocked
@@ -73,11 +74,13 @@ class TableEvents(MethodView):
         "instance that stops: reconnect after its `retry:`.",
         "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
     }})
-    def get(self, query: dict[str, Any], headers: dict[str, Any], table: str) -> Response:
+    def get(self, query: dict[str, Any], headers: dict[str, Any],
+            table: str) -> WerkzeugResponse:
         """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
         if query["wait"] is not None:
             query_key(query["key"])  # an encoded key's name is refused here as there
-            return redirect(url_for("tables.TableUpdates", table=table, **request.args), 307)
+            values: dict[str, Any] = {**request.args.to_dict(), "table": table}
+            return redirect(url_for("tables.TableUpdates", **values), 307)
         record = load_table(table)
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
@@ -139,15 +142,18 @@ class TableUpdates(MethodView):
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
     tables = store()
-    version = advance(record).version
+    advanced = advance(record)
+    version = advanced.version
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
             woken.set()
             while (remaining := deadline - time.monotonic()) > 0:
-                if woken.is_set():
+                # A table whose due move is still being thought out is advanced again.
+                if woken.is_set() or is_due(record.seats, advanced.state):
                     woken.clear()
-                    version = advance(tables.load(record.table)).version
+                    advanced = advance(tables.load(record.table))
+                    version = advanced.version
                     if version > after:
                         break
                 elif client_gone() or draining.stopping():
@@ -171,6 +177,7 @@ def _sse(answer: dict[str, Any], event: str | None = None) -> bytes:
 def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
     tables = store()
     found = None if after is None or after > record.version else state_at(record, after)
+    pending: list[Entry]
     if found is None:
         # No cursor, or one the store cannot rebuild: the stream starts from the table now.
         state, pending = table_state(record), []
@@ -194,7 +201,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
 
     def follow() -> Iterator[bytes]:
         nonlocal state, pending, record
-        cursor = record.version if found is None else after
+        # A cursor was found only for a version asked for (``after``).
+        cursor = record.version if found is None or after is None else after
         # The digest of the cursor's version: the next entry must have been played on it.
         digest = record.digest if not pending else pending[0].prev
         if after is None or reset:
@@ -237,7 +245,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                 else:
                     limit = None
                 woken.clear()
-                if is_due(record.seats, state):
+                due = is_due(record.seats, state)
+                if due:
                     # The worker holding the stream plays the table on, slice by slice: its
                     # commit wakes this stream (and every other) with the new version.
                     try:
@@ -260,10 +269,14 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     # The client reconnects with Last-Event-ID when the store is back.
                     return
                 quiet = False
-                wait = min(keepalive, remaining)
+                # A due move still being thought out (a strong bot in the pool) is taken up
+                # again after a slice's time rather than after the keep-alive's; a turn clock
+                # wakes the stream at its deadline.
+                pause = SLICE_WALL_SECONDS if due else keepalive
+                wait = min(pause, remaining)
                 if limit is not None:
                     wait = max(0.0, min(wait, limit - time.time() + 0.01))
-                if not pending and not woken.wait(wait):
+                if not pending and not woken.wait(wait) and not due:
                     quiet = True
                     yield b": keep-alive\n\n"
 

@@ -1,0 +1,36 @@
+"""The families' flows, by family: the one registry (python-chess's ``VARIANTS`` is the
+model). A new family is a :class:`~thirtyone.game.family.FamilyFlow` subclass and one more
+entry in :data:`FLOWS`.
+"""
+
+from __future__ import annotations
+
+from thirtyone.game.bank import BankFlow
+from thirtyone.game.family import FamilyFlow, not_implemented
+from thirtyone.game.racing import RaceFlow
+from thirtyone.game.state import GameState
+from thirtyone.game.switch import SwitchFlow
+from thirtyone.game.widow import WidowFlow
+from thirtyone.rules import Family, Rules
+
+FLOWS: dict[Family, FamilyFlow] = {
+    Family.DRAW: BankFlow(),
+    Family.WIDOW: WidowFlow(),
+    Family.SWITCH: SwitchFlow(),
+    Family.RACE: RaceFlow(),
+}
+"""The flow of each family (the draw family's plays bank's widow too)."""
+
+
+def flow_for(rules: Rules) -> FamilyFlow:
+    """The flow that plays ``rules``; ``not_implemented`` when its family is not built."""
+    flow = FLOWS.get(rules.family)
+    if flow is None:
+        raise not_implemented(rules, rules.family.value)
+    flow.supports(rules)
+    return flow
+
+
+def flow_of(state: GameState) -> FamilyFlow:
+    """The flow of a state already built (its rules were accepted then): the fast path."""
+    return FLOWS[state.rules.family]

@@ -1,0 +1,270 @@
+"""Operations: one class per move type (pokerkit's model), the one place that knows it.
+
+An operation knows its move's fields (a :class:`~typing.TypedDict` of
+:mod:`thirtyone.game.moves`, which the contract documents), how the fields are read, and its
+words (a :class:`Phrase` that :func:`thirtyone.words.describe_move` says in a language). A
+family subclasses the operations it plays with which of them are legal now, how one is
+verified and what it does, and lists them by phase
+(:meth:`thirtyone.game.family.FamilyFlow.operations`): the flow has no chain of ``if`` on a
+move's ``type``.
+"""
+
+from __future__ import annotations
+
+import builtins
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from thirtyone.cards import CardCode
+from thirtyone.errors import N_
+from thirtyone.game.moves import (
+    DeclareMove,
+    DiscardMove,
+    DrawMove,
+    ExchangeMove,
+    JoinMove,
+    KeepMove,
+    KnockMove,
+    NextRoundMove,
+    PassMove,
+    RenewMove,
+    RevealMove,
+    StandMove,
+    SwapHandMove,
+    TakeMove,
+    refuse,
+)
+from thirtyone.game.state import GameState
+
+Events = list[dict[str, Any]]
+"""What a move caused, in order (:mod:`thirtyone.events`)."""
+
+F = TypeVar("F")
+"""The family flow an operation is played in."""
+
+
+@dataclass(frozen=True)
+class CardNames:
+    """Cards a phrase names, by code: the words say their names, joined by commas."""
+
+    cards: tuple[CardCode, ...]
+
+
+@dataclass(frozen=True)
+class Ordinal:
+    """A table hand or a table position, counted from 0 in moves and events: the words count
+    from 1 ("table hand 1" is ``hand: 0``), in :func:`thirtyone.words.ordinal` alone."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A move in words before they are said in a language: an English template (a catalog
+    message id) and its parameters (numbers, :class:`CardNames`, :class:`Ordinal`, phrases)."""
+
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def top_discard(seen: Mapping[str, Any]) -> CardNames:
+    """The card on top of the discard pile in a view, as a phrase names it."""
+    return CardNames(tuple(seen["discard"][-1:]))
+
+
+class Operation(ABC, Generic[F]):
+    """One move type: its ``type``, its ``fields`` (a TypedDict of :data:`Move`), its words,
+    and, in the subclass a family plays, which of these moves are legal now, how one is
+    verified (refused with a :class:`~thirtyone.errors.MoveError`, or returned canonical: card
+    codes, no ``seat``) and what it does."""
+
+    type: ClassVar[str]
+    fields: ClassVar[builtins.type]
+
+    @classmethod
+    @abstractmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        """The move in words, with the cards named that ``seen`` (the mover's view) shows."""
+
+    @abstractmethod
+    def legal(self, flow: F, state: GameState) -> list[dict[str, Any]]:
+        """The moves of this type the seat to act may make now."""
+
+    @abstractmethod
+    def verify(self, flow: F, state: GameState, move: Mapping[str, Any]) -> dict[str, Any]:
+        """Refuse the move if it cannot be played now; else return it canonical."""
+
+    @abstractmethod
+    def apply(self, flow: F, state: GameState,
+              move: dict[str, Any]) -> tuple[GameState, Events]:
+        """Play a move :meth:`verify` returned: the new state and the events."""
+
+
+class Draw(Operation[F]):
+    type = "draw"
+    fields = DrawMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        if move["source"] == "stock":
+            return Phrase(N_("Draw from the stock"))
+        return Phrase(N_("Take from the discard pile: {card}"), {"card": top_discard(seen)})
+
+    @staticmethod
+    def read(move: Mapping[str, Any]) -> str:
+        """The pile drawn from."""
+        source = move.get("source")
+        if source not in ("stock", "discard"):
+            raise refuse("bad_move", N_("draw from the stock or the discard pile"),
+                         field="source", source=source)
+        return str(source)
+
+
+class Discard(Operation[F]):
+    type = "discard"
+    fields = DiscardMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Discard: {card}"), {"card": CardNames((move["card"],))})
+
+
+class Knock(Operation[F]):
+    type = "knock"
+    fields = KnockMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Knock"))
+
+
+class Stand(Operation[F]):
+    type = "stand"
+    fields = StandMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Stand: keep your hand"))
+
+
+class NextRound(Operation[F]):
+    type = "next_round"
+    fields = NextRoundMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Next round"))
+
+
+class Take(Operation[F]):
+    type = "take"
+    fields = TakeMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Take: {card}"), {"card": CardNames((move["card"],))})
+
+
+class Exchange(Operation[F]):
+    type = "exchange"
+    fields = ExchangeMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        table = seen["table"]
+        taken = [CardNames((table[place],)) if table[place] is not None
+                 else Phrase(N_("the face-down card in place {place}"),
+                             {"place": Ordinal(place)})
+                 for place in move["take"]]
+        text = (N_("Exchange with the table and knock: give {given}; take {taken}")
+                if move.get("knock") else N_("Exchange with the table: give {given}; take {taken}"))
+        return Phrase(text, {"given": CardNames(tuple(move["give"])), "taken": taken})
+
+
+class Declare(Operation[F]):
+    type = "declare"
+    fields = DeclareMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Declare your hand"))
+
+
+class Pass(Operation[F]):
+    type = "pass"
+    fields = PassMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Pass"))
+
+
+class Join(Operation[F]):
+    type = "join"
+    fields = JoinMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Join the deal"))
+
+
+class Reveal(Operation[F]):
+    type = "reveal"
+    fields = RevealMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Turn the table cards face up"))
+
+
+def read_table_hand(move: Mapping[str, Any], hands: int) -> int:
+    """The table hand a Switch move names (``hand``: 0 or 1)."""
+    hand = move.get("hand")
+    if not isinstance(hand, int) or isinstance(hand, bool) or hand not in range(hands):
+        raise refuse("bad_hand", N_("name hand 0 or 1"), field="hand", hand=hand)
+    return hand
+
+
+class Keep(Operation[F]):
+    type = "keep"
+    fields = KeepMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Keep hand {hand}"), {"hand": Ordinal(move["hand"])})
+
+
+class SwapHand(Operation[F]):
+    type = "swap_hand"
+    fields = SwapHandMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        return Phrase(N_("Swap your hand for table hand {hand}"), {"hand": Ordinal(move["hand"])})
+
+
+class Renew(Operation[F]):
+    type = "renew"
+    fields = RenewMove
+
+    @classmethod
+    def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
+        if move["face_up"]:
+            return Phrase(N_("Renew table hand {hand} face up"), {"hand": Ordinal(move["hand"])})
+        return Phrase(N_("Renew table hand {hand} face down"), {"hand": Ordinal(move["hand"])})
+
+
+OPERATIONS: dict[str, type[Operation[Any]]] = {
+    operation.type: operation
+    for operation in (Draw, Discard, Knock, Stand, NextRound, Take, Exchange, Declare, Pass,
+                      Join, Reveal, Keep, SwapHand, Renew)
+}
+"""Each move type's operation, by its ``type`` (the same types as
+:data:`~thirtyone.game.moves.MOVES`)."""
+
+
+def operation_of(move: Mapping[str, Any]) -> type[Operation[Any]]:
+    """The operation of a move the engine made (a legal or a played one)."""
+    return OPERATIONS[move["type"]]

@@ -1,0 +1,60 @@
+"""One operation per move type, listed by the families' phases; the registries of families
+and settlers cover every family and settlement."""
+
+from __future__ import annotations
+
+import pytest
+
+from thirtyone.errors import MoveError
+from thirtyone.game import apply_move, legal_moves, new_game
+from thirtyone.game.families import FLOWS, flow_for
+from thirtyone.game.moves import MOVES
+from thirtyone.game.operations import OPERATIONS, Operation, Phrase
+from thirtyone.game.settlers import SETTLERS, settler_for
+from thirtyone.rules import PRESETS, Family, Settlement
+
+
+def test_every_move_type_has_one_operation_with_its_fields():
+    assert list(OPERATIONS) == list(MOVES)
+    for kind, operation in OPERATIONS.items():
+        assert operation.type == kind and operation.fields is MOVES[kind]
+
+
+def test_every_family_and_settlement_is_in_its_registry():
+    assert set(FLOWS) == set(Family)
+    assert set(SETTLERS) == set(Settlement)
+    for preset in PRESETS.values():
+        assert flow_for(preset.rules) is FLOWS[preset.family]
+        assert settler_for(preset.rules) is SETTLERS[preset.settlement]
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_a_phase_offers_only_moves_of_its_operations_and_the_rules_moves(variant):
+    """Each legal move comes from an operation the phase lists, of a type the rules use; a
+    move of a type the rules never use (and the phase does not refuse with its own reason,
+    as trentuno's phase refuses a plain knock) is an unknown move."""
+    state = new_game(variant, PRESETS[variant].players[0], seed="operations")
+    flow = FLOWS[state.rules.family]
+    for _ in range(30):
+        if state.is_over:
+            break
+        moves = legal_moves(state)
+        if state.to_move is not None:
+            operations: list[Operation] = list(flow.operations(state))
+            listed = {op.type for op in operations}
+            assert {move["type"] for move in moves} <= listed & flow.uses(state.rules)
+            unused = sorted(set(MOVES) - flow.uses(state.rules) - listed - {"next_round"})
+            for kind in unused:
+                with pytest.raises(MoveError) as refused:
+                    apply_move(state, {"type": kind})
+                assert refused.value.code == "unknown_move"
+        state, _ = apply_move(state, moves[-1])
+
+
+def test_an_operation_says_its_move_as_a_phrase_of_the_catalogs():
+    seen = {"table": ["AS", None, "7H"], "discard": ["QC"]}
+    phrase = OPERATIONS["exchange"].words({"type": "exchange", "give": ["KD"], "take": [1]},
+                                          seen)
+    assert phrase.template == "Exchange with the table: give {given}; take {taken}"
+    (taken,) = phrase.params["taken"]
+    assert isinstance(taken, Phrase) and taken.params["place"].index == 1
