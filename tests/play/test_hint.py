@@ -136,6 +136,7 @@ def test_hints_follow_the_tables_rule(server, new_player, link, shown):
             sent = dict(part.split("=", 1) for part in link.fragment.split("&"))
             player.page.request.post(f"{server}/v1/tables/{sent['table']}/seats/{sent['seat']}",
                                      data={"invitation": sent["invite"], "name": "B"})
+            player.page.reload()  # the table as now dealt
             player.page.wait_for_selector("#table .board")
             player.settled()
         if player.may_move() and player.attribute("to-move") == "0":

@@ -252,6 +252,21 @@ def request(port: int, method: str, path: str, body: Any = None,
         connection.close()
 
 
+def claim_seats(call: Any, created: dict[str, Any]) -> tuple[dict[str, Any], dict[int, str]]:
+    """A new table with every invited seat claimed, as its friends would (so it is dealt):
+    the last answer and each human seat's key. ``call(method, path, body)`` sends a request."""
+    keys = {seat["seat"]: seat["key"] for seat in created["seats"] if seat.get("key")}
+    answer = created
+    for seat in created["seats"]:
+        if seat.get("invitation"):
+            status, answer = call("POST", f"/v1/tables/{created['table']}/seats/{seat['seat']}",
+                                  {"invitation": seat["invitation"],
+                                   "name": f"Player {seat['seat']}"})
+            assert status == 201, answer
+            keys[seat["seat"]] = answer.pop("key")
+    return answer, keys
+
+
 class Stream:
     """A table's event stream read by a thread: every (event, version, data) it pushed."""
 

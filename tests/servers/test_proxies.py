@@ -23,6 +23,7 @@ from .conftest import (
     RedisNode,
     Stream,
     binary,
+    claim_seats,
     free_port,
     request,
     wait_for,
@@ -80,7 +81,9 @@ def _open(port: int) -> tuple[str, dict[int, str]]:
                               {"variant": "scat", "players": 2,
                                "options": {"lives": 3, "free_ride": False}})
     assert status == 201, created
-    return created["table"], {seat["seat"]: seat["key"] for seat in created["seats"]}
+    created, keys = claim_seats(lambda method, path, body: request(port, method, path, body),
+                                created)
+    return created["table"], keys
 
 
 def _move(port: int, table: str, keys: dict[int, str],

@@ -13,7 +13,16 @@ import uuid
 
 import redis
 
-from .conftest import DEPLOY, Instance, RedisNode, binary, free_port, request, wait_for
+from .conftest import (
+    DEPLOY,
+    Instance,
+    RedisNode,
+    binary,
+    claim_seats,
+    free_port,
+    request,
+    wait_for,
+)
 from .harness import Table, bearer, check, play_all
 
 TABLES = 10
@@ -86,8 +95,9 @@ def test_a_commit_redis_cannot_confirm_is_a_503_and_the_retry_the_original(proce
     status, created = request(api.port, "POST", "/v1/tables",
                               {"variant": "scat", "players": 2})
     assert status == 201
+    created, keys = claim_seats(lambda method, path, body: request(api.port, method, path, body),
+                                created)
     table = created["table"]
-    keys = {seat["seat"]: seat["key"] for seat in created["seats"]}
     seat = created["to_move"]
     status, mine = request(api.port, "GET", f"/v1/tables/{table}", headers=bearer(keys[seat]))
     body = {"move": mine["legal_moves"][0], "version": mine["version"]}
