@@ -98,7 +98,7 @@ test: $(STAMP) translations system
 	$(BIN)/mypy --strict api/thirtyone
 	@if command -v node >/dev/null; then $(MAKE) --no-print-directory clients axe; \
 		else echo "node is missing: the TypeScript client is not checked (make system)"; fi
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/hands.py

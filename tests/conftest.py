@@ -48,8 +48,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         params = getattr(item, "callspec", None)
         on_redis = params is not None and params.params.get("store_url") == "redis"
-        if on_redis or REAL_COMPONENTS & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if on_redis or REAL_COMPONENTS & fixtures:
             item.add_marker(pytest.mark.slow)
+        if "chromium" in fixtures:
+            # One browser at a time (``--dist loadgroup``): the play page paces its moves in
+            # real time, and two Chromiums on two cores starved each other's timers.
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def missing(what: str) -> None:

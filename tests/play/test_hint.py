@@ -84,6 +84,8 @@ def test_the_computer_players_level(server, new_player, how):
     player = new_player(seed=13)
     if how == "lobby":
         player.page.goto(f"{server}/play")
+        # The lobby is drawn by the page's script: its options exist once it has run.
+        player.page.wait_for_selector("#level option", state="attached")
         levels = player.page.locator("#level option")
         assert [levels.nth(i).get_attribute("value") for i in range(levels.count())] == list(BOTS)
         assert player.page.locator("#level").input_value() == "greedy"
@@ -132,8 +134,8 @@ def test_hints_follow_the_tables_rule(server, new_player, link, shown):
         invite = player.page.locator("[data-invite]")
         if invite.count():
             # A friend's seat: the table waits until the friend claims it by invitation.
-            link = urlsplit(invite.get_attribute("data-invite"))
-            sent = dict(part.split("=", 1) for part in link.fragment.split("&"))
+            invitation = urlsplit(invite.get_attribute("data-invite"))
+            sent = dict(part.split("=", 1) for part in invitation.fragment.split("&"))
             player.page.request.post(f"{server}/v1/tables/{sent['table']}/seats/{sent['seat']}",
                                      data={"invitation": sent["invite"], "name": "B"})
             player.page.reload()  # the table as now dealt
