@@ -39,7 +39,8 @@ from typing import Any
 from thirtyone.errors import N_, StateError
 from thirtyone.exact import final_turn_values
 from thirtyone.game import GameState, Phase, apply_move, legal_moves, view
-from thirtyone.policy import Move, playout_move
+from thirtyone.playout import play_out
+from thirtyone.policy import Move
 from thirtyone.race import solve
 from thirtyone.rules import Rules, Settlement
 from thirtyone.worlds import WorldDealer
@@ -238,22 +239,3 @@ def _worth(measure: str, seat: int, before: GameState) -> Callable[[GameState], 
         chips = before.seats[seat].chips
         return lambda after: float(after.seats[seat].chips - chips)
     return lambda after: float(seat in after.winners)
-
-
-HORIZON = 3
-"""Turns each a playout plays by the policy; then the next seat that may knocks. A policy
-fitted to knock late (two-player Scat's knocks only with 31) would otherwise play rounds of
-forty turns in every playout; past the horizon the round is settled as it stands."""
-
-
-def play_out(state: GameState, policy: random.Random) -> GameState:
-    """Play the round of ``state`` to its end with :func:`playout_move` for every seat,
-    knocking at the first chance past :data:`HORIZON` turns each."""
-    horizon = state.turns + HORIZON * max(1, sum(1 for held in state.hands if held))
-    while state.phase not in _ROUND_ENDED:
-        moves = legal_moves(state)
-        state, _ = apply_move(state, playout_move(state, moves, policy,
-                                                  hurry=state.turns >= horizon))
-    return state
-
-
