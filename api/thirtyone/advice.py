@@ -4,7 +4,7 @@
 cards the seat cannot see (the other hands, the stock, face-down table cards, cards out of
 play) at random, consistently with what every seat knows of the round
 (:mod:`thirtyone.worlds`). In each of these worlds every legal move is played, then the round
-is played out by the judging policy (:mod:`thirtyone.policy`) for every seat; the same worlds
+is played out by the judging policy for every seat (:mod:`thirtyone.playout`); the same worlds
 serve every move, so the moves are compared on equal cards. Where enumeration is cheap the
 values are exact instead (``exact``, no sampling): the race to 31 (its solver) and the last
 turn of a round after a knock against the knocker's hand (:mod:`thirtyone.exact`). What a

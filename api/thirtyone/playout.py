@@ -1,19 +1,28 @@
 """Playouts: a round played to its end by the judging policy (:mod:`thirtyone.policy`) for
 every seat, as the advice values a move (:mod:`thirtyone.advice`).
 
-A playout has no horizon: it plays on until the round ends by itself (a knock and its final
-turns, a blitz, the stock running out, ``max_turns``), so that going on is valued as what it
-is. Where the fitted policy knocks late (two-player Scat knocks only with 31), a round lasts
-forty turns; an engine move costs tens of microseconds, so the draw family's plain turns are
-played by :func:`_plain_turns` on the cards alone: draw from the stock or the discard pile,
-then discard, with the policy's very values and tie-breaks (the same moves as
-:func:`~thirtyone.policy.playout_move`, the same draws from ``policy``). Any turn that is not
-plain (the policy knocks, the hand would show a blitz, the stock runs short, the turn limit
-nears, a knock was made, a widow) is left to the engine, which settles the round by its rules.
+In the draw family (Scat and its kin) a playout has no horizon: it plays on until the round
+ends by itself (a knock and its final turns, a blitz, the stock running out, ``max_turns``),
+so that going on is valued as what it is; a horizon that settles the round after a few turns
+makes an early knock look as good as going on, where the real round goes on to a 31 (in
+two-player Scat the fitted policy knocks only with 31 and a round lasts forty turns). An
+engine move costs tens of microseconds, so the draw family's plain turns are played by
+:func:`_plain_turns` on the cards alone: draw from the stock or the discard pile, then
+discard, with the policy's very values and tie-breaks (the same moves as
+:func:`~thirtyone.policy.playout_move`, the same draws from ``policy``), six times faster. Any
+turn that is not plain (the policy knocks, the hand would show a blitz, the stock runs short,
+the turn limit nears, a knock was made) is left to the engine, which settles the round by its
+rules.
+
+The other families' turns judge up to 25 exchanges each and have no such shortcut; there the
+policy knocks early (at 21 to 25 points), and past :data:`HORIZON` turns each the next seat
+that may knock does, which bounds the rare long round (Trentuno, with no plain knock, plays
+to its end).
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from thirtyone.game import GameState, Phase, apply_move, legal_moves
@@ -23,17 +32,23 @@ from thirtyone.policy import knock_threshold, mask_scorer, playout_move
 from thirtyone.rules import Family
 
 _ROUND_ENDED = frozenset({Phase.ROUND_OVER, Phase.GAME_OVER})
+HORIZON = 3
+"""Turns each a playout outside the draw family plays by the policy before it knocks at the
+first chance (see the module docstring)."""
 
 
 def play_out(state: GameState, policy: random.Random) -> GameState:
     """Play the round of ``state`` to its end with the policy for every seat."""
     plain = state.rules.family == Family.DRAW
+    horizon = math.inf if plain else \
+        state.turns + HORIZON * max(1, sum(1 for held in state.hands if held))
     while state.phase not in _ROUND_ENDED:
         if plain and state.phase == Phase.DRAW and state.knocker is None and not state.table:
             state = _plain_turns(state, policy)
             if state.phase in _ROUND_ENDED:
                 break
-        state, _ = apply_move(state, playout_move(state, legal_moves(state), policy))
+        state, _ = apply_move(state, playout_move(state, legal_moves(state), policy,
+                                                  hurry=state.turns >= horizon))
     return state
 
 

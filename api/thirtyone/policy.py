@@ -251,13 +251,15 @@ def race_move(discard: Sequence[Card | str], moves: Sequence[Move]) -> Move:
     return moves[0]
 
 
-def playout_move(state: GameState, moves: Sequence[Move], rng: random.Random) -> Move:
-    """The policy's move for the seat to act in ``state`` (a world of the advice)."""
+def playout_move(state: GameState, moves: Sequence[Move], rng: random.Random,
+                 hurry: bool = False) -> Move:
+    """The policy's move for the seat to act in ``state`` (a world of the advice); with
+    ``hurry`` it knocks at its first chance (a playout past its horizon)."""
     if len(moves) == 1:
         return moves[0]
     if moves[0]["type"] == "take":
         return race_move(state.discard, moves)
-    return Judge.of_state(state).choose(moves, rng)
+    return Judge.of_state(state, knock_at=-math.inf if hurry else None).choose(moves, rng)
 
 
 def best_of(cards: Sequence[Card], score: Callable[[Any], float]) -> float:
