@@ -35,14 +35,15 @@ ALWAYS_CONSIDERED = frozenset({"knock", "stand", "pass", "declare", "join"})
 WORLDS = 32
 """The worlds a decision samples, unless :data:`PRESET_WORLDS` says otherwise."""
 PRESET_WORLDS: dict[str, int] = {
-    "schwimmen": 48, "stop-the-bus": 48, "no-trips": 40, "eenendertigen": 36,
-    "cut-throat": 26, "no-elimination": 26, "blitz": 22, "schnautz": 21, "switch": 18,
-    "bank": 17, "jokers": 15, "trentuno": 8,
+    "eenendertigen": 60, "scat": 56, "schwimmen": 48, "stop-the-bus": 48,
+    "cut-throat": 44, "no-elimination": 44, "blitz": 40, "no-trips": 40, "schnautz": 21,
+    "switch": 18, "bank": 17, "jokers": 15, "trentuno": 8,
 }
 """Worlds per decision where a preset's playouts cost less or more (short or long rounds, few
 or many moves a turn): what keeps the median decision under 50 ms of CPU, as
-``benchmarks/bots.py --effort`` measured it. Trentuno's rounds have no knock to cut them
-short, so it samples fewest."""
+``benchmarks/bots.py --effort`` measured it. The draw family's playouts play its plain turns
+on the cards alone (:mod:`thirtyone.playout`), so it samples most; Trentuno's rounds have no
+knock to cut them short, so it samples fewest."""
 
 
 def worlds_for(variant: str) -> int:
