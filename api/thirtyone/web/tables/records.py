@@ -51,8 +51,8 @@ class RecordSchema(ma.Schema):
 
 def no_record() -> Problem:
     return Problem(404, "no_record",
-                   N_("This table keeps no whole match record (its log no longer reaches back "
-                      "to the deal)."))
+                   N_("This table keeps no whole match record (its store lost part of the "
+                      "match)."))
 
 
 def build(table: str) -> str:
@@ -66,13 +66,13 @@ def build(table: str) -> str:
     meta = record.extra
     if "server_seed" not in meta:
         raise no_record()
-    log = store().entries(table, 0)
-    if record.version and (not log or log[0].version != 1 or log[-1].version != record.version
-                           or any(entry.reset for entry in log)):
-        # The log no longer reaches back to the deal (trimmed after a snapshot, or a timeline
-        # the store lost): a record of part of a match could not be checked.
+    archive = store().archive(table)
+    if [kept.version for kept in archive] != list(range(1, record.version + 1)) or any(
+            kept.reset for kept in archive):
+        # A timeline the store lost, or an archive older than the table: a record of part
+        # of a match could not be checked.
         raise no_record()
-    moves = match_moves([entry.moves for entry in log])
+    moves = match_moves([kept.moves for kept in archive])
     built = records.dumps(records.make_record(
         variant=meta["variant"], players=meta["players"], options=meta["options"],
         names=[seat_meta(record, seat).get("name") for seat in range(len(record.seats))],
