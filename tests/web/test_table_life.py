@@ -338,3 +338,25 @@ def test_a_long_match_keeps_its_whole_record_after_the_log_is_trimmed(client, ap
     document = records.loads(fetched.data)
     assert [check.code for check in records.verify(document)][-1] == "winners"
     assert len(document["moves"]) >= answer["version"] - 1
+
+
+def test_a_player_gone_without_a_move_is_pushed_to_the_others_streams(store_url):  # noqa: F811
+    app = _make_app(store_url, TABLE_KEEPALIVE_SECONDS=0.2, TABLE_PRESENCE_SECONDS=1.0,
+                    TABLE_STREAM_SECONDS=5.0)
+    client = app.test_client()
+    table, keys = _two_humans(client)
+    stream = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]), buffered=False)
+    shown: list[tuple[str | None, list[bool]]] = []
+    for chunk in stream.response:
+        lines = chunk.decode().strip().split("\n")
+        data = [line[6:] for line in lines if line.startswith("data: ")]
+        if data:
+            named = [line[7:] for line in lines if line.startswith("event: ")]
+            seats = json.loads(data[0])["seats"]
+            shown.append((named[0] if named else None, [seat["connected"] for seat in seats]))
+            if named:
+                break
+    stream.close()
+    # The second player made no request for longer than the window: gone, and told so, while
+    # the first (streaming) stays.
+    assert shown == [(None, [True, True]), ("presence", [True, False])]
