@@ -385,8 +385,9 @@ class TableEventMessageSchema(ma.Schema):
     event = ma.fields.String(metadata={
         "description": "Absent for a new version. `table_reset`: `data` is the table as it is "
         "now, replacing what the client showed (its cursor was not on the table's timeline). "
-        "`reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID`.",
-        "enum": ["table_reset", "reconnect"]})
+        "`presence`: `data` is the table as it is now, a seat's `connected` changed with no "
+        "move. `reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID`.",
+        "enum": ["table_reset", "presence", "reconnect"]})
     id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
                                      "`Last-Event-ID` resumes after)."})
     data = ma.fields.Nested(TableUpdateSchema, metadata={
