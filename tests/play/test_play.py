@@ -73,6 +73,8 @@ def test_two_browsers_play_one_scat_table_by_invitation(server, new_player, hidd
 
     guest = new_player(seed=2, locale="ru-RU")
     guest.page.goto(invite)
+    # The invitation asks the guest's name, then claims the seat.
+    guest.page.locator("form.claim button[type=submit]").click()
     guest.settled()
     assert (host.seat, guest.seat) == (0, 1)
     # The guest's browser speaks Russian: the same table, in their language.
