@@ -12,6 +12,7 @@ from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tests.play.test_accessibility import axe_source, violations
 from thirtyone.web import draining
 
 SCAT = "variant=scat&lives=1&free_ride=false&max_turns=10"
@@ -82,6 +83,16 @@ def test_the_creator_starts_a_waiting_table(server, new_player):
 
 def test_the_clock_runs_out_and_the_autopilot_moves(server, new_player, artifacts):
     player = new_player(seed=43)
+    # A minute's clock counts down on the seat to move, and is read out as time left.
+    for _ in range(5):
+        player.page.goto(f"{server}/play?{SCAT}&players=2&bots=1&turn_seconds=60")
+        if player.may_move():
+            break
+    ticking = player.page.locator(".seats [data-clock]")
+    first = ticking.inner_text()
+    player.page.wait_for_timeout(1500)
+    assert ticking.inner_text() != first and "left to move" in ticking.get_attribute("aria-label")
+    assert violations(player, axe_source()) == []
     for _ in range(5):
         player.page.goto(f"{server}/play?{SCAT}&players=2&bots=1&turn_seconds=2")
         player.settled()

@@ -51,7 +51,7 @@ export function clock(answer, seat) {
   const deadline = seatEntry(answer, seat)?.deadline;
   if (!deadline) return null;
   const left = timeLeft(deadline);
-  return h("p", { class: "clock", "data-clock": deadline, "aria-label": t("clock", { time: left }) },
+  return h("p", { class: "clock", role: "timer", "data-clock": deadline, "aria-label": t("clock", { time: left }) },
     left);
 }
 
