@@ -309,3 +309,54 @@ def test_the_lobby_lists_public_waiting_tables_only_and_never_a_key(client):
     assert target["table"] not in after and public[1]["table"] in after
     bad = client.get("/v1/tables?limit=0")
     assert bad.status_code == 422
+
+
+def test_a_long_match_keeps_its_whole_record_after_the_log_is_trimmed(client, app):
+    from thirtyone.web.store import SNAPSHOT_EVERY
+
+    table, keys = _two_humans(client, options={"lives": 10})
+    answer: dict[str, Any] = {"is_over": False}
+    while not answer["is_over"]:
+        public = client.get(f"/v1/tables/{table}").json
+        seat = public["to_move"] if public["to_move"] is not None else 0
+        mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[seat])).json
+        # A knock in the thirteenth turn makes rounds long enough that the match outlasts two
+        # snapshots.
+        moves = mine["legal_moves"]
+        knocks = [move for move in moves if move["type"] == "knock"]
+        move = knocks[0] if knocks and mine["view"]["turns"] >= 12 else moves[0]
+        answer = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[seat]),
+                             json={"move": move, "version": mine["version"]}).json
+    with app.app_context():
+        from thirtyone.web.tables.ledger import store
+
+        log = store().entries(table, 0)
+    # Long enough that the log starts after the deal: the record comes from the archive.
+    assert answer["version"] > 2 * SNAPSHOT_EVERY and log[0].version > 1
+    fetched = client.get(f"/v1/tables/{table}/record")
+    assert fetched.status_code == 200, fetched.json
+    document = records.loads(fetched.data)
+    assert [check.code for check in records.verify(document)][-1] == "winners"
+    assert len(document["moves"]) >= answer["version"] - 1
+
+
+def test_a_player_gone_without_a_move_is_pushed_to_the_others_streams(store_url):  # noqa: F811
+    app = _make_app(store_url, TABLE_KEEPALIVE_SECONDS=0.2, TABLE_PRESENCE_SECONDS=1.0,
+                    TABLE_STREAM_SECONDS=5.0)
+    client = app.test_client()
+    table, keys = _two_humans(client)
+    stream = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]), buffered=False)
+    shown: list[tuple[str | None, list[bool]]] = []
+    for chunk in stream.response:
+        lines = chunk.decode().strip().split("\n")
+        data = [line[6:] for line in lines if line.startswith("data: ")]
+        if data:
+            named = [line[7:] for line in lines if line.startswith("event: ")]
+            seats = json.loads(data[0])["seats"]
+            shown.append((named[0] if named else None, [seat["connected"] for seat in seats]))
+            if named:
+                break
+    stream.close()
+    # The second player made no request for longer than the window: gone, and told so, while
+    # the first (streaming) stays.
+    assert shown == [(None, [True, True]), ("presence", [True, False])]

@@ -14,6 +14,8 @@ store still has that timeline.
 The log stays small: every :data:`SNAPSHOT_EVERY` versions the state is kept as a snapshot and
 the entries before the snapshot before it are dropped, so any version from the older snapshot
 on is rebuilt by replaying fewer than ``SNAPSHOT_EVERY`` moves (:meth:`TableStore.snapshot`).
+Beside it each table keeps its *archive*, the moves of every version and nothing else, never
+trimmed: the match record (:mod:`thirtyone.web.tables.records`) is made from it.
 
 :func:`open_store` picks the backend from a URL (``THIRTYONE_STORE``):
 
@@ -44,6 +46,7 @@ from thirtyone.web.jsonio import dumps
 
 __all__ = [
     "SNAPSHOT_EVERY",
+    "Archived",
     "CommitUnconfirmed",
     "Entry",
     "RequestRecord",
@@ -241,6 +244,28 @@ class Entry:
                    at=data.get("at", 0.0), nonce=data.get("nonce", ""))
 
 
+@dataclass(frozen=True, slots=True)
+class Archived:
+    """What the match archive keeps of one version: its moves, and whether it moved the
+    table onto a new epoch (a timeline the store lost lies before it)."""
+
+    version: int
+    moves: list[dict[str, Any]]
+    reset: bool = False
+
+    def to_json(self) -> bytes:
+        return dumps([self.version, self.moves, self.reset])
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Archived:
+        version, moves, reset = json.loads(text)
+        return cls(version, moves, reset)
+
+    @classmethod
+    def of(cls, entry: Entry) -> Archived:
+        return cls(entry.version, entry.moves, entry.reset)
+
+
 class Hub:
     """The streams of this process waiting for new versions, by table.
 
@@ -356,6 +381,12 @@ class TableStore(ABC):
     @abstractmethod
     def entries(self, table: str, after: int) -> list[Entry]:
         """The kept log entries of the versions after ``after``, in order."""
+
+    @abstractmethod
+    def archive(self, table: str) -> list[Archived]:
+        """Every version's moves since the table was made, in order: written with each
+        commit and never trimmed (the log is, after each snapshot), so a finished match of
+        any length has its whole record. :class:`TableNotFound` if the table is gone."""
 
     @abstractmethod
     def request(self, table: str, key: str) -> RequestRecord | None:

@@ -1,13 +1,15 @@
 """Tables in Redis: the store for several servers behind a load balancer.
 
 Each table is a hash (``version``, ``digest``, ``epoch``, ``state``, ``meta``, two snapshots,
-and ``req:<key>`` for each idempotent request it committed) and a Redis Stream, its log, whose
-entry ids are ``<version>-0``: a stream reads the versions after its cursor with one
-``XRANGE``. Both keys carry the table's id as a hash tag (``thirtyone:{<table>}``), so they
-sit in one hash slot of a Redis Cluster and one script can change both. A commit is that Lua
-script, atomic in Redis: it checks the version and its digest, writes the state, appends the
-entry, keeps a snapshot every ``SNAPSHOT_EVERY`` versions and trims the log before the older
-snapshot, renews both keys' time to live and publishes the entry on the table's shard channel.
+and ``req:<key>`` for each idempotent request it committed), a Redis Stream, its log, whose
+entry ids are ``<version>-0`` (a stream reads the versions after its cursor with one
+``XRANGE``), and a sorted set, its archive: each version's moves, scored by the version. The
+keys carry the table's id as a hash tag (``thirtyone:{<table>}``), so they sit in one hash
+slot of a Redis Cluster and one script can change them all. A commit is that Lua script,
+atomic in Redis: it checks the version and its digest, writes the state, appends the entry to
+the log and its moves to the archive, keeps a snapshot every ``SNAPSHOT_EVERY`` versions and
+trims the log before the older snapshot, renews the keys' time to live and publishes the
+entry on the table's shard channel.
 
 With ``replicas`` > 0 the commit is followed, on the same connection, by ``WAIT``: the move is
 acknowledged (and published) only once that many replicas have it, so a failover cannot lose
@@ -44,6 +46,7 @@ from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
     SNAPSHOT_EVERY,
+    Archived,
     CommitUnconfirmed,
     Entry,
     RequestRecord,
@@ -63,11 +66,11 @@ PREFIX = "thirtyone:"
 WAIT_MS = 1000
 """How long a commit waits for its replicas before it is an honest 503."""
 
-# KEYS: the table's hash, its log, its channel. ARGV: expected version, expected digest, new
-# version, new digest, state, entry, ttl, publish (1/0), snapshot every, request key (or ''),
-# request record, new epoch (or ''), new meta (or ''). Returns {1} when committed, {2} when
-# this very entry is the table's last already (a retried commit), {-1} when the table is gone,
-# {0, current} when it is at another version or digest.
+# KEYS: the table's hash, its log, its channel, its archive. ARGV: expected version, expected
+# digest, new version, new digest, state, entry, ttl, publish (1/0), snapshot every, request
+# key (or ''), request record, new epoch (or ''), new meta (or ''), archived moves. Returns
+# {1} when committed, {2} when this very entry is the table's last already (a retried commit),
+# {-1} when the table is gone, {0, current} when it is at another version or digest.
 _COMMIT = """
 local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version')
 if not current[1] then return {-1} end
@@ -80,6 +83,9 @@ if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'epoch', ARGV[12]) end
 if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[13]) end
 if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'req:' .. ARGV[10], ARGV[11]) end
 redis.call('XADD', KEYS[2], ARGV[3] .. '-0', 'entry', ARGV[6])
+-- A new epoch: what the archive holds from this version on is the lost timeline's.
+if ARGV[12] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[3], '+inf') end
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[14])
 if tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
   local snap = redis.call('HMGET', KEYS[1], 'snap_version', 'snap_state')
   redis.call('HSET', KEYS[1], 'prev_version', snap[1], 'prev_state', snap[2],
@@ -88,6 +94,7 @@ if tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
 end
 redis.call('EXPIRE', KEYS[1], ARGV[7])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
+redis.call('EXPIRE', KEYS[4], ARGV[7])
 if ARGV[8] == '1' then redis.call('SPUBLISH', KEYS[3], ARGV[6]) end
 return {1}
 """
@@ -130,6 +137,10 @@ def _table_key(table: str) -> str:
 
 def _log_key(table: str) -> str:
     return f"{PREFIX}{{{table}}}:log"
+
+
+def _archive_key(table: str) -> str:
+    return f"{PREFIX}{{{table}}}:archive"
 
 
 def _channel(table: str) -> str:
@@ -278,19 +289,18 @@ class RedisStore(TableStore):
         args = [version, entry.prev, entry.version, entry.digest, dumps(state), entry.to_json(),
                 self.ttl, 0 if wait else 1, SNAPSHOT_EVERY, key,
                 request.to_json() if request is not None else "",
-                (entry.reset and entry.digest) or "", meta or b""]
+                (entry.reset and entry.digest) or "", meta or b"", Archived.of(entry).to_json()]
+        keys = [_table_key(table), _log_key(table), _channel(table), _archive_key(table)]
         commit, _ = self._script(node)
         with metrics.store_call("commit"):
             try:
                 if wait:
                     with node.pipeline(transaction=False) as pipe:
-                        commit(keys=[_table_key(table), _log_key(table), _channel(table)],
-                               args=args, client=pipe)
+                        commit(keys=keys, args=args, client=pipe)
                         pipe.wait(self.replicas, WAIT_MS)
                         result, acknowledged = pipe.execute()
                 else:
-                    result = commit(keys=[_table_key(table), _log_key(table), _channel(table)],
-                                    args=args)
+                    result = commit(keys=keys, args=args)
             except _UNAVAILABLE as error:
                 self._refresh(error)
                 raise _unavailable(error, sent=True) from error
@@ -317,6 +327,20 @@ class RedisStore(TableStore):
                 self._refresh(error)
                 raise _unavailable(error) from error
         return [Entry.from_json(fields[b"entry"]) for _, fields in rows]
+
+    def archive(self, table: str) -> list[Archived]:
+        with metrics.store_call("archive"):
+            try:
+                with self._node(table).pipeline(transaction=False) as pipe:
+                    pipe.exists(_table_key(table))
+                    pipe.zrange(_archive_key(table), 0, -1)
+                    known, rows = pipe.execute()
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error) from error
+        if not known:
+            raise TableNotFound(table)
+        return [Archived.from_json(row) for row in rows]
 
     def request(self, table: str, key: str) -> RequestRecord | None:
         try:

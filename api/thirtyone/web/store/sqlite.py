@@ -4,7 +4,8 @@ WAL lets readers go on while a move is written; a writer that finds the database
 waits its turn in short sleeps (see :meth:`SQLiteStore._run`) instead of failing. A commit is
 one ``BEGIN IMMEDIATE`` transaction: the state is updated only where the version and its
 digest still match, and the log entry (with its request's record, and a snapshot every
-``SNAPSHOT_EVERY`` versions, the rows before the older snapshot deleted) is written with it.
+``SNAPSHOT_EVERY`` versions, the rows before the older snapshot deleted) is written with it,
+and the version's moves to the table's archive.
 Connections are pooled rather than kept per thread: under gevent every request is a greenlet,
 and a thousand open streams must not hold a thousand connections.
 
@@ -42,6 +43,7 @@ from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
     SNAPSHOT_EVERY,
+    Archived,
     Entry,
     RequestRecord,
     SeatRecord,  # noqa: F401 - the doctest above builds one
@@ -78,6 +80,12 @@ CREATE TABLE IF NOT EXISTS requests (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tables_expires ON tables (expires);
 CREATE TABLE IF NOT EXISTS entries (
+    table_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (table_id, version)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS archive (
     table_id TEXT NOT NULL,
     version INTEGER NOT NULL,
     data TEXT NOT NULL,
@@ -212,7 +220,7 @@ class SQLiteStore(TableStore):
 
     def _purge(self, connection: sqlite3.Connection, now: float) -> None:
         connection.execute("BEGIN IMMEDIATE")
-        for kept in ("entries", "snapshots", "requests", "presence", "lobby"):
+        for kept in ("entries", "archive", "snapshots", "requests", "presence", "lobby"):
             connection.execute(f"DELETE FROM {kept} WHERE table_id IN "
                                "(SELECT id FROM tables WHERE expires < ?)", (now,))
         connection.execute("DELETE FROM tables WHERE expires < ?", (now,))
@@ -249,6 +257,7 @@ class SQLiteStore(TableStore):
     def commit(self, table: str, version: int, state: Mapping[str, Any], entry: Entry,
                meta: bytes | None = None) -> None:
         state_json, entry_json = dumps(state).decode(), entry.to_json().decode()
+        archived_json = Archived.of(entry).to_json().decode()
         meta_json = None if meta is None else meta.decode()
 
         def update(connection: sqlite3.Connection) -> None:
@@ -275,6 +284,12 @@ class SQLiteStore(TableStore):
                 "INSERT INTO entries (table_id, version, data) VALUES (?, ?, ?)",
                 (table, entry.version, entry_json),
             )
+            # A reset moves the table back onto an older version: what the archive held
+            # from there on is the lost timeline's.
+            connection.execute("DELETE FROM archive WHERE table_id = ? AND version >= ?",
+                               (table, entry.version))
+            connection.execute("INSERT INTO archive (table_id, version, data) VALUES (?, ?, ?)",
+                               (table, entry.version, archived_json))
             if entry.request is not None:
                 key, request = entry.request
                 connection.execute(
@@ -343,6 +358,20 @@ class SQLiteStore(TableStore):
             (table, after),
         ).fetchall(), "entries")
         return [Entry.from_json(row[0]) for row in rows]
+
+    def archive(self, table: str) -> list[Archived]:
+        def read(connection: sqlite3.Connection) -> tuple[Any, list[Any]]:
+            known = connection.execute("SELECT 1 FROM tables WHERE id = ? AND expires > ?",
+                                       (table, self._clock())).fetchone()
+            rows = connection.execute(
+                "SELECT data FROM archive WHERE table_id = ? ORDER BY version", (table,)
+            ).fetchall()
+            return known, rows
+
+        known, rows = self._run(read, "archive")
+        if known is None:
+            raise TableNotFound(table)
+        return [Archived.from_json(row[0]) for row in rows]
 
     def _versions(self, tables: list[str]) -> dict[str, int]:
         def read(connection: sqlite3.Connection) -> dict[str, int]:

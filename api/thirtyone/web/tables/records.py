@@ -16,6 +16,7 @@ from flask.views import MethodView
 
 from thirtyone import record as records
 from thirtyone.errors import N_
+from thirtyone.web import compute
 from thirtyone.web.problems import Problem
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, store, table_state
@@ -51,8 +52,8 @@ class RecordSchema(ma.Schema):
 
 def no_record() -> Problem:
     return Problem(404, "no_record",
-                   N_("This table keeps no whole match record (its log no longer reaches back "
-                      "to the deal)."))
+                   N_("This table keeps no whole match record (its store lost part of the "
+                      "match)."))
 
 
 def build(table: str) -> str:
@@ -66,14 +67,17 @@ def build(table: str) -> str:
     meta = record.extra
     if "server_seed" not in meta:
         raise no_record()
-    log = store().entries(table, 0)
-    if record.version and (not log or log[0].version != 1 or log[-1].version != record.version
-                           or any(entry.reset for entry in log)):
-        # The log no longer reaches back to the deal (trimmed after a snapshot, or a timeline
-        # the store lost): a record of part of a match could not be checked.
+    archive = store().archive(table)
+    if [kept.version for kept in archive] != list(range(1, record.version + 1)) or any(
+            kept.reset for kept in archive):
+        # A timeline the store lost, or an archive older than the table: a record of part
+        # of a match could not be checked.
         raise no_record()
-    moves = match_moves([entry.moves for entry in log])
-    built = records.dumps(records.make_record(
+    moves = match_moves([kept.moves for kept in archive])
+    # Making the record replays the whole match (about 1 s for 45,000 versions): in the
+    # compute pool, not in the worker's event loop.
+    built = records.dumps(compute.run(
+        records.make_record,
         variant=meta["variant"], players=meta["players"], options=meta["options"],
         names=[seat_meta(record, seat).get("name") for seat in range(len(record.seats))],
         bots=[stored.bot for stored in record.seats], server_seed=meta["server_seed"],
@@ -92,7 +96,7 @@ class TableRecordDocument(MethodView):
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
     @blp.alt_response(409, response="CONFLICT", description="The match is not over yet.")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
-                      description="The table store is not answering.")
+                      description="The table store is not answering, or the server is busy.")
     def get(self, table: str) -> Response:
         """The match record of a finished table: variant, options, seats and names, the
         server's seed with its SHA-256 and every contribution, every move and every round's

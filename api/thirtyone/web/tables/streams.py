@@ -5,7 +5,9 @@ snapshot, so a resume costs the same at any version. Whenever its cursor is no l
 store's timeline (the store lost versions and the table went on on a new epoch, see
 :mod:`.ledger`; the client names a version past the table; or the log no longer reaches back
 to the cursor) the stream sends ``event: table_reset`` with the table as it is now and goes
-on from there: the client replaces what it showed. When the instance stops, every stream ends
+on from there: the client replaces what it showed. When a player comes or goes with no move
+(a stream opened or closed), ``event: presence`` brings the table as it is now, its seats'
+``connected`` changed, at the next keep-alive. When the instance stops, every stream ends
 with ``event: reconnect`` and a jittered ``retry:``.
 """
 
@@ -70,8 +72,10 @@ class TableEvents(MethodView):
         "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does). "
         "`event: table_reset` carries the table as it is now when the stream's cursor is no "
         "longer on the table's timeline (past the table, before the kept log, or lost by the "
-        "store): replace what you showed. `event: reconnect` is the last event of an "
-        "instance that stops: reconnect after its `retry:`.",
+        "store): replace what you showed. `event: presence` carries the table as it is now "
+        "when a seat's `connected` changed with no move (sent at a keep-alive). "
+        "`event: reconnect` is the last event of an instance that stops: reconnect after "
+        "its `retry:`.",
         "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
     }})
     def get(self, query: dict[str, Any], headers: dict[str, Any],
@@ -210,6 +214,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                        "table_reset" if reset else None)
         quiet = False
         generation = tables.hub.generation
+        shown = presence.connected(record)
         with tables.listen(record.table) as woken:
             while True:
                 for entry in pending:
@@ -229,6 +234,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                         # Seats, names, phase or clock changed: the answer shows them.
                         record = _fresh(record)
                     yield _sse(table_answer(record, cursor, state, seat, entry.events))
+                    shown = presence.connected(record)
                 remaining = deadline - time.monotonic()
                 if draining.stopping():
                     # The wait is in `data` too: a browser's EventSource never shows `retry:`.
@@ -279,7 +285,13 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     pause = max(0.0, min(pause, limit - time.time() + 0.01))
                 if not pending and not woken.wait(pause) and not due:
                     quiet = True
-                    yield b": keep-alive\n\n"
+                    now_connected = presence.connected(record)
+                    if now_connected != shown:
+                        # Someone came or went without a move: no version tells it.
+                        shown = now_connected
+                        yield _sse(table_answer(record, cursor, state, seat, []), "presence")
+                    else:
+                        yield b": keep-alive\n\n"
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
