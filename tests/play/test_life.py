@@ -42,7 +42,9 @@ def host_with_a_friend(server, new_player, name: str = "Ana", extra: str = ""):
     return host
 
 
-def test_two_browsers_with_names_see_each_other(server, new_player, artifacts):
+def test_two_browsers_with_names_see_each_other(server, app, new_player, artifacts):
+    # A seat is away two seconds after its last sign of life; streams look every second.
+    app.config.update(TABLE_PRESENCE_SECONDS=2.0, TABLE_KEEPALIVE_SECONDS=1.0)
     host = host_with_a_friend(server, new_player)
     invite = host.page.locator("[data-invite]").get_attribute("data-invite")
     assert "invite=" in urlsplit(invite).fragment and "lang" not in invite
@@ -68,6 +70,11 @@ def test_two_browsers_with_names_see_each_other(server, new_player, artifacts):
     # The name is offered again next time, in the lobby of the same browser.
     guest.page.goto(f"{server}/play")
     assert guest.page.locator("#name").input_value() == "Bruno"
+    # The guest left the table's page: with no move made, the host's page is told so.
+    version = host.version
+    host.page.locator(".seats [data-seat-index='1'] .badge", has_text="away").wait_for(
+        timeout=15_000)
+    assert host.version == version
     assert host.errors == [] and guest.errors == []
 
 

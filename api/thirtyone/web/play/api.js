@@ -72,18 +72,20 @@ export const recordAddress = (table) => address(`${tablePath(table)}/record`).hr
  * The table's event stream for the seat of `key`, from the version after `after`.
  * `onMessage(data, id)` gets each version's events and view; `onReset(data, id)` the table as
  * it is now when the stream's cursor was not on the table's timeline (the store lost
- * versions): it replaces what the page showed; `onOpen()` says the stream is connected,
+ * versions): it replaces what the page showed; `onPresence(data)` the table as it is now
+ * when a seat's player came or went with no move; `onOpen()` says the stream is connected,
  * `onLost(wait)` that it ended or failed: the stream is closed then, and the caller opens
  * another from the last version it got (the browser's own reconnection would ask for the
  * same `after` again), after `wait` ms when a stopping server said so (`event: reconnect`),
  * else after its own backed-off wait (`wait` is null).
  */
-export function openStream(table, key, after, { onMessage, onReset, onOpen, onLost }) {
+export function openStream(table, key, after, { onMessage, onReset, onPresence, onOpen, onLost }) {
   const query = key ? { key, after } : { after };
   const source = new EventSource(address(`${tablePath(table)}/events`, query));
   let wait = null;
   source.addEventListener("message", (event) => onMessage(JSON.parse(event.data), event.lastEventId));
   source.addEventListener("table_reset", (event) => onReset(JSON.parse(event.data), event.lastEventId));
+  source.addEventListener("presence", (event) => onPresence(JSON.parse(event.data)));
   source.addEventListener("reconnect", (event) => {
     const retry = Number(JSON.parse(event.data || "{}").retry);
     wait = Number.isFinite(retry) && retry >= 0 ? retry : null;

@@ -159,6 +159,8 @@ export class TableView {
     this.stream = openStream(this.table, this.key, Math.max(this.queued, 0), {
       onMessage: (data, id) => this.streamed(data, id),
       onReset: (data, id) => this.reset(data, id),
+      // Who is here changed, at a version the page has been sent: its seats as they are now.
+      onPresence: (data) => this.show(data),
       onOpen: () => {
         this.failures = 0;
         this.connected(true);
