@@ -3,20 +3,19 @@
 // fingerprint published before the first move, and the deal's seed derived from it and the
 // players' contributions, by the formula of `thirtyone.record`).
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { SEED_LABEL, t } from "./i18n.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
-
-const DATA = JSON.parse(document.getElementById("play-data").textContent);
 
 const hex = (text) => bytesToHex(sha256(utf8ToBytes(text)));
 
 /** The seat's entry of the table's answer (name, bot, presence, deadline), if any. */
-export const seatEntry = (answer, seat) => (answer.seats ?? []).find((entry) => entry.seat === seat);
+const seatEntry = (answer, seat) => (answer.seats ?? []).find((entry) => entry.seat === seat);
 
 /** How the page names a seat: "You" for this browser's, else the player's name, else its number. */
 export function seatName(answer, seat) {
-  if (seat === answer.seat && answer.seat !== null && answer.seat !== undefined) return t("seat_you");
+  const mine = answer.seat !== null && answer.seat !== undefined && seat === answer.seat;
+  if (mine) return t("seat_you");
   return seatEntry(answer, seat)?.name || t("seat", { seat });
 }
 
@@ -40,7 +39,7 @@ export function presence(answer, seat) {
 }
 
 /** The time left before `deadline` (an ISO date), as m:ss. */
-export function timeLeft(deadline, now = Date.now()) {
+function timeLeft(deadline, now = Date.now()) {
   const seconds = Math.max(0, Math.ceil((Date.parse(deadline) - now) / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
@@ -51,8 +50,8 @@ export function clock(answer, seat) {
   const deadline = seatEntry(answer, seat)?.deadline;
   if (!deadline) return null;
   const left = timeLeft(deadline);
-  return h("p", { class: "clock", role: "timer", "data-clock": deadline, "aria-label": t("clock", { time: left }) },
-    left);
+  return h("p", { class: "clock", role: "timer", "data-clock": deadline,
+    "aria-label": t("clock", { time: left }) }, left);
 }
 
 /** Every clock of `root` shows the time left now. */
@@ -99,7 +98,7 @@ export function checkRecord(record, { answer, published, mine }) {
     check("table", sameTable),
     check("commitment", commitment === seed.sha256 && commitment === published),
     // The server's seed may not hold the separator (the engine refuses one that does).
-    check("deal", !seed.server.includes(":") && seed.deal === hex([DATA.seed_label, seed.server,
+    check("deal", !seed.server.includes(":") && seed.deal === hex([SEED_LABEL, seed.server,
       ...contributions.map((text) => hex(typeof text === "string" ? text : ""))].join(":"))),
   ];
   if (mine && answer.seat !== null && answer.seat !== undefined) {
