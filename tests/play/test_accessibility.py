@@ -1,7 +1,8 @@
 """axe-core (npm, pinned in tests/play/axe/package-lock.json, installed by `make axe`) finds
 no serious or critical violation on the lobby (with a public table listed and without), a
 table's waiting room, an invitation's form, a live table, a showdown and the match's end
-(its rematch and record controls), in each language. The test puts axe into the page itself (the app never serves it)."""
+(its rematch and record controls), in each language. The test puts axe into the page itself
+(the app never serves it)."""
 
 from __future__ import annotations
 

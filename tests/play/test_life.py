@@ -1,6 +1,8 @@
-"""A table's life in the page: names and presence, the waiting room and its Start, the turn
-clock and the autopilot, leaving, a rematch both browsers follow, the lobby's public tables,
-and the match record checked in the page."""
+"""A table's life in the page: names (remembered) and presence (pushed with no move), the
+waiting room and its Start, the turn clock and the autopilot, leaving, a rematch both browsers
+follow, the lobby's public tables to join or watch, a spectator who sees no hidden card and no
+key, the match record downloaded and checked in the page (a tampered one fails), and the
+stream's table_reset and a stopping server's reconnect."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tests.play.test_accessibility import axe_source, violations
+
 from thirtyone.web import draining
 
 SCAT = "variant=scat&lives=1&free_ride=false&max_turns=10"
