@@ -116,6 +116,19 @@ def test_the_clock_runs_out_and_the_autopilot_moves(server, new_player, artifact
     assert player.errors == []
 
 
+def test_the_clock_counts_in_the_servers_time(server, new_player):
+    player = new_player(seed=52)
+    # This browser's clock is two minutes behind the server's.
+    player.page.clock.set_system_time(time.time() - 120)
+    for _ in range(5):
+        player.page.goto(f"{server}/play?{SCAT}&players=2&bots=1&turn_seconds=60")
+        if player.may_move():
+            break
+    minutes, seconds = player.page.locator(".seats [data-clock]").inner_text().split(":")
+    assert 55 <= int(minutes) * 60 + int(seconds) <= 60
+    assert player.errors == []
+
+
 def test_leave_hands_the_seat_to_the_computer(server, new_player):
     player = new_player(seed=44)
     for _ in range(5):

@@ -23,6 +23,22 @@ export class ApiError extends Error {
   }
 }
 
+// The server's clock less this browser's, from the Date of the last answer, since a turn's
+// deadline is in the server's time. A Date has whole seconds: its middle is taken, and a gap
+// under two seconds (the rounding and the trip) is taken as none.
+const CLOCK_SLACK_MS = 2000;
+let clockOffset = 0;
+
+/** The time now on the server's clock (ms since the epoch), as far as the page can tell. */
+export const serverNow = () => Date.now() + clockOffset;
+
+function setClock(header) {
+  const date = Date.parse(header ?? "");
+  if (Number.isNaN(date)) return;
+  const gap = date + 500 - Date.now();
+  clockOffset = Math.abs(gap) < CLOCK_SLACK_MS ? 0 : gap;
+}
+
 function address(path, query = {}) {
   const url = new URL(path, location.origin);
   url.searchParams.set("lang", LANGUAGE);
@@ -37,6 +53,7 @@ async function call(method, path, { key, body } = {}) {
   const response = await fetch(address(path), {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
+  setClock(response.headers.get("Date"));
   const answer = await response.json().catch(() => null);
   if (!response.ok) {
     throw new ApiError(response.status, answer, retryAfter(response.headers.get("Retry-After")));

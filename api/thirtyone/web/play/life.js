@@ -2,6 +2,7 @@
 // turn clock, the match record and its check in the page (the server's seed against the
 // fingerprint published before the first move, and the deal's seed derived from it and the
 // players' contributions, by the formula of `thirtyone.record`).
+import { serverNow } from "./api.js";
 import { h } from "./dom.js";
 import { SEED_LABEL, t } from "./i18n.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
@@ -38,8 +39,8 @@ export function presence(answer, seat) {
   return [entry.connected ? t("online") : t("away")];
 }
 
-/** The time left before `deadline` (an ISO date), as m:ss. */
-function timeLeft(deadline, now = Date.now()) {
+/** The time left before `deadline` (an ISO date, the server's time), as m:ss. */
+function timeLeft(deadline, now = serverNow()) {
   const seconds = Math.max(0, Math.ceil((Date.parse(deadline) - now) / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
