@@ -188,12 +188,14 @@ def test_rematch_takes_both_browsers_to_the_new_table(server, new_player, artifa
 
 
 def test_the_lobby_lists_a_public_table_and_a_third_browser_joins(server, new_player, artifacts):
-    host = host_with_a_friend(server, new_player, extra="public")
-    table = fragment(host)["table"]
     third = new_player(seed=46)
     third.page.goto(f"{server}/play")
+    third.page.get_by_text("No table is waiting for players now.").wait_for()
+    host = host_with_a_friend(server, new_player, extra="public")
+    table = fragment(host)["table"]
+    # The lobby already shown lists the new table on its own.
     listed = third.page.locator(f"[data-public-table='{table}']")
-    listed.wait_for()
+    listed.wait_for(timeout=15_000)
     third.page.screenshot(path=str(artifacts / "play-life-lobby-390x844.png"), full_page=True)
     third.page.fill("#name", "Chiara")
     listed.locator("[data-join]").click()

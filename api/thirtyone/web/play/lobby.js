@@ -14,6 +14,8 @@ const RESERVED = new Set(["variant", "players", "bots", "level", "lang", "hints"
   "turn_seconds"]);
 /** The longest name the API takes (as its contract says). */
 export const NAME_LENGTH = 32;
+// The public tables are listed again this often while the lobby is shown.
+const LOBBY_REFRESH_MS = 10_000;
 
 /** A contribution to the deal's seed from this browser (the API mixes every seat's in):
 kept, so the page can find it in the match's record. */
@@ -218,30 +220,45 @@ export async function showLobby(onStarted) {
       button.textContent = t("start");
     }
   });
-  // The form comes at once; the public tables when the API has listed them.
+  // The form comes at once; the public tables when the API has listed them, and again
+  // every little while the lobby is shown.
   const page = h("div", { class: "lobby-page" }, form);
-  waitingTables(list, name, onStarted, error).then((waiting) => page.append(waiting));
+  const section = h("section", { class: "waiting-tables", "aria-labelledby": "waiting-heading" },
+    h("h2", { id: "waiting-heading" }, t("lobby_tables")));
+  const names = Object.fromEntries(list.map((variant) => [variant.id, variant.name]));
+  const listing = () => waitingTables(names, name, onStarted, error);
+  listing().then((tables) => {
+    section.append(tables);
+    page.append(section);
+    const timer = setInterval(async () => {
+      if (!section.isConnected) {
+        clearInterval(timer);
+        return;
+      }
+      const fresh = await listing();
+      const shown = section.lastElementChild;
+      // The same list stays (and the keyboard's place in it); a join on its way keeps the
+      // list it was pressed in.
+      if (fresh.textContent === shown.textContent || shown.querySelector("[data-join]:disabled")) {
+        return;
+      }
+      shown.replaceWith(fresh);
+    }, LOBBY_REFRESH_MS);
+  });
   return page;
 }
 
-/** The public tables waiting for players: join one (a free seat, with the name above) or
-watch it. */
-async function waitingTables(list, name, onStarted, error) {
-  const section = h("section", { class: "waiting-tables", "aria-labelledby": "waiting-heading" },
-    h("h2", { id: "waiting-heading" }, t("lobby_tables")));
+/** The public tables waiting for players (`names`: each variant's name): join one (a free
+seat, with the name above) or watch it. A lobby the API cannot list now shows none. */
+async function waitingTables(names, name, onStarted, error) {
   let tables = [];
   try {
     tables = (await publicTables()).tables;
   } catch {
-    // A server without a lobby (or one briefly down) leaves the form alone.
-    return section;
+    return h("p", {}, t("lobby_empty"));
   }
-  if (!tables.length) {
-    section.append(h("p", {}, t("lobby_empty")));
-    return section;
-  }
-  const names = Object.fromEntries(list.map((variant) => [variant.id, variant.name]));
-  section.append(h("ul", { class: "public-tables" }, tables.map((table) => {
+  if (!tables.length) return h("p", {}, t("lobby_empty"));
+  return h("ul", { class: "public-tables" }, tables.map((table) => {
     const free = table.seats.find((seat) => seat.free);
     const button = h("button", { type: "button", class: "move", "data-join": table.table },
       t("join"));
@@ -261,6 +278,5 @@ async function waitingTables(list, name, onStarted, error) {
       tn("free_n", table.free), who.length ? ` · ${who.join(", ")}` : null, " ",
       free ? button : null, " ",
       h("a", { href: seatLink(table.table, null), "data-watch": table.table }, t("watch")));
-  })));
-  return section;
+  }));
 }
