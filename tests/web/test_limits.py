@@ -3,10 +3,11 @@ suite runs them on real servers with Redis)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from thirtyone.web import create_app
-from thirtyone.web.limits import storage_uri
+from thirtyone.web.limits import LIMITED, storage_uri
 
 from .test_problems import assert_problem
 
@@ -80,3 +81,23 @@ def test_behind_trusted_proxies_the_forwarded_address_is_the_client(tmp_path):
 def test_the_counts_live_in_the_table_stores_redis_when_there_is_one():
     assert storage_uri("redis://127.0.0.1:6390/0") == "redis://127.0.0.1:6390/0"
     assert storage_uri("sqlite:///x.sqlite3") == "memory://"
+
+
+def test_the_contract_lists_the_429_of_every_limited_operation_and_only_those(tmp_path):
+    app = limited_app(tmp_path)
+    spec = app.extensions["thirtyone.api"].spec.to_dict()
+    limited = {operation for listed in LIMITED.values() for operation in listed}
+    endpoints = {re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule): rule.endpoint
+                 for rule in app.url_map.iter_rules()}
+    seen = set()
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method in ("get", "post"):
+                named = (endpoints[path], method.upper())
+                assert ("429" in operation["responses"]) == (named in limited), named
+                seen.add(named)
+                if "requestBody" in operation:
+                    assert "408" in operation["responses"], named
+    assert limited <= seen
+    headers = spec["paths"]["/v1/tables/{table}/moves"]["post"]["responses"]["429"]["headers"]
+    assert {"Retry-After", "RateLimit-Remaining"} <= set(headers)

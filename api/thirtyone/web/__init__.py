@@ -146,7 +146,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     plugin = MarshmallowPlugin(schema_name_resolver=cast(Callable[[type[ma.Schema]], str],
                                                          schema_name))
     api = app.extensions["thirtyone.api"] = Api(app, spec_kwargs={
-        "marshmallow_plugin": plugin, "extra_plugins": [ProblemResponses()]})
+        "marshmallow_plugin": plugin,
+        "extra_plugins": [ProblemResponses(), limits.RateLimitResponses()]})
     api.register_field(Points, "number", None)
     contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
     api.spec.components.schema("Hand", HAND_DOC)

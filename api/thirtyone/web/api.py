@@ -127,14 +127,15 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest
 
     def arguments(self, schema: Any, **kwargs: Any) -> Decorator:
         """flask-smorest's, and the errors of every request body in the contract: a body that
-        is not JSON (415), is not valid JSON (400) or is too large (413)."""
+        is not JSON (415), is not valid JSON (400), is too large (413) or comes too slowly
+        (408)."""
         documented = cast(Decorator, super().arguments(schema, **kwargs))
         if kwargs.get("location", "json") != "json":
             return documented
 
         def decorator(func: View, /) -> View:
             func = documented(func)
-            for status in (400, 413, 415):
+            for status in (400, 408, 413, 415):
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
             return func
 

@@ -33,6 +33,7 @@ import os
 import time
 from typing import Any
 
+from apispec import BasePlugin
 from flask import Flask, Response, current_app
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -58,6 +59,37 @@ DEFAULTS = {
     "THIRTYONE_LIMIT_STREAMS": "120 per minute",
     "THIRTYONE_TRUSTED_PROXIES": "0",
 }
+
+
+_PROBLEM = {"schema": {"$ref": "#/components/schemas/Problem"}}
+_LIMIT_HEADERS = {
+    "Retry-After": "Seconds until the limit lets this client in again.",
+    "RateLimit-Limit": "Requests allowed in the window.",
+    "RateLimit-Remaining": "Requests left in the window.",
+    "RateLimit-Reset": "Seconds until the window starts again.",
+}
+
+
+class RateLimitResponses(BasePlugin):
+    """An apispec plugin: the operations of :data:`LIMITED` document their 429 (so that a
+    generated client knows the answer and its headers), from that one list."""
+
+    def operation_helper(self, path: str | None = None,
+                         operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        rule = kwargs.get("rule")
+        if rule is None or operations is None:
+            return
+        limited = {operation for listed in LIMITED.values() for operation in listed}
+        for method, operation in operations.items():
+            if (rule.endpoint, method.upper()) in limited:
+                operation.setdefault("responses", {})["429"] = {
+                    "description": "`rate_limited`: this client made more such requests than "
+                    "its limit allows (or `too_many_streams`: it holds too many open); try "
+                    "again after `Retry-After` seconds.",
+                    "headers": {name: {"description": text, "schema": {"type": "integer"}}
+                                for name, text in _LIMIT_HEADERS.items()},
+                    "content": {"application/problem+json": _PROBLEM},
+                }
 
 
 def default_config() -> dict[str, Any]:
