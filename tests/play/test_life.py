@@ -168,6 +168,8 @@ def test_rematch_takes_both_browsers_to_the_new_table(server, new_player, artifa
     guest.page.locator("form.claim button[type=submit]").click()
     guest.settled()
     host.page.wait_for_selector("#table[data-phase='playing']")
+    spectator = new_player(seed=53)
+    spectator.page.goto(host.page.locator("[data-watch]").get_attribute("data-watch"))
     play_to_the_end([host, guest])
     old = fragment(host)["table"]
     # The record of the match, checked in the page.
@@ -184,7 +186,17 @@ def test_rematch_takes_both_browsers_to_the_new_table(server, new_player, artifa
         player.page.wait_for_url(lambda url: f"table={old}" not in url, timeout=60_000)
     assert fragment(host)["table"] == fragment(guest)["table"] != old
     assert fragment(host)["key"] != fragment(guest)["key"]
-    assert host.errors == [] and guest.errors == []
+    # Both seats came back: the new table is dealt, with the same names.
+    for player in (host, guest):
+        player.page.wait_for_selector("#table[data-phase='playing']")
+    assert "Bruno" in seat_text(host, 1) and "Ana" in seat_text(guest, 0)
+    # A spectator of the old table is offered to watch the new one.
+    spectator.page.locator("[data-watch-rematch]").click()
+    spectator.page.wait_for_url(lambda url: fragment(host)["table"] in url)
+    spectator.page.wait_for_selector("#table[data-phase='playing']")
+    spectator.settled()
+    assert spectator.attribute("seat") == "" and spectator.table_id == fragment(host)["table"]
+    assert host.errors == [] and guest.errors == [] and spectator.errors == []
 
 
 def test_the_lobby_lists_a_public_table_and_a_third_browser_joins(server, new_player, artifacts):

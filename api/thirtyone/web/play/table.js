@@ -1062,7 +1062,11 @@ export class TableView {
     return h("div", { class: "ending" },
       h("p", { class: "ending-actions" },
         this.key ? h("button", { type: "button", class: "primary", "data-rematch": "",
-          disabled: this.rematching }, t("rematch")) : null, " ",
+          disabled: this.rematching }, t("rematch")) : null,
+        // A spectator may follow the players to their rematch, watching it too.
+        !this.key && this.answer.rematch ? h("a", { class: "button primary",
+          href: seatLink(this.answer.rematch, null), "data-watch-rematch": "" }, t("rematch"))
+          : null, " ",
         h("a", { class: "button", href: location.pathname, "data-new-game": "" }, t("new_game")),
         " ",
         h("a", { href: recordAddress(this.table), download: `thirtyone-${this.table}.json`,
