@@ -1088,7 +1088,8 @@ export class TableView {
   leave() {
     const { answer } = this;
     if (!this.key || answer.is_over || answer.seat === null || answer.seat === undefined) return null;
-    if (answer.view?.seats?.[answer.seat]?.eliminated) return null;
+    // Out of the match, or left already (the computer plays the seat): nothing to leave.
+    if (answer.view?.seats?.[answer.seat]?.eliminated || this.isBot(answer.seat)) return null;
     return h("button", { type: "button", class: `link leave${this.leaving ? " confirm" : ""}`,
       "data-leave": "", "aria-pressed": this.leaving ? "true" : null },
     this.leaving ? t("leave_confirm") : t("leave"));
