@@ -45,23 +45,31 @@ function timeLeft(deadline, now = serverNow()) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-/** The seat's clock while it is to move at a clocked table: its countdown, refreshed by
-`tick` every second. */
-export function clock(answer, seat) {
+/** The seat's clock while it is to move at a clocked table: its countdown (in `words`,
+"0:42 left to move", or as the time alone where the seat's place says whose it is),
+refreshed by `tick` every second. */
+export function clock(answer, seat, { words = false } = {}) {
   const deadline = seatEntry(answer, seat)?.deadline;
   if (!deadline) return null;
-  const left = timeLeft(deadline);
-  return h("p", { class: "clock", role: "timer", "data-clock": deadline,
-    "aria-label": t("clock", { time: left }) }, left);
+  const shown = h("p", { class: "clock", role: "timer", "data-clock": deadline,
+    "data-clock-words": words ? "" : null });
+  showTime(shown);
+  return shown;
+}
+
+function showTime(shown) {
+  const text = t("clock", { time: timeLeft(shown.dataset.clock) });
+  if (shown.hasAttribute("data-clock-words")) {
+    shown.textContent = text;
+  } else {
+    shown.textContent = timeLeft(shown.dataset.clock);
+    shown.setAttribute("aria-label", text);
+  }
 }
 
 /** Every clock of `root` shows the time left now. */
 export function tick(root) {
-  for (const shown of root.querySelectorAll("[data-clock]")) {
-    const left = timeLeft(shown.dataset.clock);
-    shown.textContent = left;
-    shown.setAttribute("aria-label", t("clock", { time: left }));
-  }
+  for (const shown of root.querySelectorAll("[data-clock]")) showTime(shown);
 }
 
 const FORMAT = "thirtyone-record";

@@ -614,7 +614,11 @@ export class TableView {
       h("div", { class: "board" },
         this.seats(),
         this.centre(moves),
-        h("div", { class: "own" }, this.hand(moves), this.actions(moves),
+        h("div", { class: "own" }, this.hand(moves),
+          // This seat's own clock beside its moves too: on a phone its place may be scrolled away.
+          answer.to_move === answer.seat && this.key
+            ? clock(answer, answer.seat, { words: true }) : null,
+          this.actions(moves),
           h("p", { class: "own-links" }, h("button", { type: "button", class: "link show-log",
             "data-show-log": "", "aria-controls": "log" }, t("show_log")), " ", this.leave()))),
       this.ending(),
