@@ -46,8 +46,9 @@ def host_with_a_friend(server, new_player, name: str = "Ana", extra: str = ""):
 
 
 def test_two_browsers_with_names_see_each_other(server, app, new_player, artifacts):
-    # A seat is away two seconds after its last sign of life; streams look every second.
-    app.config.update(TABLE_PRESENCE_SECONDS=2.0, TABLE_KEEPALIVE_SECONDS=1.0)
+    # A seat is away four seconds after its last sign of life (an open stream gives one every
+    # second, each read at most a second late); streams look every second.
+    app.config.update(TABLE_PRESENCE_SECONDS=4.0, TABLE_KEEPALIVE_SECONDS=1.0)
     host = host_with_a_friend(server, new_player)
     invite = host.page.locator("[data-invite]").get_attribute("data-invite")
     assert "invite=" in urlsplit(invite).fragment and "lang" not in invite
@@ -68,7 +69,7 @@ def test_two_browsers_with_names_see_each_other(server, app, new_player, artifac
     assert "Ana" in seat_text(guest, 0)
     assert seat_text(guest, 1).startswith("Tu")
     # Both are here now.
-    assert "here" in seat_text(host, 1)
+    host.page.locator(".seats [data-seat-index='1'] .badge", has_text="here").wait_for()
     guest.page.screenshot(path=str(artifacts / "play-life-names-it-390x844.png"), full_page=True)
     # The name is offered again next time, in the lobby of the same browser.
     guest.page.goto(f"{server}/play")
@@ -76,7 +77,7 @@ def test_two_browsers_with_names_see_each_other(server, app, new_player, artifac
     # The guest left the table's page: with no move made, the host's page is told so.
     version = host.version
     host.page.locator(".seats [data-seat-index='1'] .badge", has_text="away").wait_for(
-        timeout=15_000)
+        timeout=20_000)
     assert host.version == version
     assert host.errors == [] and guest.errors == []
 
@@ -377,7 +378,7 @@ def test_a_stopping_server_is_reconnected_after_the_retry_it_says(server, new_pl
     while len(opened) == before and time.monotonic() < deadline:
         player.page.wait_for_timeout(100)
     assert len(opened) == before + 1, opened
-    assert 2.4 <= opened[-1] - stopped <= 4.0, opened[-1] - stopped
+    assert 2.4 <= opened[-1] - stopped <= 5.0, opened[-1] - stopped
     # The new stream brings the moves on.
     if player.may_move():
         before = player.version
