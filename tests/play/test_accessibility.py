@@ -1,6 +1,8 @@
 """axe-core (npm, pinned in tests/play/axe/package-lock.json, installed by `make axe`) finds
-no serious or critical violation on the lobby, a live table, a showdown and the match's end,
-in each language. The test puts axe into the page itself (the app never serves it)."""
+no serious or critical violation on the lobby (with a public table listed and without), a
+table's waiting room, an invitation's form, a live table, a showdown and the match's end
+(its rematch and record controls), in each language. The test puts axe into the page itself
+(the app never serves it)."""
 
 from __future__ import annotations
 
@@ -54,6 +56,26 @@ def test_no_serious_violation_in_any_state(server, new_player, artifacts, langua
     player.page.goto(f"{server}/play")
     player.page.wait_for_selector("form.lobby")
     found["lobby"] = violations(player, source)
+
+    # A public table with a friend's seat: its waiting room, the invitation's form, and the
+    # lobby listing it.
+    player.page.fill("#name", "Ana")
+    player.page.select_option("[data-seat-choice='1']", "friend")
+    player.page.check("#public")
+    player.page.locator("form.lobby button[type=submit]").click()
+    player.page.wait_for_selector("#table[data-phase='waiting']")
+    found["waiting room"] = violations(player, source)
+    player.page.screenshot(path=str(artifacts / f"play-axe-waiting-{language}.png"),
+                           full_page=True)
+    invite = player.page.locator("[data-invite]").first.get_attribute("data-invite")
+    player.page.goto(f"{server}/play")
+    player.page.wait_for_selector("[data-public-table]")
+    found["lobby with tables"] = violations(player, source)
+    player.page.screenshot(path=str(artifacts / f"play-axe-lobby-{language}.png"),
+                           full_page=True)
+    player.page.goto(invite)
+    player.page.wait_for_selector("form.claim")
+    found["invitation"] = violations(player, source)
 
     player.page.goto(f"{server}/play?variant=scat&players=4&bots=1,2,3&lives=2"
                      "&free_ride=false&max_turns=10")

@@ -33,12 +33,14 @@ def live_events(player, first: int) -> list[dict[str, str]]:
 def test_bot_moves_are_shown_one_by_one_after_a_human_move(server, new_player, artifacts):
     player = new_player(seed=21)
     # Scat with three computer players and no dealt blitz to end the round at once: deal
-    # again until the first move is this seat's.
-    for _ in range(5):
+    # again until the first move is this seat's and no computer player knocked before it
+    # (this seat's move would then be the round's last).
+    for _ in range(10):
         player.page.goto(f"{server}/play?variant=scat&players=4&bots=1,2,3&lives=1"
                          "&free_ride=false")
         player.settled()
-        if player.may_move():
+        knocked = player.page.locator(".events [data-event-type='knocked']").count()
+        if player.may_move() and not knocked:
             break
     # Draw from the stock, then discard: the three computer players move after it.
     player.page.locator("button[data-move*='\"stock\"']").click()
@@ -135,8 +137,9 @@ def test_an_invite_opens_in_the_invitees_own_language(server, new_player):
     assert "lang=ru" in host.page.url
     guest = new_player(seed=25, locale="it-IT")
     guest.page.goto(invite)
-    guest.settled()
     assert guest.page.locator("html").get_attribute("lang") == "it"
+    guest.page.locator("form.claim button[type=submit]").click()
+    guest.settled()
     assert guest.seat == 1
     assert host.errors == [] and guest.errors == []
 

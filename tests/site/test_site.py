@@ -878,7 +878,7 @@ def test_each_summary_prints_on_one_a4_page(chromium: Any, built: Built, lang: s
 
 @pytest.fixture(scope="session")
 def compressed(built: Built) -> Built:
-    """The build with the gzip copies `make site` writes beside each file."""
+    """The build with the gzip and brotli copies `make site` writes beside each file."""
     subprocess.run([sys.executable, "-m", "whitenoise.compress", "--quiet", str(built.root)],
                    check=True)
     return built
@@ -902,6 +902,9 @@ def test_served_files_are_compressed_and_hashed_ones_cached_long(
     answer = site_client.get(bundle, headers={"Accept-Encoding": "gzip"})
     assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in answer.headers["Vary"]
+    smaller = site_client.get(bundle, headers={"Accept-Encoding": "gzip, br"})
+    assert smaller.headers["Content-Encoding"] == "br"
+    assert len(smaller.data) < len(answer.data)
     max_age = int(re.search(r"max-age=(\d+)", answer.headers["Cache-Control"])[1])
     assert max_age >= 365 * 24 * 3600 and "immutable" in answer.headers["Cache-Control"]
     # A page and the search index change with each build: a minute, then revalidated.

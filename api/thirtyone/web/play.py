@@ -36,6 +36,7 @@ from thirtyone.cards import ALL_CARDS
 from thirtyone.errors import N_, NP_, CardError
 from thirtyone.faces import card_svg
 from thirtyone.hands import CATEGORY_NAMES
+from thirtyone.record import SEED_LABEL
 from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
 from thirtyone.words import LANGUAGES
 
@@ -70,7 +71,6 @@ TEXTS: dict[str, str] = {
     "level": N_("Computer players' level"),
     # The table.
     "seat": N_("Seat {seat}"),
-    "you": N_("you"),
     "bot": N_("computer"),
     "dealer": N_("dealer"),
     "knocker": N_("knocked"),
@@ -94,11 +94,11 @@ TEXTS: dict[str, str] = {
     "hidden_card": N_("face-down card"),
     "game_round": N_("{variant}, round {round}"),
     "your_turn": N_("Your turn."),
-    "to_move": N_("Seat {seat} is to move."),
+    "to_move": N_("{name} is to move."),
     "between_rounds": N_("Round {round} is over."),
     "match_over": N_("The match is over."),
-    "winner": N_("Winner: seat {seat}."),
-    "winners": N_("Winners: seats {seats}."),
+    "winner": N_("Winner: {name}."),
+    "winners": N_("Winners: {names}."),
     "you_won": N_("You won!"),
     "choose_exchange": N_("To exchange, choose cards from your hand and as many from the table."),
     "clear": N_("Clear the choice"),
@@ -150,6 +150,45 @@ TEXTS: dict[str, str] = {
     "history_shown": N_("Hands shown"),
     "summary": N_("Match summary"),
     "went_out": N_("Out of the match: {seats}."),
+    # A table's life: names, the waiting room, the clock, leaving, rematch, the lobby, the record.
+    "your_name": N_("Your name"),
+    "claim_title": N_("You are invited to take seat {seat} at this table."),
+    "claim": N_("Take the seat"),
+    "online": N_("here"),
+    "away": N_("away"),
+    "free_seat": N_("free seat"),
+    "waiting_room": N_("Waiting for players"),
+    "start_now": N_("Start now (the computer plays the free seats)"),
+    "clock": N_("{time} left to move"),
+    "leave": N_("Leave the match"),
+    "leave_confirm": N_("Leave for good: the computer plays your seat"),
+    "rematch": N_("Rematch"),
+    "rematch_joining": N_("A rematch was opened: taking your seat there…"),
+    "public": N_("List the table in the lobby, so anyone may join"),
+    "turn_seconds": N_("Seconds per turn (empty: no clock)"),
+    "lobby_tables": N_("Tables waiting for players"),
+    "lobby_empty": N_("No table is waiting for players now."),
+    "join": N_("Join"),
+    "watch": N_("Watch"),
+    "record_download": N_("Download the match record"),
+    "record_check": N_("Check the record here"),
+    "record_commitment_ok": N_("The server's seed in the record has the SHA-256 published "
+                               "before the first move."),
+    "record_commitment_bad": N_("The server's seed in the record does NOT have the SHA-256 "
+                                "published before the first move!"),
+    "record_deal_ok": N_("The deal's seed is the one derived from the server's seed and the "
+                         "players' contributions."),
+    "record_deal_bad": N_("The deal's seed is NOT the one derived from the server's seed and the "
+                          "players' contributions!"),
+    "record_file": N_("Or check a record file"),
+    "record_format_bad": N_("This is not a thirtyone match record."),
+    "record_table_ok": N_("Its game, seats and names are this table's."),
+    "record_table_bad": N_("Its game, seats or names are NOT this table's!"),
+    "record_yours_ok": N_("Your own contribution to the deal is in it as you gave it."),
+    "record_yours_bad": N_("Your own contribution to the deal is NOT in it as you gave it!"),
+    "record_result_ok": N_("Its last round and its winners are the ones this table showed."),
+    "record_result_bad": N_("Its last round or its winners are NOT the ones this table showed!"),
+    "record_replay": N_("To replay every move with the engine: thirtyone verify RECORD.json"),
 }
 
 
@@ -158,6 +197,7 @@ PLURALS: dict[str, tuple[str, str]] = {
     "chips_n": NP_("{count} chip", "{count} chips"),
     "points_n": NP_("{count} point", "{count} points"),
     "rounds_n": NP_("{count} round was played.", "{count} rounds were played."),
+    "free_n": NP_("{count} free seat", "{count} free seats"),
     "hint_few": NP_("Only {count} deal was sampled: too few to say what the move is worth.",
                     "Only {count} deals were sampled: too few to say what the move is worth."),
 }
@@ -227,6 +267,8 @@ def page() -> str:
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
         "texts": texts(),
         "plurals": plural_forms(),
+        # The label of the deal's seed derivation, so the page checks a record by the same formula.
+        "seed_label": SEED_LABEL,
         # A hand of three of a kind may be worth 30½: every fraction is written the same way.
         "fraction": pgettext("fraction", "{points} points"),
         "cards": {card.code: card_name(card) for card in ALL_CARDS},

@@ -23,6 +23,22 @@ export class ApiError extends Error {
   }
 }
 
+// The server's clock less this browser's, from the Date of the last answer, since a turn's
+// deadline is in the server's time. A Date has whole seconds: its middle is taken, and a gap
+// under two seconds (the rounding and the trip) is taken as none.
+const CLOCK_SLACK_MS = 2000;
+let clockOffset = 0;
+
+/** The time now on the server's clock (ms since the epoch), as far as the page can tell. */
+export const serverNow = () => Date.now() + clockOffset;
+
+function setClock(header) {
+  const date = Date.parse(header ?? "");
+  if (Number.isNaN(date)) return;
+  const gap = date + 500 - Date.now();
+  clockOffset = Math.abs(gap) < CLOCK_SLACK_MS ? 0 : gap;
+}
+
 function address(path, query = {}) {
   const url = new URL(path, location.origin);
   url.searchParams.set("lang", LANGUAGE);
@@ -37,6 +53,7 @@ async function call(method, path, { key, body } = {}) {
   const response = await fetch(address(path), {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
+  setClock(response.headers.get("Date"));
   const answer = await response.json().catch(() => null);
   if (!response.ok) {
     throw new ApiError(response.status, answer, retryAfter(response.headers.get("Retry-After")));
@@ -52,26 +69,48 @@ export const scoreHand = (rules, hand) =>
 export const createTable = (request) => call("POST", "/v1/tables", { body: request });
 export const getTable = (table, key) => call("GET", tablePath(table), { key });
 export const getAdvice = (table, key) => call("GET", `${tablePath(table)}/advice`, { key });
-export const claimSeat = (table, seat, invitation, name) =>
-  call("POST", `${tablePath(table)}/seats/${seat}`, { body: { invitation, name } });
 export const playMove = (table, key, move, version) =>
   call("POST", `${tablePath(table)}/moves`, { key, body: { move, version } });
+/** Claim `seat` with its invitation (none for a free seat of a public table), a name and a
+contribution to the deal's seed: the answer holds the seat's own key. */
+export const claimSeat = (table, seat, { invitation, name, entropy }) =>
+  call("POST", `${tablePath(table)}/seats/${seat}`, {
+    body: { ...(invitation ? { invitation } : {}), name, entropy },
+  });
+export const startTable = (table, key) => call("POST", `${tablePath(table)}/start`, { key });
+export const leaveTable = (table, key) => call("POST", `${tablePath(table)}/leave`, { key });
+export const rematch = (table, key) => call("POST", `${tablePath(table)}/rematch`, { key });
+export const publicTables = () => call("GET", "/v1/tables");
+export const getRecord = (table) => call("GET", `${tablePath(table)}/record`);
+/** The address of the table's record, to download. */
+export const recordAddress = (table) => address(`${tablePath(table)}/record`).href;
 
 /**
  * The table's event stream for the seat of `key`, from the version after `after`.
- * `onMessage(data, id)` gets each version's events and view; `onOpen()` says the stream is
- * connected, `onLost()` that it ended or failed: the stream is closed then, and the caller
- * opens another from the last version it got (the browser's own reconnection would ask for
- * the same `after` again).
+ * `onMessage(data, id)` gets each version's events and view; `onReset(data, id)` the table as
+ * it is now when the stream's cursor was not on the table's timeline (the store lost
+ * versions): it replaces what the page showed; `onPresence(data)` the table as it is now
+ * when a seat's player came or went with no move; `onOpen()` says the stream is connected,
+ * `onLost(wait)` that it ended or failed: the stream is closed then, and the caller opens
+ * another from the last version it got (the browser's own reconnection would ask for the
+ * same `after` again), after `wait` ms when a stopping server said so (`event: reconnect`),
+ * else after its own backed-off wait (`wait` is null).
  */
-export function openStream(table, key, after, { onMessage, onOpen, onLost }) {
+export function openStream(table, key, after, { onMessage, onReset, onPresence, onOpen, onLost }) {
   const query = key ? { key, after } : { after };
   const source = new EventSource(address(`${tablePath(table)}/events`, query));
+  let wait = null;
   source.addEventListener("message", (event) => onMessage(JSON.parse(event.data), event.lastEventId));
+  source.addEventListener("table_reset", (event) => onReset(JSON.parse(event.data), event.lastEventId));
+  source.addEventListener("presence", (event) => onPresence(JSON.parse(event.data)));
+  source.addEventListener("reconnect", (event) => {
+    const retry = Number(JSON.parse(event.data || "{}").retry);
+    wait = Number.isFinite(retry) && retry >= 0 ? retry : null;
+  });
   source.addEventListener("open", onOpen);
   source.addEventListener("error", () => {
     source.close();
-    onLost();
+    onLost(wait);
   });
   return source;
 }

@@ -1,11 +1,11 @@
 // The page's entry: a table named in the URL fragment (its id and this seat's key, never sent
-// to the server in a URL it logs; no key to watch it), a table to start from the query
-// (/play?variant=scat&players=3&bots=1,2), or the lobby.
-import { claimSeat } from "./api.js";
+// to the server in a URL it logs; no key to watch it; or a seat's invitation to claim), a
+// table to start from the query (/play?variant=scat&players=3&bots=1,2), or the lobby.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { showLobby, startFromQuery } from "./lobby.js";
+import { join, NAME_LENGTH, showLobby, startFromQuery } from "./lobby.js";
 import { seatLink } from "./links.js";
+import { recallName } from "./storage.js";
 import { TableView } from "./table.js";
 
 const main = document.getElementById("app");
@@ -28,7 +28,7 @@ function show(content) {
 }
 
 function openTable(table, key) {
-  const view = new TableView(table, key);
+  const view = new TableView(table, key, started);
   show(view.element);
   current = view;
   view.start();
@@ -41,18 +41,36 @@ function started({ table, key }) {
   openTable(table, key);
 }
 
+/** An invitation: the player gives a name and claims the seat, once; the key the API gives
+back is this browser's alone and replaces the invitation in the address. */
+function claimForm({ table, seat, invite }) {
+  const number = Number(seat);
+  const name = h("input", { id: "name", type: "text", maxlength: NAME_LENGTH, autocomplete: "nickname",
+    value: recallName() });
+  const error = h("p", { class: "error", role: "alert" });
+  const button = h("button", { type: "submit", class: "primary" }, t("claim"));
+  const form = h("form", { class: "claim" },
+    h("h2", {}, t("claim_title", { seat: number })),
+    h("p", {}, h("label", { for: "name" }, t("your_name")), " ", name),
+    button, error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    error.textContent = "";
+    try {
+      started(await join(table, number, { invitation: invite, name: name.value }));
+    } catch (failure) {
+      error.textContent = failure.message;
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
 async function route() {
   const seat = seatInFragment();
   if (seat?.invite) {
-    // An invitation: claim the seat once; the key the API gives back is this browser's alone
-    // and replaces the invitation in the address.
-    try {
-      const number = Number(seat.seat);
-      const claimed = await claimSeat(seat.table, number, seat.invite, t("seat", { seat: number }));
-      started({ table: seat.table, key: claimed.key });
-    } catch (error) {
-      show(h("p", { class: "error", role: "alert" }, error.message));
-    }
+    show(claimForm(seat));
     return;
   }
   if (seat) {

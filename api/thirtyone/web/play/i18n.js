@@ -9,6 +9,8 @@ export const LANGUAGES = DATA.languages;
 /** The computer players' levels, by id, each with its localized name; and the default one. */
 export const LEVELS = DATA.levels;
 export const DEFAULT_LEVEL = DATA.default_level;
+/** The label `thirtyone.record` derives a deal's seed with, to check a record by its formula. */
+export const SEED_LABEL = DATA.seed_label;
 
 const PLURAL_RULES = new Intl.PluralRules(LANGUAGE);
 const NUMBER = new Intl.NumberFormat(LANGUAGE);

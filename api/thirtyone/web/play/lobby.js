@@ -1,27 +1,63 @@
 // Starting a table: the lobby's form, or a link such as
 // /play?variant=scat&players=3&bots=1,2&level=strong that starts one at once (the computer
 // players' level is one of the engine's, the default one without `level`; `hints=on` or `off`
-// sets the table's rule on hints, else the API's default). Any other query parameter naming
+// sets the table's rule on hints, else the API's default; `turn_seconds=60` a turn clock,
+// `public=true` lists it in the lobby). Any other query parameter naming
 // one of the variant's options is passed on as that option (?lives=1&rounds=2).
-import { createTable, variants } from "./api.js";
+import { claimSeat, createTable, publicTables, variants } from "./api.js";
 import { h } from "./dom.js";
-import { DEFAULT_LEVEL, LEVELS, t } from "./i18n.js";
-import { remember } from "./storage.js";
+import { DEFAULT_LEVEL, LEVELS, t, tn } from "./i18n.js";
+import { seatLink } from "./links.js";
+import { recallName, remember, rememberName } from "./storage.js";
 
-const RESERVED = new Set(["variant", "players", "bots", "level", "lang", "hints"]);
+const RESERVED = new Set(["variant", "players", "bots", "level", "lang", "hints", "public",
+  "turn_seconds"]);
+/** The longest name the API takes (as its contract says). */
+export const NAME_LENGTH = 32;
+// The public tables are listed again this often while the lobby is shown.
+const LOBBY_REFRESH_MS = 10_000;
+
+/** A contribution to the deal's seed from this browser (the API mixes every seat's in):
+kept, so the page can find it in the match's record. */
+function entropy() {
+  return Array.from(crypto.getRandomValues(new Uint32Array(4)), (word) => word.toString(16))
+    .join("");
+}
+
+/** Take `seat` of `table` (with its invitation, or none for a free seat of a public table)
+under the name given (remembered for next time; none: the seat is shown by its number).
+Returns `{table, key}`, the key this browser's alone. */
+export async function join(table, seat, { invitation = null, name = "" } = {}) {
+  const given = name.trim();
+  rememberName(given);
+  const contribution = entropy();
+  // The API wants the name said, null for none.
+  const claimed = await claimSeat(table, seat, { invitation, name: given || null,
+    entropy: contribution });
+  remember(table, { entropy: contribution, seed_sha256: claimed.seed_sha256 });
+  return { table, key: claimed.key };
+}
 
 /**
  * Make the table and remember the other seats' invitations (the API gives this browser its
- * own seat's key only); the seat of this browser is the first human seat (none at a table of
- * bots alone, which this browser watches). Returns `{table, key}`.
+ * own seat's key only, and one invitation per other human seat); the seat of this browser is
+ * the first human seat (none at a table of bots alone, which this browser watches). Returns
+ * `{table, key}`.
  */
-async function start(variant, players, botSeats, level, options, hints = null) {
+async function start(variant, players, botSeats, level, options, table = {}) {
   const bots = Object.fromEntries(botSeats.map((seat) => [String(seat), level]));
-  const answer = await createTable({ variant, players, options, bots, ...(hints ? { hints } : {}) });
+  const contribution = entropy();
+  const request = { variant, players, options, bots, entropy: contribution };
+  for (const [name, value] of Object.entries(table)) {
+    if (value !== null && value !== undefined && value !== "") request[name] = value;
+  }
+  const answer = await createTable(request);
   const mine = answer.seats.find((seat) => seat.key);
   remember(answer.table, {
     invites: answer.seats.filter((seat) => seat.invitation)
       .map(({ seat, invitation }) => ({ seat, invitation })),
+    creator: Boolean(mine),
+    entropy: mine ? contribution : null,
     seed_sha256: answer.seed_sha256,
   });
   return { table: answer.table, key: mine?.key ?? null };
@@ -53,7 +89,11 @@ export async function startFromQuery(query) {
   }
   // An unknown level goes to the API as it is, which refuses it and says why.
   return start(variant, players, botSeats, query.get("level") ?? DEFAULT_LEVEL, options,
-    query.get("hints"));
+    {
+      hints: query.get("hints"), name: recallName() || null,
+      public: query.get("public") === "true" || null,
+      turn_seconds: query.has("turn_seconds") ? Number(query.get("turn_seconds")) : null,
+    });
 }
 
 // The options the lobby offers: numbers and yes-or-no, each labelled by the API's localized
@@ -98,6 +138,12 @@ export async function showLobby(onStarted) {
     Object.entries(LEVELS).map(([id, name]) => h("option", { value: id }, name)));
   level.value = DEFAULT_LEVEL;
   const options = h("div", { class: "option-fields" });
+  const name = h("input", { id: "name", name: "name", type: "text", maxlength: NAME_LENGTH,
+    autocomplete: "nickname", value: recallName() });
+  const listed = h("input", { id: "public", type: "checkbox" });
+  // The API's range for a turn's clock: 2 s to a day.
+  const clock = h("input", { id: "turn-seconds", type: "number", inputmode: "numeric", min: 2,
+    max: 86_400 });
   let fields = [];
   const error = h("p", { class: "error", role: "alert" });
   const button = h("button", { type: "submit", class: "primary" }, t("start"));
@@ -139,11 +185,14 @@ export async function showLobby(onStarted) {
 
   const form = h("form", { class: "lobby" },
     h("h2", {}, t("new_table")),
+    h("p", {}, h("label", { for: "name" }, t("your_name")), " ", name),
     h("p", {}, h("label", { for: "variant" }, t("variant")), " ", select),
     summary,
     h("p", {}, h("label", { for: "players" }, t("players")), " ", count),
     h("fieldset", {}, h("legend", {}, t("seats")), seats,
       h("p", {}, h("label", { for: "level" }, t("level")), " ", level)),
+    h("p", { class: "option" }, listed, " ", h("label", { for: "public" }, t("public"))),
+    h("p", { class: "option" }, h("label", { for: "turn-seconds" }, t("turn_seconds")), " ", clock),
     h("details", { class: "options" }, h("summary", {}, t("options")), options),
     button, error);
   form.addEventListener("submit", async (event) => {
@@ -160,12 +209,74 @@ export async function showLobby(onStarted) {
         const value = field.read();
         if (value !== undefined) changed[field.name] = value;
       }
-      onStarted(await start(select.value, Number(count.value), botSeats, level.value, changed));
+      rememberName(name.value.trim());
+      onStarted(await start(select.value, Number(count.value), botSeats, level.value, changed, {
+        name: name.value.trim() || null, public: listed.checked || null,
+        turn_seconds: clock.value === "" ? null : Number(clock.value),
+      }));
     } catch (failure) {
       error.textContent = failure.message;
       button.disabled = false;
       button.textContent = t("start");
     }
   });
-  return form;
+  // The form comes at once; the public tables when the API has listed them, and again
+  // every little while the lobby is shown.
+  const page = h("div", { class: "lobby-page" }, form);
+  const section = h("section", { class: "waiting-tables", "aria-labelledby": "waiting-heading" },
+    h("h2", { id: "waiting-heading" }, t("lobby_tables")));
+  const names = Object.fromEntries(list.map((variant) => [variant.id, variant.name]));
+  const listing = () => waitingTables(names, name, onStarted, error);
+  listing().then((tables) => {
+    section.append(tables);
+    page.append(section);
+    const timer = setInterval(async () => {
+      if (!section.isConnected) {
+        clearInterval(timer);
+        return;
+      }
+      const fresh = await listing();
+      const shown = section.lastElementChild;
+      // The same list stays (and the keyboard's place in it); a join on its way keeps the
+      // list it was pressed in.
+      if (fresh.textContent === shown.textContent || shown.querySelector("[data-join]:disabled")) {
+        return;
+      }
+      shown.replaceWith(fresh);
+    }, LOBBY_REFRESH_MS);
+  });
+  return page;
+}
+
+/** The public tables waiting for players (`names`: each variant's name): join one (a free
+seat, with the name above) or watch it. A lobby the API cannot list now shows none. */
+async function waitingTables(names, name, onStarted, error) {
+  let tables = [];
+  try {
+    tables = (await publicTables()).tables;
+  } catch {
+    return h("p", {}, t("lobby_empty"));
+  }
+  if (!tables.length) return h("p", {}, t("lobby_empty"));
+  return h("ul", { class: "public-tables" }, tables.map((table) => {
+    const free = table.seats.find((seat) => seat.free);
+    const button = h("button", { type: "button", class: "move", "data-join": table.table },
+      t("join"));
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        onStarted(await join(table.table, free.seat, { name: name.value }));
+      } catch (failure) {
+        error.textContent = failure.message;
+        button.disabled = false;
+      }
+    });
+    const who = table.seats.filter((seat) => !seat.free)
+      .map((seat) => seat.name || (seat.bot ? LEVELS[seat.bot] ?? seat.bot : t("seat", seat)));
+    return h("li", { "data-public-table": table.table },
+      h("strong", {}, names[table.variant] ?? table.variant), " · ",
+      tn("free_n", table.free), who.length ? ` · ${who.join(", ")}` : null, " ",
+      free ? button : null, " ",
+      h("a", { href: seatLink(table.table, null), "data-watch": table.table }, t("watch")));
+  }));
 }

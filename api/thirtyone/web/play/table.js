@@ -1,13 +1,17 @@
 // One table as one seat sees it: the seats, the cards on the table, this seat's hand, the
 // moves the API says are legal now (and only those), the round's result, the invitations and
 // the events as they happen. The API decides every rule; this module only shows its answers.
-import { ApiError, getAdvice, getTable, openStream, playMove, scoreHand, variants } from "./api.js";
+import {
+  ApiError, getAdvice, getRecord, getTable, leaveTable, openStream, playMove, recordAddress, rematch,
+  scoreHand, startTable, variants,
+} from "./api.js";
 import { announce, h } from "./dom.js";
 import { RoundHistory } from "./history.js";
 import { cardName, categoryName, LANGUAGE, pointsText, t, tn } from "./i18n.js";
+import { checkRecord, clock, presence, seatLabel, seatName, tick } from "./life.js";
 import { inviteLink, seatLink } from "./links.js";
 import { arrive, glide, positions } from "./motion.js";
-import { recall } from "./storage.js";
+import { recall, remember } from "./storage.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
 
@@ -68,9 +72,16 @@ const moveKey = (move) => JSON.stringify(Object.keys(move).filter((name) => name
   .sort().map((name) => [name, move[name]]));
 
 export class TableView {
-  constructor(table, key) {
+  /** `onMoved({table, key})` takes the page to another table (a rematch). */
+  constructor(table, key, onMoved) {
     this.table = table;
     this.key = key;
+    this.onMoved = onMoved;
+    // Leave asks once more before it hands the seat to the computer; a rematch is asked once.
+    this.leaving = false;
+    this.rematching = false;
+    this.record = null;
+    this.clockTimer = null;
     this.answer = null;
     this.variant = null;
     this.facts = recall(table);
@@ -81,6 +92,9 @@ export class TableView {
     this.queue = [];
     this.queued = -1;
     this.opened = null;
+    // One more each time the stream resets the table: what was queued before is of a
+    // timeline that is gone.
+    this.epoch = 0;
     this.playing = false;
     this.shown = 0;
     this.lastMove = null;
@@ -115,6 +129,10 @@ export class TableView {
     this.logSection = h("section", { class: "log", id: "log" },
       h("h2", { id: "log-heading" }, t("log")), this.log);
     this.element.addEventListener("click", (event) => this.clicked(event));
+    this.element.addEventListener("change", (event) => {
+      const file = event.target.closest("[data-record-file]")?.files?.[0];
+      if (file) this.checkRecord(file);
+    });
   }
 
   async start() {
@@ -122,8 +140,14 @@ export class TableView {
       const [answer, list] = await Promise.all([getTable(this.table, this.key), variants()]);
       this.variant = list.variants.find((variant) => variant.id === answer.variant) ?? null;
       this.opened = answer.version;
+      // The fingerprint as first seen here (a table's creator kept the one it was made with).
+      if (!this.facts.seed_sha256 && answer.seed_sha256) {
+        this.facts = remember(this.table, { seed_sha256: answer.seed_sha256 });
+      }
       this.show(answer);
       this.listen();
+      // The turn clock counts down between answers.
+      this.clockTimer = setInterval(() => tick(this.element), 1000);
     } catch (error) {
       this.fail(error);
     }
@@ -134,14 +158,23 @@ export class TableView {
   listen() {
     this.stream = openStream(this.table, this.key, Math.max(this.queued, 0), {
       onMessage: (data, id) => this.streamed(data, id),
+      onReset: (data, id) => this.reset(data, id),
+      // Who is here changed, at a version the page has been sent: its seats as they are now.
+      onPresence: (data) => this.show(data),
       onOpen: () => {
         this.failures = 0;
         this.connected(true);
       },
-      onLost: () => {
+      onLost: (wait) => {
         this.stream = null;
-        // Once the match is over the server ends the stream: nothing more will come.
+        // Once the match is over the server ends the stream: nothing more will come (but
+        // a rematch, which the stream announces while it lasts).
         if (this.streamOver || this.answer?.is_over || this.closed) return;
+        if (wait !== null) {
+          // A server that stops said when to come back (to another instance): no failure.
+          this.retry = setTimeout(() => this.listen(), wait);
+          return;
+        }
         this.connected(false);
         this.reconnect();
       },
@@ -168,6 +201,7 @@ export class TableView {
 
   close() {
     this.closed = true;
+    clearInterval(this.clockTimer);
     document.title = TITLE;
     clearTimeout(this.retry);
     this.stream?.close();
@@ -205,6 +239,39 @@ export class TableView {
     }
     this.answer = { ...this.answer, ...answer };
     this.render();
+    if (this.answer.rematch && this.key && this.answer.is_over) this.joinRematch();
+  }
+
+  /** The stream's cursor was not on the table's timeline (the store lost versions, or the
+  page named a version past the table): the table as it is now replaces all the page held
+  of it, its story (the log, the rounds) included, since that told of versions that are gone;
+  the stream goes on from there. */
+  reset(data, id) {
+    const version = data.version ?? Number(id);
+    this.epoch += 1;
+    this.queue = [];
+    this.ahead = null;
+    this.queued = version;
+    this.opened = version;
+    this.lastMove = null;
+    this.raceTotal = null;
+    this.history = new RoundHistory();
+    this.log.replaceChildren();
+    this.streamOver = Boolean(data.is_over);
+    this.answer = null;
+    this.give.clear();
+    this.take.clear();
+    this.hint = null;
+    this.error = "";
+    const answer = Array.isArray(data.legal_moves) && "to_move" in data ? { ...data, version } : null;
+    if (!answer) {
+      this.refresh();
+    } else if (this.playing) {
+      // The events being shown stop at the next one; the fresh table comes after them.
+      this.ahead = answer;
+    } else {
+      this.show(answer);
+    }
   }
 
   streamed(data, id) {
@@ -236,14 +303,17 @@ export class TableView {
     this.renderBusy();
     while (this.queue.length && !this.closed) {
       const item = this.queue.shift();
+      const { epoch } = this;
       this.playingVersion = item.version;
       const live = this.opened !== null && item.version > this.opened;
       const paced = (event) => live && ACTIONS.has(event.type) && this.isBot(event.seat);
       for (const event of item.events) {
         if (paced(event)) await pause(this.pace(item, event));
         if (this.closed) return;
+        if (this.epoch !== epoch) break;
         this.showEvent(event, live);
       }
+      if (this.epoch !== epoch) continue;
       if (item.answer) this.show(item.answer);
       else if (live || !this.answer || item.version > this.answer.version) await this.refresh();
     }
@@ -361,10 +431,20 @@ export class TableView {
   }
 
   clicked(event) {
-    const control = event.target.closest(
-      "[data-move], [data-select], [data-copy], [data-hint], [data-show-log]");
+    const control = event.target.closest("[data-move], [data-select], [data-copy], [data-hint], "
+      + "[data-show-log], [data-start], [data-leave], [data-rematch], [data-check-record]");
     if (!control || control.disabled) return;
-    if (control.hasAttribute("data-show-log")) {
+    if (control.hasAttribute("data-start")) {
+      this.act(() => startTable(this.table, this.key));
+    } else if (control.hasAttribute("data-leave")) {
+      if (this.leaving) this.act(() => leaveTable(this.table, this.key));
+      this.leaving = !this.leaving;
+      this.render();
+    } else if (control.hasAttribute("data-rematch")) {
+      this.joinRematch();
+    } else if (control.hasAttribute("data-check-record")) {
+      this.checkRecord();
+    } else if (control.hasAttribute("data-show-log")) {
       this.logSection.scrollIntoView({ block: "start" });
       this.log.focus({ preventScroll: true });
     } else if (control.hasAttribute("data-hint")) {
@@ -387,6 +467,59 @@ export class TableView {
       else chosen.add(item);
       this.render();
     }
+  }
+
+  /** Start, Leave: the answer is the table as it is then, shown like a move's. */
+  async act(call) {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = "";
+    this.render();
+    try {
+      const answer = await call();
+      this.busy = false;
+      this.receive(answer.version, answer.events ?? [], "to_move" in answer ? answer : null);
+    } catch (error) {
+      this.error = t("failed", { detail: error.message });
+    }
+    this.busy = false;
+    this.leaving = false;
+    this.render();
+  }
+
+  /** The rematch: the first to ask opens it; the others' pages, told by the old table, ask
+  in turn; each gets its own key there and the page moves to the new table. */
+  async joinRematch() {
+    if (this.rematching || !this.key) return;
+    this.rematching = true;
+    announce(t("rematch_joining"));
+    try {
+      // The first to ask opens the new table, and may start it before the others come.
+      const opened = !this.answer.rematch;
+      const answer = await rematch(this.table, this.key);
+      remember(answer.table, { creator: opened, seed_sha256: answer.seed_sha256 });
+      this.onMoved({ table: answer.table, key: answer.key });
+    } catch (error) {
+      this.rematching = false;
+      this.error = t("failed", { detail: error.message });
+      this.render();
+    }
+  }
+
+  /** The record's checks a page can make (the full replay is `thirtyone verify`): of the
+  server's record of this table, or of a record file the player chose (`file`). The seed's
+  fingerprint is the one this page saw first, before the first move. */
+  async checkRecord(file = null) {
+    try {
+      const record = file ? JSON.parse(await file.text()) : await getRecord(this.table);
+      this.record = checkRecord(record, { answer: this.answer, mine: this.facts.entropy,
+        published: this.facts.seed_sha256 ?? this.answer.seed_sha256 });
+    } catch (error) {
+      this.record = [{ code: "format", ok: false,
+        text: error instanceof SyntaxError ? t("record_format_bad") : error.message }];
+    }
+    announce(this.record.map((check) => check.text).join(" "));
+    this.render();
   }
 
   /** The seat's own advice for this version, from the API (which sees only this seat's
@@ -456,14 +589,7 @@ export class TableView {
     const moves = answer.legal_moves ?? [];
     const table = this.element;
     if (answer.phase === "waiting") {
-      // No card is dealt until every invited seat is claimed: the invitations meanwhile.
-      table.setAttribute("aria-busy", "false");
-      table.dataset.version = answer.version;
-      table.dataset.seat = answer.seat ?? "";
-      table.dataset.toMove = "";
-      table.dataset.over = "false";
-      table.replaceChildren(h("p", { class: "status", role: "status" }, t("waiting_players")),
-        this.invites());
+      this.renderWaiting();
       return;
     }
     const board = table.querySelector(".board");
@@ -473,6 +599,7 @@ export class TableView {
     table.dataset.toMove = answer.to_move ?? "";
     table.dataset.over = String(Boolean(answer.is_over));
     table.dataset.family = this.variant?.family ?? "";
+    table.dataset.phase = answer.phase ?? (answer.is_over ? "over" : "playing");
     table.dataset.shown = this.shown;
     // A player in another tab sees from the tab's title that the table waits for them.
     const mine = !answer.is_over && moves.length > 0;
@@ -487,9 +614,13 @@ export class TableView {
       h("div", { class: "board" },
         this.seats(),
         this.centre(moves),
-        h("div", { class: "own" }, this.hand(moves), this.actions(moves),
-          h("button", { type: "button", class: "link show-log", "data-show-log": "",
-            "aria-controls": "log" }, t("show_log")))),
+        h("div", { class: "own" }, this.hand(moves),
+          // This seat's own clock beside its moves too: on a phone its place may be scrolled away.
+          answer.to_move === answer.seat && this.key
+            ? clock(answer, answer.seat, { words: true }) : null,
+          this.actions(moves),
+          h("p", { class: "own-links" }, h("button", { type: "button", class: "link show-log",
+            "data-show-log": "", "aria-controls": "log" }, t("show_log")), " ", this.leave()))),
       this.ending(),
       this.logSection,
       this.result(),
@@ -505,6 +636,29 @@ export class TableView {
       .find((element) => element.dataset.focus === this.focus && !element.disabled)
       ?? table.querySelector("[data-move]:not(:disabled)");
     again?.focus({ preventScroll: true });
+  }
+
+  /** A table waiting for its players: who has taken a seat, the invitations, and for the
+  one who made it a Start that deals now (the computer takes the free seats). */
+  renderWaiting() {
+    const { answer } = this;
+    const table = this.element;
+    table.setAttribute("aria-busy", String(this.waiting));
+    table.dataset.version = answer.version;
+    table.dataset.seat = answer.seat ?? "";
+    table.dataset.phase = "waiting";
+    const seats = (answer.seats ?? []).map((entry) => h("li", { "data-seat-index": entry.seat },
+      h("div", { class: "seat-name" }, seatLabel(answer, entry.seat),
+        presence(answer, entry.seat).map((badge) => h("span", { class: "badge" }, badge)))));
+    table.replaceChildren(...[
+      h("header", { class: "status" }, h("h2", {}, t("waiting_room")),
+        h("p", {}, t("waiting_players"))),
+      this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
+      h("ul", { class: "waiting-seats" }, seats),
+      this.facts.creator && this.key ? h("p", {}, h("button", {
+        type: "button", class: "primary", "data-start": "", disabled: this.busy,
+      }, t("start_now"))) : null,
+      this.invites()].filter(Boolean));
   }
 
   /** The control of the advised move stands out, and says why to assistive tools. */
@@ -567,15 +721,16 @@ export class TableView {
     let text;
     if (answer.is_over) {
       const winners = view.winners ?? [];
+      const names = winners.map((seat) => seatName(answer, seat));
       if (winners.includes(answer.seat)) text = `${t("match_over")} ${t("you_won")}`;
-      else if (winners.length === 1) text = `${t("match_over")} ${t("winner", { seat: winners[0] })}`;
-      else text = `${t("match_over")} ${t("winners", { seats: winners.join(", ") })}`;
+      else if (winners.length === 1) text = `${t("match_over")} ${t("winner", { name: names[0] })}`;
+      else text = `${t("match_over")} ${t("winners", { names: names.join(", ") })}`;
     } else if (answer.to_move === null || answer.to_move === undefined) {
       text = t("between_rounds", { round: view.round });
     } else if (answer.to_move === answer.seat) {
       text = t("your_turn");
     } else {
-      text = t("to_move", { seat: answer.to_move });
+      text = t("to_move", { name: seatName(answer, answer.to_move) });
     }
     return h("header", { class: "status" },
       h("h2", {}, text),
@@ -608,8 +763,7 @@ export class TableView {
     return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}`, start: 0 },
       view.seats.map((standing, seat) => {
         const badges = [
-          seat === answer.seat && t("you"),
-          this.isBot(seat) && t("bot"),
+          ...presence(answer, seat),
           seat === view.dealer && t("dealer"),
           seat === view.knocker && t("knocker"),
           standing.free_ride && t("free_ride"),
@@ -623,9 +777,10 @@ export class TableView {
         const hand = seat === answer.seat ? [] : view.hands[seat] ?? [];
         return h("li", { class: classes, "data-seat-index": seat,
           "aria-current": seat === answer.to_move ? "true" : null },
-          h("div", { class: "seat-name" }, h("strong", {}, t("seat", { seat })),
+          h("div", { class: "seat-name" }, seatLabel(answer, seat),
             badges.map((badge) => h("span", { class: "badge" }, badge))),
           this.figures(standing),
+          seat === answer.to_move ? clock(answer, seat) : null,
           hand.length ? h("div", { class: "cards small", "data-hand-seat": seat },
             hand.map((code) => card(code))) : null);
       }));
@@ -786,7 +941,7 @@ export class TableView {
     const reasonKey = `reason_${result.reason}`;
     const reason = t(reasonKey);
     const rows = (result.hands ?? []).map((shown, seat) => shown && h("li", {},
-      h("strong", {}, t("seat", { seat })), " ",
+      h("strong", {}, seatName(this.answer, seat)), " ",
       h("span", { class: "cards small" }, shown.cards.map((code) => card(code))), " ",
       h("span", { class: "score" }, pointsText(shown.score.points),
         categoryName(shown.score.category) ? ` · ${categoryName(shown.score.category)}` : ""),
@@ -798,7 +953,7 @@ export class TableView {
       reason !== reasonKey ? h("p", {}, reason) : null,
       h("ul", { class: "shown" }, rows),
       out.length ? h("p", { class: "went-out" },
-        t("went_out", { seats: out.map((seat) => t("seat", { seat })).join(", ") })) : null,
+        t("went_out", { seats: out.map((seat) => seatName(this.answer, seat)).join(", ") })) : null,
       // The server's seed is the one whose SHA-256 was published; the deal's derives from it.
       view.seed === null || view.seed === undefined ? null
         : this.seed(this.answer.server_seed ?? view.seed));
@@ -837,7 +992,7 @@ export class TableView {
       over ? h("caption", {}, t("history")) : null,
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("history_round")),
-        seats.map((seat) => h("th", { scope: "col" }, t("seat", { seat }))),
+        seats.map((seat) => h("th", { scope: "col" }, seatName(this.answer, seat))),
         h("th", { scope: "col" }, t("history_end")))),
       h("tbody", {}, finished.map((entry) => h("tr", { "data-round": entry.round },
         h("th", { scope: "row" }, entry.round),
@@ -858,12 +1013,13 @@ export class TableView {
     const view = this.answer.view;
     const winners = view.winners ?? [];
     let won = null;
-    if (winners.length > 1) won = t("winners", { seats: winners.join(", ") });
-    else if (winners.length) won = t("winner", { seat: winners[0] });
+    const names = winners.map((seat) => seatName(this.answer, seat));
+    if (winners.length > 1) won = t("winners", { names: names.join(", ") });
+    else if (winners.length) won = t("winner", { name: names[0] });
     return h("div", { class: "summary-match", "data-summary": "" },
       h("p", {}, tn("rounds_n", rounds), won ? " " : null, won),
       h("ul", {}, view.seats.map((standing, seat) => h("li", {},
-        h("strong", {}, t("seat", { seat })), " ", this.figures(standing)))));
+        h("strong", {}, seatName(this.answer, seat)), " ", this.figures(standing)))));
   }
 
   /** The seed, revealed at the end, checked against the fingerprint published at the start
@@ -903,11 +1059,43 @@ export class TableView {
         t("fingerprint", { sha256: this.answer.seed_sha256 })) : null);
   }
 
-  /** At the match's end: a new game, from the lobby. */
+  /** At the match's end: a rematch (for a seat), a new game from the lobby, the match's
+  record to download and to check here. */
   ending() {
     if (!this.answer.is_over) return null;
-    return h("p", { class: "ending" },
-      h("a", { class: "button primary", href: location.pathname, "data-new-game": "" },
-        t("new_game")));
+    return h("div", { class: "ending" },
+      h("p", { class: "ending-actions" },
+        this.key ? h("button", { type: "button", class: "primary", "data-rematch": "",
+          disabled: this.rematching }, t("rematch")) : null,
+        // A spectator may follow the players to their rematch, watching it too.
+        !this.key && this.answer.rematch ? h("a", { class: "button primary",
+          href: seatLink(this.answer.rematch, null), "data-watch-rematch": "" }, t("rematch"))
+          : null, " ",
+        h("a", { class: "button", href: location.pathname, "data-new-game": "" }, t("new_game")),
+        " ",
+        h("a", { href: recordAddress(this.table), download: `thirtyone-${this.table}.json`,
+          "data-record": "" }, t("record_download")), " ",
+        h("button", { type: "button", class: "link", "data-check-record": "" },
+          t("record_check"))),
+      // A record kept elsewhere (the file downloaded here, or one sent by another player)
+      // is checked against what this page saw of the table.
+      h("p", { class: "record-file" }, h("label", { for: "record-file" }, t("record_file")), " ",
+        h("input", { type: "file", id: "record-file", accept: "application/json,.json",
+          "data-record-file": "" })),
+      this.record ? h("ul", { class: "record-checks" }, this.record.map((check) =>
+        h("li", { "data-check": check.ok ? "ok" : "bad", "data-check-code": check.code },
+          check.text)),
+      h("li", {}, t("record_replay"))) : null);
+  }
+
+  /** Leave, in two steps: the second press hands the seat to the computer. */
+  leave() {
+    const { answer } = this;
+    if (!this.key || answer.is_over || answer.seat === null || answer.seat === undefined) return null;
+    // Out of the match, or left already (the computer plays the seat): nothing to leave.
+    if (answer.view?.seats?.[answer.seat]?.eliminated || this.isBot(answer.seat)) return null;
+    return h("button", { type: "button", class: `link leave${this.leaving ? " confirm" : ""}`,
+      "data-leave": "", "aria-pressed": this.leaving ? "true" : null },
+    this.leaving ? t("leave_confirm") : t("leave"));
   }
 }

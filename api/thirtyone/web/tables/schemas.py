@@ -386,7 +386,9 @@ class TableEventMessageSchema(ma.Schema):
         "description": "Absent for a new version. `table_reset`: `data` is the table as it is "
         "now, replacing what the client showed (its cursor was not on the table's timeline). "
         "`presence`: `data` is the table as it is now, a seat's `connected` changed with no "
-        "move. `reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID`.",
+        "move. `reconnect`: the instance stops; reconnect after `retry` with `Last-Event-ID` "
+        "(`data` is `{\"retry\": <ms>}`, the same wait, for a client that cannot read the "
+        "field).",
         "enum": ["table_reset", "presence", "reconnect"]})
     id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
                                      "`Last-Event-ID` resumes after)."})

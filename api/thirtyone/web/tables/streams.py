@@ -237,7 +237,9 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     shown = presence.connected(record)
                 remaining = deadline - time.monotonic()
                 if draining.stopping():
-                    yield b"retry: %d\nevent: reconnect\ndata: {}\n\n" % draining.retry_ms()
+                    # The wait is in `data` too: a browser's EventSource never shows `retry:`.
+                    wait = draining.retry_ms()
+                    yield b'retry: %d\nevent: reconnect\ndata: {"retry": %d}\n\n' % (wait, wait)
                     return
                 if remaining <= 0 or (state.is_over and _final(record)):
                     return
