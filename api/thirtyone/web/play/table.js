@@ -91,6 +91,8 @@ export class TableView {
     // shown at once), `shown` how many events the page has shown.
     this.queue = [];
     this.queued = -1;
+    // Answers to this seat's moves that came before the stream's earlier versions, by version.
+    this.early = new Map();
     this.opened = null;
     // One more each time the stream resets the table: what was queued before is of a
     // timeline that is gone.
@@ -250,6 +252,7 @@ export class TableView {
     const version = data.version ?? Number(id);
     this.epoch += 1;
     this.queue = [];
+    this.early.clear();
     this.ahead = null;
     this.queued = version;
     this.opened = version;
@@ -279,19 +282,29 @@ export class TableView {
     this.streamOver = Boolean(data.is_over);
     // The stream carries the seat's view; the moves it may make come with the table itself.
     const answer = Array.isArray(data.legal_moves) && "to_move" in data ? { ...data, version } : null;
-    this.receive(version, data.events ?? [], answer);
+    this.receive(version, data.events ?? [], answer, true);
   }
 
-  /** A version's events, from a move's answer or the stream, whichever came first; `answer`
-  is the table at that version when it came with them (else it is asked for). */
-  receive(version, events, answer) {
+  /** A version's events, from a move's answer or the stream (`streamed`), whichever came
+  first; `answer` is the table at that version when it came with them (else it is asked for). */
+  receive(version, events, answer, streamed = false) {
     if (version <= this.queued) {
       const waiting = this.queue.find((item) => item.version === version);
       if (waiting && answer) waiting.answer = answer;
       return;
     }
+    if (!streamed && version > Math.max(this.queued, 0) + 1) {
+      // A move's answer ran ahead of the stream: the versions before it (the table's story
+      // before this page opened, or moves played since by the computer) have not come yet.
+      // Taken now, their events would be skipped (a round left out of the history); the
+      // stream brings them in order, and this version after them, with this answer.
+      if (answer) this.early.set(version, answer);
+      return;
+    }
+    const early = this.early.get(version) ?? null;
+    this.early.delete(version);
     this.queued = version;
-    this.queue.push({ version, events, answer });
+    this.queue.push({ version, events, answer: answer ?? early });
     this.pump();
   }
 
