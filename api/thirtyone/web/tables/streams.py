@@ -173,6 +173,10 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
     return jsonify(table_answer(record, record.version, state, seat, events))
 
 
+def _connected(answer: dict[str, Any]) -> list[bool]:
+    return [shown["connected"] for shown in answer["seats"]]
+
+
 def _sse(answer: dict[str, Any], event: str | None = None) -> bytes:
     named = b"" if event is None else b"event: %s\n" % event.encode()
     return named + b"id: %d\ndata: %s\n\n" % (answer["version"], dumps(answer))
@@ -209,12 +213,14 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
         cursor = record.version if found is None or after is None else after
         # The digest of the cursor's version: the next entry must have been played on it.
         digest = record.digest if not pending else pending[0].prev
+        # Who the client was last told is here: each answer sent says it.
+        shown = presence.connected(record)
         if after is None or reset:
-            yield _sse(table_answer(record, cursor, state, seat, []),
-                       "table_reset" if reset else None)
+            answer = table_answer(record, cursor, state, seat, [])
+            shown = _connected(answer)
+            yield _sse(answer, "table_reset" if reset else None)
         quiet = False
         generation = tables.hub.generation
-        shown = presence.connected(record)
         with tables.listen(record.table) as woken:
             while True:
                 for entry in pending:
@@ -233,8 +239,9 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                                               for event in entry.events):
                         # Seats, names, phase or clock changed: the answer shows them.
                         record = _fresh(record)
-                    yield _sse(table_answer(record, cursor, state, seat, entry.events))
-                    shown = presence.connected(record)
+                    answer = table_answer(record, cursor, state, seat, entry.events)
+                    shown = _connected(answer)
+                    yield _sse(answer)
                 remaining = deadline - time.monotonic()
                 if draining.stopping():
                     # The wait is in `data` too: a browser's EventSource never shows `retry:`.
