@@ -14,22 +14,37 @@ turn that is not plain (the policy knocks, the hand would show a blitz, the stoc
 the turn limit nears, a knock was made) is left to the engine, which settles the round by its
 rules.
 
-The other families' turns judge up to 25 exchanges each and have no such shortcut; there the
-policy knocks early (at 21 to 25 points), and past :data:`HORIZON` turns each the next seat
-that may knock does, which bounds the rare long round (Trentuno, with no plain knock, plays
-to its end).
+The other families' turns judge up to 25 exchanges each; there the policy knocks early (at 21
+to 25 points), and past :data:`HORIZON` turns each the next seat that may knock does, which
+bounds the rare long round (Trentuno, with no plain knock, plays to its end). The widow
+family's plain exchanges (a face-up table, no knock yet, nothing but exchanges and the pass)
+are played on the cards alone as well (:func:`_exchange_turns`), each exchange judged by its
+hand's mask, in the engine's order of moves so that ties are drawn alike; the knock, its final
+turns, a renewed table and the showdown are the engine's. A test compares both kinds of
+shortcut with the engine's own rounds, move for move.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
+from itertools import combinations
 
+from thirtyone.cards import Card
 from thirtyone.game import GameState, Phase, apply_move, legal_moves
 from thirtyone.game.racing import GOAL
-from thirtyone.hands import evaluator
-from thirtyone.policy import knock_threshold, mask_scorer, playout_move
-from thirtyone.rules import Family
+from thirtyone.game.state import HISTORY_LIMIT
+from thirtyone.game.widow import (
+    WIDOW_SIZE,
+    WidowPhase,
+    exchange_sizes,
+    next_player,
+    passes_in_a_row,
+)
+from thirtyone.hands import HAND_SIZE, HandScore, evaluator
+from thirtyone.policy import SURE, knock_threshold, mask_scorer, playout_move
+from thirtyone.rules import Family, Rules
 
 _ROUND_ENDED = frozenset({Phase.ROUND_OVER, Phase.GAME_OVER})
 HORIZON = 3
@@ -39,7 +54,9 @@ first chance (see the module docstring)."""
 
 def play_out(state: GameState, policy: random.Random) -> GameState:
     """Play the round of ``state`` to its end with the policy for every seat."""
-    plain = state.rules.family == Family.DRAW
+    rules = state.rules
+    plain = rules.family == Family.DRAW
+    exchanges = _plain_exchanges(rules)
     horizon = math.inf if plain else \
         state.turns + HORIZON * max(1, sum(1 for held in state.hands if held))
     while state.phase not in _ROUND_ENDED:
@@ -47,6 +64,9 @@ def play_out(state: GameState, policy: random.Random) -> GameState:
             state = _plain_turns(state, policy)
             if state.phase in _ROUND_ENDED:
                 break
+        elif (exchanges and state.phase == WidowPhase.EXCHANGE and state.knocker is None
+              and all(state.table_face_up) and len(state.table) == WIDOW_SIZE):
+            state = _exchange_turns(state, policy, horizon)
         state, _ = apply_move(state, playout_move(state, legal_moves(state), policy,
                                                   hurry=state.turns >= horizon))
     return state
@@ -107,3 +127,111 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
         return state
     return state.evolve(hands=tuple(hands), stock=stock[drawn:], discard=tuple(discard),
                         turn=seat, turns=turns, pickup=None)
+
+
+def _plain_exchanges(rules: Rules) -> bool:
+    """Whether the widow family's turns under ``rules`` may be played by
+    :func:`_exchange_turns`: exchanges with a face-up table, a plain knock and nothing else
+    (no declaration, no close after an exchange)."""
+    return (rules.family == Family.WIDOW and rules.knock == "plain"
+            and not rules.declarations and not rules.close_after_exchange
+            and rules.widow_discards == "face-up")
+
+
+def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> GameState:
+    """Play the plain exchange turns of the widow family from ``state`` (a seat to exchange,
+    no knock yet, the table face up), and give back the state at the first turn that is not
+    plain, for the engine to play.
+
+    A plain turn is the policy's exchange or pass (:meth:`~thirtyone.policy.Judge.values`:
+    an exchange is worth the hand it makes, a pass the hand kept), ties drawn from ``policy``
+    among the legal moves in the engine's order. Left to the engine: a turn in which the
+    policy knocks (or, past ``horizon``, hurries to), a move that would end the round (a 31,
+    a blitz) or complete a round of passes (the table renewed), and the last turns before
+    ``max_turns``; it checks nothing else, so the seats' public knowledge is left as it was
+    (a playout's end is read for its settlement only).
+    """
+    rules = state.rules
+    worth = mask_scorer(rules)
+    table_of = evaluator(rules).table
+    sure = rules.ranking != "brag"
+    sizes = exchange_sizes(rules)
+    may_pass = rules.may_pass
+    players = sum(1 for held in state.hands if held) or state.players
+    last_turn = min(rules.max_turns - 1, horizon)
+    hands = list(state.hands)
+    table = list(state.table)
+    history = list(state.history)
+    passes = passes_in_a_row(state)
+    seat: int = state.turn  # type: ignore[assignment]
+    turns = state.turns
+    while turns < last_turn:
+        hand = hands[seat]
+        if len(hand) != HAND_SIZE:
+            break
+        mask = 0
+        for card in hand:
+            mask |= card.mask
+        now = worth(mask)
+        if now >= knock_threshold(rules, players, turns):
+            break  # the policy knocks, if the rules let it: the engine knows
+        # The legal moves in the engine's order: every exchange (by size, the cards given,
+        # the positions taken), then the pass; the knock is not the policy's move here.
+        options: list[tuple[tuple[Card, ...], tuple[int, ...]] | None] = []
+        values: list[float] = []
+        for size in sizes:
+            for give in combinations(hand, size):
+                given = 0
+                for card in give:
+                    given |= card.mask
+                for take in combinations(range(WIDOW_SIZE), size):
+                    after = mask ^ given
+                    for position in take:
+                        after |= table[position].mask
+                    options.append((give, take))
+                    value = worth(after)
+                    values.append(SURE if sure and value >= GOAL else value)
+        if may_pass:
+            options.append(None)
+            values.append(now)
+        top = max(values)
+        chosen = [option for option, value in zip(options, values, strict=True)
+                  if value == top]
+        if any(_ends_round(option, mask, table, table_of, passes, players)
+               for option in chosen):
+            break  # a 31, a blitz or a renewed table: the engine settles it
+        option = chosen[0] if len(chosen) == 1 else policy.choice(chosen)
+        if option is None:
+            history.append({"seat": seat, "type": "pass"})
+            passes += 1
+        else:
+            give, take = option
+            taken = [table[position] for position in take]
+            for card, position in zip(give, take, strict=True):
+                table[position] = card
+            hands[seat] = (*(card for card in hand if card not in give), *taken)
+            history.append({"seat": seat, "type": "exchange",
+                            "give": [card.code for card in give], "take": list(take)})
+            passes = 0
+        turns += 1
+        seat = next_player(state, seat)
+    if turns == state.turns:
+        return state
+    return state.evolve(hands=tuple(hands), table=tuple(table), turn=seat, turns=turns,
+                        history=tuple(history[-HISTORY_LIMIT:]))
+
+
+def _ends_round(option: tuple[tuple[Card, ...], tuple[int, ...]] | None, mask: int,
+                table: list[Card], table_of: Mapping[int, HandScore], passes: int,
+                players: int) -> bool:
+    """Whether the exchange ``option`` (``None``: the pass) may end the round or renew the
+    table, so that the engine must play it."""
+    if option is None:
+        return (passes + 1) % players == 0
+    give, take = option
+    for card in give:
+        mask ^= card.mask
+    for position in take:
+        mask |= table[position].mask
+    score = table_of[mask]
+    return score.is_blitz or score.points >= GOAL

@@ -1,21 +1,26 @@
-"""Playouts: the draw family's plain turns played on the cards alone give the very round the
-engine gives, move by move, with the same policy and the same random draws."""
+"""Playouts: the draw family's plain turns, and the widow family's plain exchanges, played on
+the cards alone give the very round the engine gives, move by move, with the same policy and
+the same random draws."""
 
+import math
 import random
 
 import pytest
 
+from thirtyone import playout
 from thirtyone.game import GameState, Phase, apply_move, legal_moves, new_game
-from thirtyone.playout import play_out
+from thirtyone.playout import HORIZON, play_out
 from thirtyone.policy import playout_move
 
 ENDED = {Phase.ROUND_OVER, Phase.GAME_OVER}
 
 
-def engine_play_out(state: GameState, rng: random.Random) -> GameState:
-    """The reference: every move of the round through the engine."""
+def engine_play_out(state: GameState, rng: random.Random, horizon: float = math.inf) -> GameState:
+    """The reference: every move of the round through the engine (past ``horizon`` turns,
+    the policy hurries to knock, as the widow family's playouts do)."""
     while state.phase not in ENDED:
-        state, _ = apply_move(state, playout_move(state, legal_moves(state), rng))
+        state, _ = apply_move(state, playout_move(state, legal_moves(state), rng,
+                                                  hurry=state.turns >= horizon))
     return state
 
 
@@ -49,3 +54,38 @@ def test_long_round_of_two_player_scat():
     ended = play_out(state, random.Random(0))
     assert ended.phase in ENDED
     assert ended.turns == engine_play_out(state, random.Random(0)).turns
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("schwimmen", 2), ("schwimmen", 3), ("schwimmen", 5), ("stop-the-bus", 2),
+    ("stop-the-bus", 4), ("no-trips", 3), ("jokers", 3),
+])
+def test_widow_playout_is_the_engines_round(variant, players, monkeypatch):
+    played = []
+    exchange_turns = playout._exchange_turns
+
+    def counted(state: GameState, *args: object) -> GameState:
+        after = exchange_turns(state, *args)  # type: ignore[arg-type]
+        played.append(after.turns - state.turns)
+        return after
+
+    monkeypatch.setattr(playout, "_exchange_turns", counted)
+    compared = 0
+    for index in range(40):
+        state = new_game(variant, players, seed=f"widow playout:{index}")
+        moves = random.Random(index)
+        for _ in range(moves.randrange(8)):
+            if state.phase in ENDED:
+                break
+            state, _ = apply_move(state, moves.choice(legal_moves(state)))
+        if state.phase in ENDED:
+            continue
+        horizon = state.turns + HORIZON * players
+        fast = play_out(state, random.Random(index))
+        slow = engine_play_out(state, random.Random(index), horizon)
+        assert fast.phase in ENDED
+        assert (fast.turns, fast.hands, fast.table, fast.out, fast.seats, fast.result) == \
+            (slow.turns, slow.hands, slow.table, slow.out, slow.seats, slow.result)
+        compared += 1
+    assert compared >= 20
+    assert sum(played) >= compared  # the exchanges on the cards alone did play turns
