@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from thirtyone.errors import N_, OptionError
 from thirtyone.game import GameState, apply_move, legal_moves, view
-from thirtyone.policy import STAND_AT, Judge, Move, race_move
+from thirtyone.policy import STAND_AT, Judge, KnockPolicy, Move, race_move
 from thirtyone.strong import StrongBot
 
 
@@ -46,8 +46,8 @@ class RandomBot:
 
 class GreedyBot:
     """Plays the judging policy (:class:`~thirtyone.policy.Judge`): keeps the best three
-    cards it can make, knocks at the fitted threshold (or ``knock_at`` points when given: one
-    number, or one per count of turns each).
+    cards it can make, knocks at the fitted threshold (or ``knock_at`` when given: one number,
+    one per count of turns each, or a whole :class:`~thirtyone.policy.KnockPolicy`).
 
     It takes the discard (or table cards) when that improves its hand, otherwise draws from
     the stock (or, where a turn may pass, passes); discards the card whose loss costs least;
@@ -58,7 +58,7 @@ class GreedyBot:
 
     uses_view = True
 
-    def __init__(self, knock_at: float | Sequence[float] | None = None,
+    def __init__(self, knock_at: float | Sequence[float] | KnockPolicy | None = None,
                  stand_at: float = STAND_AT,
                  seed: int | str | None = None) -> None:
         self.knock_at = knock_at

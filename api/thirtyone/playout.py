@@ -82,6 +82,7 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
     keep_pickup = rules.may_discard_pickup
     last_turn = rules.max_turns - 1
     players = sum(1 for held in state.hands if held) or state.players
+    lives = [standing.lives for standing in state.seats]
     hands = list(state.hands)
     stock, discard = state.stock, list(state.discard)
     drawn = 0
@@ -92,7 +93,7 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
         first, second, third = hand
         mask = first.mask | second.mask | third.mask
         now = worth(mask)
-        if now >= knock_threshold(rules, players, turns):
+        if now >= knock_threshold(rules, players, turns, lives[seat], len(stock) - drawn):
             break  # the policy knocks, if the rules let it: the engine knows
         top = discard[-1]
         # The policy's draw (Judge._judge): the discard pile's top when it makes a better
@@ -158,6 +159,8 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
     sizes = exchange_sizes(rules)
     may_pass = rules.may_pass
     players = sum(1 for held in state.hands if held) or state.players
+    lives = [standing.lives for standing in state.seats]
+    stock = len(state.stock)
     last_turn = min(rules.max_turns - 1, horizon)
     hands = list(state.hands)
     table = list(state.table)
@@ -173,7 +176,7 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
         for card in hand:
             mask |= card.mask
         now = worth(mask)
-        if now >= knock_threshold(rules, players, turns):
+        if now >= knock_threshold(rules, players, turns, lives[seat], stock):
             break  # the policy knocks, if the rules let it: the engine knows
         # The legal moves in the engine's order: every exchange (by size, the cards given,
         # the positions taken), then the pass; the knock is not the policy's move here.

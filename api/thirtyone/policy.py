@@ -35,7 +35,7 @@ from thirtyone.game import GameState
 from thirtyone.game.racing import GOAL
 from thirtyone.hands import HAND_SIZE, Evaluator, evaluator
 from thirtyone.race import solve
-from thirtyone.rules import Rules, make_rules
+from thirtyone.rules import Family, Rules, Settlement, make_rules
 
 Move = Mapping[str, Any]
 
@@ -52,36 +52,106 @@ KNOCK = 100.0
 """The value of a knock (or declaration) the threshold allows: above any hand's points."""
 
 
+LIVES_BUCKETS = 4
+"""The knock threshold's adjustment by the acting seat's own lives left (lives games only):
+one for each of 0 (a free ride, or swimming: its next loss puts it out), 1, 2, and 3 or more
+lives."""
+SHORT_STOCK_DRAWS = 3
+"""The draw family's stock is short when it holds fewer cards than this many draws each: the
+round soon ends by the stock (void, a showdown, or a turned pile, as the rules say)."""
+SHORT_STOCK_RENEWALS = 2
+"""The widow family's stock (which only renews the table, three cards at a time) is short
+when it holds fewer than this many renewals: a round of passes soon brings the showdown."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnockPolicy:
+    """When the policy knocks: a threshold by the count of turns each played so far
+    (``by_turn``, the last one holding from then on), plus in a lives game an adjustment by
+    the acting seat's lives left (``by_lives``, one per bucket of :data:`LIVES_BUCKETS`,
+    none when empty), plus ``short_stock`` when the stock is short (:func:`short_stock`)."""
+
+    by_turn: tuple[float, ...]
+    by_lives: tuple[float, ...] = ()
+    short_stock: float = 0.0
+
+    def threshold(self, rules: Rules, players: int, turns: int, lives: int | None = None,
+                  stock: int | None = None) -> float:
+        """The points to knock with after ``turns`` turns of the round (all seats), for a
+        seat with ``lives`` lives left and ``stock`` cards in the stock (``None``: unknown,
+        no adjustment)."""
+        table = self.by_turn
+        value = table[min(turns // max(players, 1), len(table) - 1)]
+        if lives is not None and self.by_lives and rules.settlement == Settlement.LIVES:
+            value += self.by_lives[min(max(lives, 0), len(self.by_lives) - 1)]
+        if stock is not None and self.short_stock and short_stock(rules, players, stock):
+            value += self.short_stock
+        return value
+
+
+def short_stock(rules: Rules, players: int, stock: int) -> bool:
+    """Whether a stock of ``stock`` cards is short: the round soon ends by it (see
+    :data:`SHORT_STOCK_DRAWS`, :data:`SHORT_STOCK_RENEWALS`); never in other families."""
+    if rules.family == Family.DRAW:
+        return stock < SHORT_STOCK_DRAWS * max(players, 1)
+    if rules.family == Family.WIDOW:
+        return stock < SHORT_STOCK_RENEWALS * HAND_SIZE
+    return False
+
+
+DEFAULT_POLICY = KnockPolicy(DEFAULT_KNOCK)
+"""The knock policy of a preset and player count the fit did not cover: the former rule,
+with no adjustment."""
+
+
 @functools.cache
-def _fitted() -> dict[str, dict[str, list[float]]]:
+def _fitted() -> dict[str, Any]:
     text = resources.files("thirtyone").joinpath("policy_thresholds.json").read_text()
     data: dict[str, Any] = json.loads(text)
-    thresholds: dict[str, dict[str, list[float]]] = data["thresholds"]
-    return thresholds
+    return data
+
+
+@functools.cache
+def knock_policy(variant: str, players: int) -> KnockPolicy:
+    """The knock policy fitted for the preset ``variant`` and ``players`` seats (a preset
+    played with changed options keeps its preset's fit), else :data:`DEFAULT_POLICY`."""
+    data = _fitted()
+    key = str(players)
+    by_turn = data["thresholds"].get(variant, {}).get(key)
+    if not by_turn:
+        return DEFAULT_POLICY
+    return KnockPolicy(
+        by_turn=tuple(by_turn),
+        by_lives=tuple(data.get("lives", {}).get(variant, {}).get(key, ())),
+        short_stock=float(data.get("short_stock", {}).get(variant, {}).get(key, 0.0)),
+    )
 
 
 def knock_thresholds(rules: Rules, players: int) -> tuple[float, ...]:
-    """The knock threshold for each count of turns each played so far (the last one holds
-    from then on), fitted for ``rules``' preset and ``players`` seats, else :data:`DEFAULT_KNOCK`.
-    A preset played with changed options keeps its preset's fit."""
-    fitted = _fitted().get(rules.variant, {}).get(str(players))
-    return tuple(fitted) if fitted else DEFAULT_KNOCK
+    """The knock threshold for each count of turns each played so far (before any
+    adjustment by lives or stock), fitted for ``rules``' preset and ``players`` seats, else
+    :data:`DEFAULT_KNOCK`."""
+    return knock_policy(rules.variant, players).by_turn
 
 
-def knock_threshold(rules: Rules, players: int, turns: int) -> float:
-    """The points the policy knocks with after ``turns`` turns of the round (all seats)."""
-    table = knock_thresholds(rules, players)
-    return table[min(turns // max(players, 1), len(table) - 1)]
+def knock_threshold(rules: Rules, players: int, turns: int, lives: int | None = None,
+                    stock: int | None = None) -> float:
+    """The points the policy knocks with after ``turns`` turns of the round (all seats), for
+    a seat with ``lives`` lives left and ``stock`` cards left in the stock (the one rule:
+    :meth:`KnockPolicy.threshold` of the fitted :func:`knock_policy`)."""
+    return knock_policy(rules.variant, players).threshold(rules, players, turns, lives, stock)
 
 
-def knock_model(rules: Rules, players: int, turns: int) -> float:
-    """The least a seat that knocked after ``turns`` turns is taken to hold (the worlds'
-    knock model): the policy's threshold, but never above the former rule's
-    (:data:`DEFAULT_KNOCK`): a fitted policy that knocks only with 31 (a blitz ends the round
-    by itself) says nothing of a seat that did knock, and the seats met play their own way."""
-    table = DEFAULT_KNOCK
-    former = table[min(turns // max(players, 1), len(table) - 1)]
-    return min(knock_threshold(rules, players, turns), former)
+def knock_model(rules: Rules, players: int, turns: int, lives: int | None = None,
+                stock: int | None = None) -> float:
+    """The least a seat that knocked after ``turns`` turns, with ``lives`` lives left and
+    ``stock`` cards in the stock (``None``: unknown, as the stock at a past knock is), is taken
+    to hold (the worlds' knock model): the policy's threshold, but never above the former
+    rule's (:data:`DEFAULT_KNOCK`): a fitted policy that knocks only with 31 (a blitz ends the
+    round by itself) says nothing of a seat that did knock, and the seats met play their own
+    way."""
+    former = DEFAULT_POLICY.threshold(rules, players, turns)
+    return min(knock_threshold(rules, players, turns, lives, stock), former)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,33 +173,42 @@ class Judge:
         """The position of the seat to act in ``state``; the policy still reads only its
         hand and the face-up cards."""
         players = sum(1 for held in state.hands if held) or state.players
+        seat: int = state.turn  # type: ignore[assignment]
         return cls(
-            rules=state.rules, hand=state.hands[state.turn],  # type: ignore[index]
+            rules=state.rules, hand=state.hands[seat],
             top=state.discard[-1] if state.discard else None,
             table=tuple(card if up else None
                         for card, up in zip(state.table, state.table_face_up, strict=True)),
             phase=str(state.phase), knocked=state.knocker is not None,
-            knock_at=knock_threshold(state.rules, players, state.turns)
+            knock_at=knock_threshold(state.rules, players, state.turns,
+                                     state.seats[seat].lives, len(state.stock))
             if knock_at is None else knock_at,
         )
 
     @classmethod
-    def of_view(cls, seen: Mapping[str, Any], knock_at: float | Sequence[float] | None = None,
+    def of_view(cls, seen: Mapping[str, Any],
+                knock_at: float | Sequence[float] | KnockPolicy | None = None,
                 stand_at: float = STAND_AT) -> Judge:
-        """The position of the seat of the view ``seen``; ``knock_at`` a threshold, or one per
-        count of turns each (as :func:`knock_thresholds`), instead of the fitted ones."""
+        """The position of the seat of the view ``seen``; ``knock_at`` a threshold, one per
+        count of turns each (as :func:`knock_thresholds`, no adjustment), or a whole
+        :class:`KnockPolicy`, instead of the fitted one."""
         rules = make_rules(seen["rules"]["variant"], seen["rules"]["options"])
         players = sum(1 for held in seen["hands"] if held) or len(seen["hands"])
-        threshold = (knock_at[min(seen["turns"] // players, len(knock_at) - 1)]
-                     if isinstance(knock_at, Sequence) else knock_at)
+        seat = seen["turn"]
+        if knock_at is None or isinstance(knock_at, KnockPolicy):
+            policy = knock_at or knock_policy(rules.variant, players)
+            threshold = policy.threshold(rules, players, seen["turns"],
+                                         seen["seats"][seat]["lives"], seen["stock"])
+        elif isinstance(knock_at, Sequence):
+            threshold = KnockPolicy(tuple(knock_at)).threshold(rules, players, seen["turns"])
+        else:
+            threshold = knock_at
         return cls(
-            rules=rules, hand=tuple(parse_card(code) for code in seen["hands"][seen["turn"]]),
+            rules=rules, hand=tuple(parse_card(code) for code in seen["hands"][seat]),
             top=parse_card(seen["discard"][-1]) if seen["discard"] else None,
             table=tuple(None if code is None else parse_card(code) for code in seen["table"]),
             phase=seen["phase"], knocked=seen["knocker"] is not None,
-            knock_at=knock_threshold(rules, players, seen["turns"])
-            if threshold is None else threshold,
-            stand_at=stand_at,
+            knock_at=threshold, stand_at=stand_at,
         )
 
     def values(self, moves: Sequence[Move]) -> list[float]:
