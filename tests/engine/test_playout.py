@@ -4,13 +4,14 @@ the same random draws."""
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
-from thirtyone import playout
+from thirtyone import playout, policy
 from thirtyone.game import GameState, Phase, apply_move, legal_moves, new_game
 from thirtyone.playout import HORIZON, play_out
-from thirtyone.policy import playout_move
+from thirtyone.policy import knock_policy, playout_move
 
 ENDED = {Phase.ROUND_OVER, Phase.GAME_OVER}
 
@@ -89,3 +90,41 @@ def test_widow_playout_is_the_engines_round(variant, players, monkeypatch):
         compared += 1
     assert compared >= 20
     assert sum(played) >= compared  # the exchanges on the cards alone did play turns
+
+
+ADJUSTED = {
+    "thresholds": {"scat": {"2": [30.0, 28.0, 26.0], "3": [27.0, 25.0]},
+                   "schwimmen": {"2": [27.0, 25.0], "3": [26.0, 24.0]}},
+    "lives": {variant: {"2": [-4.0, -2.0, 1.0, 0.0], "3": [-3.0, 0.0, 2.0, -1.0]}
+              for variant in ("scat", "schwimmen")},
+    "short_stock": {variant: {"2": -3.0, "3": -2.0} for variant in ("scat", "schwimmen")},
+}
+
+
+@pytest.mark.parametrize(("variant", "players"), [("scat", 2), ("scat", 3), ("schwimmen", 2),
+                                                   ("schwimmen", 3)])
+def test_playouts_adjust_the_threshold_as_the_engine_does(variant, players, monkeypatch):
+    # Knock thresholds adjusted by each seat's lives and by a short stock: the playouts'
+    # shortcuts read them as the engine's moves (Judge.of_state) do.
+    monkeypatch.setattr(policy, "_fitted", lambda: ADJUSTED)
+    knock_policy.cache_clear()
+    try:
+        knocks = 0
+        for index in range(40):
+            state = new_game(variant, players, seed=f"adjusted playout:{index}")
+            rng = random.Random(index)
+            lives = [rng.randrange(4) for _ in range(players)]
+            seats = tuple(replace(seat, lives=left, free_ride=left == 0)
+                          for seat, left in zip(state.seats, lives, strict=True))
+            # A stock cut short, so that the round reaches a short stock.
+            state = state.evolve(seats=seats,
+                                 stock=state.stock[:rng.randrange(3 * players, 24)])
+            fast = play_out(state, random.Random(index))
+            slow = engine_play_out(state, random.Random(index), state.turns + HORIZON * players
+                                   if variant == "schwimmen" else math.inf)
+            assert (fast.turns, fast.hands, fast.table, fast.discard, fast.seats, fast.result) \
+                == (slow.turns, slow.hands, slow.table, slow.discard, slow.seats, slow.result)
+            knocks += slow.knocker is not None
+        assert knocks >= 10
+    finally:
+        knock_policy.cache_clear()
