@@ -5,10 +5,13 @@ advice's playouts and the opponents the worlds model (:mod:`thirtyone.worlds`).
 The policy keeps the best three cards it can make, takes a face-up card or table hand only
 when that improves its hand, knocks when its hand reaches the knock threshold, stands in its
 final turn with a hand of at least :data:`STAND_AT`, and always takes a sure 31 (a blitz) when
-one lies face up. The knock thresholds were fitted by self-play, per preset and number of
-players, by ``benchmarks/fit_policy.py``; the engine ships its output as
-``policy_thresholds.json`` (:func:`knock_threshold`). In the race to 31 it plays the exact
-solver's move (:func:`race_move`).
+one lies face up. The knock threshold (:func:`knock_threshold`, the one rule every user reads:
+the greedy bot, the playouts' shortcuts and the worlds' knock model) is a threshold by the
+count of turns each played, plus in a lives game an adjustment by the acting seat's own lives
+left, plus one when the stock is short (:class:`KnockPolicy`). All three were fitted by
+self-play, per preset and number of players, by ``benchmarks/fit_policy.py``; the engine ships
+its output as ``policy_thresholds.json`` (:func:`knock_policy`). In the race to 31 it plays the
+exact solver's move (:func:`race_move`).
 
 >>> from thirtyone.game import new_game, legal_moves
 >>> state = new_game("scat", 2, seed=2, dealer=0)
