@@ -130,13 +130,6 @@ def knock_policy(variant: str, players: int) -> KnockPolicy:
     )
 
 
-def knock_thresholds(rules: Rules, players: int) -> tuple[float, ...]:
-    """The knock threshold for each count of turns each played so far (before any
-    adjustment by lives or stock), fitted for ``rules``' preset and ``players`` seats, else
-    :data:`DEFAULT_KNOCK`."""
-    return knock_policy(rules.variant, players).by_turn
-
-
 def knock_threshold(rules: Rules, players: int, turns: int, lives: int | None = None,
                     stock: int | None = None) -> float:
     """The points the policy knocks with after ``turns`` turns of the round (all seats), for
@@ -193,7 +186,7 @@ class Judge:
                 knock_at: float | Sequence[float] | KnockPolicy | None = None,
                 stand_at: float = STAND_AT) -> Judge:
         """The position of the seat of the view ``seen``; ``knock_at`` a threshold, one per
-        count of turns each (as :func:`knock_thresholds`, no adjustment), or a whole
+        count of turns each (as :attr:`KnockPolicy.by_turn`, no adjustment), or a whole
         :class:`KnockPolicy`, instead of the fitted one."""
         rules = make_rules(seen["rules"]["variant"], seen["rules"]["options"])
         players = sum(1 for held in seen["hands"] if held) or len(seen["hands"])

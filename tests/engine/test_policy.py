@@ -19,7 +19,6 @@ from thirtyone.policy import (
     knock_model,
     knock_policy,
     knock_threshold,
-    knock_thresholds,
 )
 from thirtyone.rules import make_rules
 
@@ -54,7 +53,7 @@ def test_the_shipped_data_holds_a_policy_for_each_fitted_case():
 def test_an_unfitted_case_keeps_the_former_rule(variant, players):
     rules = make_rules(variant)
     assert knock_policy(variant, players) == DEFAULT_POLICY
-    assert knock_thresholds(rules, players) == DEFAULT_KNOCK
+    assert knock_policy(variant, players).by_turn == DEFAULT_KNOCK
     for each, expected in enumerate(DEFAULT_KNOCK):
         for lives in (None, 0, 1, 3):
             for stock in (None, 0, 40):
@@ -65,7 +64,7 @@ def test_an_unfitted_case_keeps_the_former_rule(variant, players):
 @pytest.mark.usefixtures("fitted")
 def test_the_threshold_by_turn_then_by_lives():
     rules = make_rules("scat")
-    assert knock_thresholds(rules, 2) == (28.0, 27.0, 26.0)
+    assert knock_policy("scat", 2).by_turn == (28.0, 27.0, 26.0)
     assert [knock_threshold(rules, 2, turns) for turns in (0, 1, 2, 4, 40)] == \
         [28.0, 28.0, 27.0, 26.0, 26.0]
     # Lives 0 (a free ride), 1, 2, then 3 and more share the last bucket.
