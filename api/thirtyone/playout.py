@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from thirtyone.cards import Card
@@ -56,7 +56,7 @@ def play_out(state: GameState, policy: random.Random) -> GameState:
     """Play the round of ``state`` to its end with the policy for every seat."""
     rules = state.rules
     plain = rules.family == Family.DRAW
-    exchanges = _plain_exchanges(rules)
+    exchanges = plain_exchanges(rules)
     horizon = math.inf if plain else \
         state.turns + HORIZON * max(1, sum(1 for held in state.hands if held))
     while state.phase not in _ROUND_ENDED:
@@ -130,7 +130,7 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
                         turn=seat, turns=turns, pickup=None)
 
 
-def _plain_exchanges(rules: Rules) -> bool:
+def plain_exchanges(rules: Rules) -> bool:
     """Whether the widow family's turns under ``rules`` may be played by
     :func:`_exchange_turns`: exchanges with a face-up table, a plain knock and nothing else
     (no declaration, no close after an exchange)."""
@@ -155,9 +155,6 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
     rules = state.rules
     worth = mask_scorer(rules)
     table_of = evaluator(rules).table
-    sure = rules.ranking != "brag"
-    sizes = exchange_sizes(rules)
-    may_pass = rules.may_pass
     players = sum(1 for held in state.hands if held) or state.players
     lives = [standing.lives for standing in state.seats]
     stock = len(state.stock)
@@ -178,25 +175,7 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
         now = worth(mask)
         if now >= knock_threshold(rules, players, turns, lives[seat], stock):
             break  # the policy knocks, if the rules let it: the engine knows
-        # The legal moves in the engine's order: every exchange (by size, the cards given,
-        # the positions taken), then the pass; the knock is not the policy's move here.
-        options: list[tuple[tuple[Card, ...], tuple[int, ...]] | None] = []
-        values: list[float] = []
-        for size in sizes:
-            for give in combinations(hand, size):
-                given = 0
-                for card in give:
-                    given |= card.mask
-                for take in combinations(range(WIDOW_SIZE), size):
-                    after = mask ^ given
-                    for position in take:
-                        after |= table[position].mask
-                    options.append((give, take))
-                    value = worth(after)
-                    values.append(SURE if sure and value >= GOAL else value)
-        if may_pass:
-            options.append(None)
-            values.append(now)
+        options, values = plain_moves(rules, hand, mask, table)
         top = max(values)
         chosen = [option for option, value in zip(options, values, strict=True)
                   if value == top]
@@ -224,9 +203,42 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
                         history=tuple(history[-HISTORY_LIMIT:]))
 
 
-def _ends_round(option: tuple[tuple[Card, ...], tuple[int, ...]] | None, mask: int,
-                table: list[Card], table_of: Mapping[int, HandScore], passes: int,
-                players: int) -> bool:
+Exchange = tuple[tuple[Card, ...], tuple[int, ...]]
+"""A plain move of :func:`plain_moves`: the cards given and the table positions taken."""
+
+
+def plain_moves(rules: Rules, hand: Sequence[Card], mask: int,
+                table: Sequence[Card]) -> tuple[list[Exchange | None], list[float]]:
+    """The plain moves of a seat holding ``hand`` (``mask``, the OR of its cards) at the
+    face-up ``table`` before any knock, in the engine's order (every exchange by size, the
+    cards given and the positions taken, then the pass where the rules allow it; ``None``),
+    and the policy's value of each (:meth:`~thirtyone.policy.Judge.values`: the hand an
+    exchange makes, a sure 31 above all, the hand kept by a pass). The knock is left out: a
+    seat below the threshold does not knock."""
+    worth = mask_scorer(rules)
+    sure = rules.ranking != "brag"
+    options: list[Exchange | None] = []
+    values: list[float] = []
+    for size in exchange_sizes(rules):
+        for give in combinations(hand, size):
+            given = 0
+            for card in give:
+                given |= card.mask
+            for take in combinations(range(WIDOW_SIZE), size):
+                after = mask ^ given
+                for position in take:
+                    after |= table[position].mask
+                options.append((give, take))
+                value = worth(after)
+                values.append(SURE if sure and value >= GOAL else value)
+    if rules.may_pass:
+        options.append(None)
+        values.append(worth(mask))
+    return options, values
+
+
+def _ends_round(option: Exchange | None, mask: int, table: list[Card],
+                table_of: Mapping[int, HandScore], passes: int, players: int) -> bool:
     """Whether the exchange ``option`` (``None``: the pass) may end the round or renew the
     table, so that the engine must play it."""
     if option is None:
