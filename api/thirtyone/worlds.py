@@ -84,8 +84,10 @@ class WorldDealer:
         self.knocker: int | None = seen["knocker"]
         players = sum(1 for hand in seen["hands"] if hand)
         knocked_at = public["knocked_at"]
+        # The knocker's lives are the same all round; the stock at the knock is not known.
         self.knock_at = knock_model(
-            rules, players, seen["turns"] if knocked_at is None else knocked_at)
+            rules, players, seen["turns"] if knocked_at is None else knocked_at,
+            lives=None if self.knocker is None else seen["seats"][self.knocker]["lives"])
         self.worth = scorer(rules)
         visible = {card for hand in self.hands for card in hand if card is not None}
         visible.update(self.discard)
