@@ -4,8 +4,7 @@
 shortlist of the legal moves (the playout policy's favourites, plus the stand, pass or
 declaration, which the policy judges by fixed values; a knock only when the policy knocks,
 but always in the widow family, see :data:`ALWAYS_CONSIDERED`) and values them on up to
-``samples``
-worlds (:func:`~thirtyone.advice.evaluate`): a number of worlds per preset
+``samples`` worlds (:func:`~thirtyone.advice.evaluate`): a number of worlds per preset
 (:data:`WORLDS`), never a time, so that the same seed and view give the same move on any
 machine and under any load. It plays the policy's own move unless another one does better
 world by world, by more than ``margin`` standard errors of the difference: a few dozen
