@@ -50,7 +50,7 @@ way)."""
 WORLDS = 32
 """The worlds a decision samples, unless :data:`PRESET_WORLDS` says otherwise."""
 PRESET_WORLDS: dict[str, int] = {
-    "eenendertigen": 60, "scat": 56, "schwimmen": 48, "stop-the-bus": 48,
+    "eenendertigen": 60, "scat": 72, "schwimmen": 48, "stop-the-bus": 48,
     "cut-throat": 44, "no-elimination": 44, "blitz": 40, "no-trips": 40, "schnautz": 21,
     "switch": 18, "bank": 17, "jokers": 15, "trentuno": 8,
 }

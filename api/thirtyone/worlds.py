@@ -21,7 +21,11 @@ play) and with what the policy (:mod:`thirtyone.policy`) makes of the hands:
   that passed likely holds a hand no exchange betters, and one that gave a card away likely
   keeps nothing of its suit. Each hand then is the world's hand with the exchange undone: the
   cards taken are the last the seat is known to hold (``public.held``), the table then is
-  today's with them back in their places.
+  today's with them back in their places;
+- in the draw family, likewise, the other seats' discards since the seat's last turn: the
+  policy discards the card whose loss leaves the best hand, so a world in which the seat
+  would rather have thrown another of the four cards it held is kept with the chance
+  :data:`UNLIKE` only.
 """
 
 from __future__ import annotations
@@ -113,6 +117,7 @@ class WorldDealer:
         self.history = tuple(seen["history"][max(round_start(seen["history"]) - 1, 0):])
         self.knocker_hands = self._knocker_hands()
         self.recent = self._recent_moves(seen)
+        self.discards = self._recent_discards(seen)
 
     def _pool(self, visible: set[Card]) -> list[Card]:
         placed = set(visible)
@@ -195,6 +200,34 @@ class WorldDealer:
             undone.append(_Undone(seat, entry, taken, tuple(table), turns, given))
         return undone
 
+    def _recent_discards(self, seen: Mapping[str, Any]) -> list[_Discarded]:
+        """The other seats' discards since this seat's last turn (draw family, no knock
+        yet), latest first, each with the card it could not discard (a card just taken from
+        the discard pile, where the rules keep it; ``None`` when it could discard any)."""
+        if self.rules.family != Family.DRAW or self.knocker is not None \
+                or seen["phase"] != "draw":
+            return []
+        history = seen["history"][round_start(seen["history"]):]
+        discards: list[_Discarded] = []
+        for back in range(len(history) - 1, -1, -1):
+            entry = history[back]
+            if entry.get("seat") == self.seat or entry.get("type") not in ("draw", "discard"):
+                break
+            if entry["type"] != "discard":
+                continue
+            drawn = history[back - 1] if back else {}
+            if drawn.get("type") != "draw":
+                break
+            kept = None
+            if drawn["source"] == "discard" and not self.rules.may_discard_pickup:
+                # The card taken was the pile's top: the one discarded just before.
+                before = history[back - 2] if back > 1 else {}
+                if before.get("type") != "discard":
+                    break
+                kept = parse_card(before["card"])
+            discards.append(_Discarded(entry["seat"], parse_card(entry["card"]), kept))
+        return discards
+
     def _likely(self, world: GameState) -> bool:
         """Whether the policy would have made each of the recent moves in ``world``: none
         of the moves it could make was worth more to it than the one made."""
@@ -202,6 +235,15 @@ class WorldDealer:
         rules = world.rules
         plain = plain_exchanges(rules)
         worth = mask_scorer(rules)
+        for discarded in self.discards:
+            # The policy discards the card whose loss leaves the best hand (Judge._judge).
+            mask = discarded.card.mask
+            for card in hands[discarded.seat]:
+                mask |= card.mask
+            kept = worth(mask ^ discarded.card.mask)
+            for card in hands[discarded.seat]:
+                if card is not discarded.kept and worth(mask ^ card.mask) > kept:
+                    return False
         for move in self.recent:
             hand = hands[move.seat]
             if move.entry is not None:
@@ -228,7 +270,8 @@ class WorldDealer:
     def __call__(self, rng: random.Random) -> GameState:
         world = self._deal(rng)
         for _ in range(TRIES - 1):
-            if not self.recent or self._likely(world) or rng.random() < UNLIKE:
+            if not (self.recent or self.discards) or self._likely(world) \
+                    or rng.random() < UNLIKE:
                 break
             world = self._deal(rng)
         return world
@@ -310,6 +353,16 @@ class _Undone:
     table: tuple[Card, ...]
     turns: int
     given: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Discarded:
+    """One of the other seats' recent discards, as :meth:`WorldDealer._likely` checks it:
+    the card discarded and the card the seat had to keep (``None``: none)."""
+
+    seat: int
+    card: Card
+    kept: Card | None
 
 
 def _leading(entries: Sequence[Mapping[str, Any]], kind: str) -> Iterator[Mapping[str, Any]]:
