@@ -48,7 +48,8 @@ MAX_CHOICE = 10
 """The most extra cards a seat's hidden cards are chosen from (see :meth:`WorldDealer._hand`)."""
 UNLIKE = 0.05
 """The chance that a world is kept in which the policy would not have made another seat's
-last exchange or pass (see the module docstring): a world that fits them is kept always. Not
+last exchange, pass or discard (see the module docstring): a world that fits them is kept
+always. Not
 0: the seats met need not play the policy, and a world that does not fit them is unlikely,
 not impossible. In two-player Schwimmen against the greedy bot (500 seeded matches, with the
 knock always shortlisted) the strong bot won 71.6% at 0.05 and 69.8% at 0.2."""
