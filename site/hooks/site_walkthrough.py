@@ -2,8 +2,10 @@
 
 The round is played by the engine's greedy computer players from a fixed seed: the first seed,
 counting from 1, whose round shows what a newcomer needs (a card taken from the discard pile,
-a knock, the last turns and a showdown) in a few turns. Every hand is pictured after every
-turn; at a real table each player sees only their own.
+a knock, the last turns and a showdown) in a few turns. They knock by the policy's former rule
+(25 points, :data:`~thirtyone.policy.DEFAULT_KNOCK`): the self-play fit knocks so late in
+three-player Scat (with 31, or 29 on the fifth turn each) that no short round shows a knock.
+Every hand is pictured after every turn; at a real table each player sees only their own.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from site_i18n import Gettext, NGettext, plural_count, points_text, site_gettext
 from thirtyone.bots import GreedyBot
 from thirtyone.game import GameState, Phase, Seat, apply_move, legal_moves, new_game, view
 from thirtyone.hands import score_hand
+from thirtyone.policy import DEFAULT_KNOCK
 
 VARIANT = "scat"
 PLAYERS = 3
@@ -54,7 +57,7 @@ def _codes(cards: Any) -> tuple[str, ...]:
 def _play(seed: int) -> Round:
     state = new_game(VARIANT, PLAYERS, seed=seed)
     start = state
-    bots = [GreedyBot(seed=seat) for seat in range(PLAYERS)]
+    bots = [GreedyBot(knock_at=DEFAULT_KNOCK, seed=seat) for seat in range(PLAYERS)]
     turns: list[Turn] = []
     while state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
         seat = state.turn
