@@ -31,7 +31,7 @@ play) and with what the policy (:mod:`thirtyone.policy`) makes of the hands:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -39,6 +39,7 @@ from typing import Any
 from thirtyone.cards import Card, parse_card
 from thirtyone.game import GameState, Seat, legal_moves
 from thirtyone.game.public import Public
+from thirtyone.game.widow import trailing_passes
 from thirtyone.hands import HAND_SIZE
 from thirtyone.playout import plain_exchanges, plain_moves
 from thirtyone.policy import Judge, knock_model, mask_scorer, scorer
@@ -185,7 +186,7 @@ class WorldDealer:
                     or entry.get("type") not in ("exchange", "pass"):
                 break  # this seat's own turn, or the dealer's choice before the first turn
             if entry["type"] == "pass":
-                passes = sum(1 for _ in _leading(history[:len(history) - back], "pass"))
+                passes = trailing_passes(history[:len(history) - back])
                 if passes % players == 0:
                     break  # the table was renewed after it: the one it was made on is gone
                 undone.append(_Undone(seat, None, (), tuple(table), turns))
@@ -364,14 +365,6 @@ class _Discarded:
     seat: int
     card: Card
     kept: Card | None
-
-
-def _leading(entries: Sequence[Mapping[str, Any]], kind: str) -> Iterator[Mapping[str, Any]]:
-    """The entries of ``kind`` at the end of ``entries``, latest first."""
-    for entry in reversed(entries):
-        if entry.get("type") != kind:
-            return
-        yield entry
 
 
 def round_start(history: Sequence[Mapping[str, Any]]) -> int:

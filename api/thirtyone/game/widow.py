@@ -99,8 +99,13 @@ def passes_in_a_row(state: GameState) -> int:
     Read from the end of the history, which holds at least the moves of the round being
     played: the round's first entry (``next_round``, the dealer's choice) is never a pass.
     """
+    return trailing_passes(state.history)
+
+
+def trailing_passes(history: Sequence[Mapping[str, Any]]) -> int:
+    """The passes at the end of ``history``."""
     count = 0
-    for entry in reversed(state.history):
+    for entry in reversed(history):
         if entry.get("type") != "pass":
             break
         count += 1
