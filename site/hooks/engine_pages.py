@@ -61,6 +61,7 @@ from site_variants import (
     special_hands,
     table_players,
 )
+from site_tools import add_script_strings
 from site_walkthrough import render_first_game
 
 from thirtyone import legal_moves, new_game
@@ -843,7 +844,9 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     to the page, so the site works under any sub-path; point ru and it at their own search.
     A language's ``not-found`` page is also written as its 404.html."""
     output = localize_page(output, page, canonical=bool(os.environ.get("THIRTYONE_SITE_URL")))
-    output = name_search_dialog(output, site_gettext(page_language(page))("Search the site"))
+    lang = page_language(page)
+    output = name_search_dialog(output, site_gettext(lang)("Search the site"))
+    output = add_script_strings(output, lang)
     if is_not_found(page):
         keep_404(output, page, config)
     return output
