@@ -8,13 +8,13 @@ process. cProfile counts every Python call; each function's own time goes to the
 module (a built-in's to its caller's layer), so the shares are measured in one run and do not
 depend on how busy the machine is (absolute times do: they are printed as a guide only).
 
-The layers: routing (werkzeug's URL map), schema (marshmallow, webargs, flask-smorest's
-argument and response decorators), locale (flask-babel, babel, gettext and the engine's words),
-limiter (Flask-Limiter and limits), metrics (prometheus_client and its hooks), CORS
-(flask-cors), body deadline (reading the body within its time), idempotency (the tables' idempotency module), sealing (cryptography, zlib, HMAC),
-JSON (orjson, json, the JSON provider), store (the table store, sqlite3, redis), engine
-(``thirtyone`` outside ``thirtyone.web``), web (the API's own handlers) and Flask/werkzeug (the
-request and response machinery).
+The layers: routing (werkzeug's URL map), schema (marshmallow, webargs, flask-smorest's argument
+and response decorators), locale (flask-babel, babel, gettext and the engine's words), limiter
+(Flask-Limiter and limits), metrics (prometheus_client and its hooks), CORS (flask-cors), body
+deadline (reading the body within its time), idempotency (the tables' idempotency module),
+sealing (cryptography, zlib, HMAC), JSON (orjson, json, the JSON provider), store (the table
+store, sqlite3, redis), engine (``thirtyone`` outside ``thirtyone.web``), web (the API's own
+handlers) and Flask/werkzeug (the request and response machinery).
 
 Usage: ``python benchmarks/layers.py [--requests N] [--output benchmarks/PROFILE.md]``
 (``--output -`` prints it).
