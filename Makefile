@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test test-fast lint bench bench-bots clean clients axe
+.PHONY: install system translations site serve test test-fast test-js lint bench bench-bots clean clients axe
 
 # What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy and
 # chromium, node and npm for the TypeScript client check, and curl and jq for the README's
@@ -92,6 +92,11 @@ FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py test
 
 test-fast: $(STAMP) translations
 	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)
+
+# The play page's modules that need no browser, by node's own test runner (make test runs
+# them too, through tests/play/test_unit_js.py).
+test-js:
+	node --test tests/play/unit/
 
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
