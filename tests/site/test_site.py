@@ -278,18 +278,61 @@ def _runs(words: list[str], length: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + length]) for i in range(len(words) - length + 1)}
 
 
+def _originals() -> dict[str, dict[str, Any]]:
+    rows = yaml.safe_load((SITE / "data" / "originals.yml").read_text(encoding="utf-8"))
+    return {row["page"]: row for row in rows}
+
+
+def _licensed_original(page: str) -> bool:
+    """The page of an original whose licence lets the site show its text (Wikipedia's)."""
+    match = re.fullmatch(r"(?:(?:ru|it)/)?sources/originals/([a-z]+)/index\.html", page)
+    return match is not None and "text" in _originals()[match[1]]
+
+
 @pytest.mark.skipif(not SOURCES.is_dir(), reason="the source texts are not next to the repo")
 def test_no_sentence_of_a_source_is_copied(built: Built) -> None:
     source_runs: set[tuple[str, ...]] = set()
     for path in sorted(SOURCES.glob("[0-9]*.txt")):
         source_runs |= _runs(_words(path.read_text(encoding="utf-8")), COPIED_RUN)
     assert source_runs
+    # The copyrighted sources are retold, never copied: only a licensed original is shown.
     copied = {
         page: " ".join(run)
-        for page, words in _site_text(built).items()
+        for page, words in _site_text(built).items() if not _licensed_original(page)
         for run in _runs(words, COPIED_RUN) & source_runs
     }
     assert not copied, copied
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("source", SOURCE_PAGES)
+def test_each_retold_source_links_to_its_original(built: Built, lang: str, source: str) -> None:
+    retold = built.page(lang, f"sources/{source}.md")
+    links = [href for href in _hrefs(retold) if f"originals/{source}/" in href]
+    assert links, (lang, source)
+    original = built.page(lang, f"sources/originals/{source}.md")
+    document = parse_html(original)
+    article = main_content(document)
+    row = _originals()[source]
+    assert row["cite"][lang] in " ".join(article.text().split())
+    shown = [node for node in article.iter() if "original" in node.classes()]
+    if "text" in row:
+        # Shown in its own language, marked so, as the copy the rules were read from.
+        assert [node.attrs["lang"] for node in shown] == [row["language"]]
+        text = (SITE / "data" / row["text"]).read_text(encoding="utf-8")
+        first = next(line.strip() for line in text.splitlines() if line.strip())
+        assert first in shown[0].text()
+    else:
+        assert not shown
+
+
+def test_wikipedia_is_cited_by_its_own_title_outside_russian(built: Built) -> None:
+    for lang in LANGUAGES:
+        text = main_content(parse_html(built.page(lang, "presets/scat.md"))).text()
+        if lang == "ru":
+            assert "Тридцать один (карточная игра)" in text
+        else:
+            assert "Thirty-one (card game)" in text and "Тридцать один (" not in text
 
 
 def test_copy_check_would_catch_a_copy() -> None:
