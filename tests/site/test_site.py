@@ -758,7 +758,12 @@ _TABLES_OVERFLOW = """() => {
     };
     const wide = Array.from(document.querySelectorAll('.md-content table'))
         .filter(table => table.getBoundingClientRect().right > width + 1 && !framed(table));
-    return [document.documentElement.scrollWidth - width, wide.length];
+    // A frame that scrolls says so (a visible cue) and takes keyboard focus (arrow keys).
+    const unmarked = Array.from(document.querySelectorAll('.md-typeset__scrollwrap'))
+        .filter(frame => frame.scrollWidth > frame.clientWidth + 1)
+        .filter(frame => frame.tabIndex !== 0 || !frame.getAttribute('aria-label')
+            || getComputedStyle(frame, '::before').content.length < 4);
+    return [document.documentElement.scrollWidth - width, wide.length, unmarked.length];
 }"""
 
 
@@ -772,7 +777,7 @@ def test_new_pages_in_a_browser(chromium: Any, served: str, artifacts: Path, lan
             try:
                 assert page.locator("h1").count() == 1
                 if viewport == "phone":
-                    assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], (doc, lang)
+                    assert page.evaluate(_TABLES_OVERFLOW) == [0, 0, 0], (doc, lang)
                 name = doc.removesuffix(".md").replace("/", "-")
                 page.screenshot(path=str(artifacts / f"site-{lang}-{name}-{viewport}.png"),
                                 full_page=True)
@@ -786,21 +791,64 @@ _COLUMNS_FROM_THE_TOP = """() => Array.from(document.querySelector('.grid.parall
     .map(column => column.lang)"""
 
 
+_VISIBLE_COLUMNS = """() => Array.from(document.querySelector('.grid.parallel').children)
+    .filter(column => column.getBoundingClientRect().height > 0)
+    .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top
+        || a.getBoundingClientRect().left - b.getBoundingClientRect().left)
+    .map(column => column.lang)"""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_phone_shows_the_readers_language_first(chromium: Any, served: str, lang: str) -> None:
+def test_parallel_view_puts_the_reader_first_and_lets_them_choose(
+        chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
-    page = _open(chromium, _url(served, lang, "sources/parlett.md"), "phone", failures)
+    others = [other for other in COLUMNS if other != lang]
+    url = _url(served, lang, "sources/parlett.md")
+    # A phone starts with the reader's language alone; the other two are a tap away.
+    page = _open(chromium, url, "phone", failures)
     try:
-        assert page.evaluate(_COLUMNS_FROM_THE_TOP)[0] == lang
-        for preset in ("scat", "jokers"):
-            page.goto(_url(served, lang, f"presets/{preset}.md"), wait_until="load")
-            assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], preset
-        page.set_viewport_size({"width": VIEWPORTS["desktop"][0], "height": 900})
-        page.goto(_url(served, lang, "sources/parlett.md"), wait_until="load")
-        assert page.evaluate(_COLUMNS_FROM_THE_TOP) == COLUMNS or len(set(
-            page.evaluate("""() => Array.from(document.querySelector('.grid.parallel')
-                .children).map(column => column.getBoundingClientRect().top)"""))) == 1
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang]
+        boxes = page.locator("fieldset.parallel-languages input[type=checkbox]")
+        assert [boxes.nth(i).get_attribute("value") for i in range(boxes.count())] == others
+        assert not any(boxes.nth(i).is_checked() for i in range(boxes.count()))
+        page.check(f"fieldset.parallel-languages input[value={others[1]}]")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang, others[1]]
+        # Remembered: the next page of sources opens the same way.
+        page.goto(_url(served, lang, "sources/handbook.md"), wait_until="load")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang, others[1]]
+        page.uncheck(f"fieldset.parallel-languages input[value={others[1]}]")
+        page.reload(wait_until="load")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang]
+    finally:
+        page.close()
+    # A wide screen shows the three, side by side, the reader's first (leftmost).
+    page = _open(chromium, url, "desktop", failures)
+    try:
+        columns = page.evaluate(_VISIBLE_COLUMNS)
+        assert columns[0] == lang and sorted(columns) == sorted(COLUMNS), columns
+        tops = page.evaluate("""() => Array.from(document.querySelector('.grid.parallel')
+            .children).map(column => Math.round(column.getBoundingClientRect().top))""")
+        assert len(set(tops)) == 1
+        page.uncheck(f"fieldset.parallel-languages input[value={others[0]}]")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang, others[1]]
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+@pytest.mark.slow
+def test_language_switch_keeps_the_readers_place(chromium: Any, served: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, "en", "presets/scat.md"), "desktop", failures)
+    try:
+        headings = page.eval_on_selector_all(".md-content h2[id]", "hs => hs.map(h => h.id)")
+        page.goto(f"{_url(served, 'en', 'presets/scat.md')}#{headings[2]}", wait_until="load")
+        # The theme's language menu: its Russian entry.
+        page.locator(".md-select__link[hreflang=ru]").first.dispatch_event("click")
+        page.wait_for_url("**/ru/presets/scat/#*")
+        russian = page.eval_on_selector_all(".md-content h2[id]", "hs => hs.map(h => h.id)")
+        assert page.evaluate("decodeURIComponent(location.hash.slice(1))") == russian[2]
     finally:
         page.close()
     assert not failures, failures
@@ -1340,7 +1388,7 @@ def test_phone_tables_never_split_a_word(chromium: Any, served: str, lang: str) 
             page.goto(_url(served, lang, doc), wait_until="load")
             if words := page.evaluate(_SPLIT_WORDS):
                 split[doc] = words[:5]
-            if (overflow := page.evaluate(_TABLES_OVERFLOW)) != [0, 0]:
+            if (overflow := page.evaluate(_TABLES_OVERFLOW)) != [0, 0, 0]:
                 wide[doc] = overflow
     finally:
         page.close()
