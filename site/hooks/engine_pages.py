@@ -37,8 +37,10 @@ from site_i18n import (
     SITE,
     Gettext,
     engine_gettext,
+    offline,
     page_language,
     points_text,
+    set_directory_urls,
     site_gettext,
     site_ngettext,
 )
@@ -224,7 +226,11 @@ def play_href(page: Page, preset: Preset, lang: str) -> str:
 
 
 def site_root(page: Page) -> str:
-    """The relative path from ``page`` to the site's root (the folder that holds ``play``)."""
+    """The relative path from ``page`` to the site's root (the folder that holds ``play``).
+    Opened from disk (the offline archive) the site has no server beside it: the game is
+    where `make serve` answers."""
+    if offline():
+        return f"{LOCAL_SERVER}/"
     return "../" * page.url.count("/") if page.url else ""
 
 
@@ -838,6 +844,15 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
     if directive == "problem-codes":
         return render_problem_codes(lang)
     raise PluginError(f"{page.file.src_uri}: unknown directive {directive!r}")
+
+
+LOCAL_SERVER = "http://127.0.0.1:8000"
+"""Where `make serve` answers: the offline archive's Play buttons lead there."""
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    set_directory_urls(config.use_directory_urls)
+    return config
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
