@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 import pytest
 import yaml
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from thirtyone.rules import OPTIONS, PRESETS, make_rules
 
@@ -1327,13 +1328,46 @@ def test_strategy_shows_the_engines_figures(built: Built, lang: str) -> None:
     assert str(round(deal.hands / deal.blitzes)) in text
     rows = [[cell.text().strip() for cell in row.elements()] for row in article.iter()
             if row.tag == "tr" and row.elements()[0].tag == "td"]
-    knocks = {row[0]: row for row in rows if len(row) == 4}
+    knocks = {row[0]: row for row in rows if len(row) == 6}
     assert list(knocks) == [str(threshold) for threshold in strategy.THRESHOLDS]
+    best = min(strategy.thresholds(), key=lambda row: row.lost)
     for row in strategy.thresholds():
-        assert knocks[str(row.knock_at)][2] == str(row.knocks)
+        cells = knocks[str(row.knock_at)]
+        # Numbers as the language writes them (Babel): 1,721 / 1 721 / 1.721; 36% / 36 %.
+        assert cells[4] == format_decimal(row.knocks, locale=lang)
+        assert cells[1] == strategy._percent(row.lost / row.rounds, lang)
+        low, high = row.interval()
+        assert low <= row.lost / row.rounds <= high and " – " in cells[2]
         assert 0 <= row.knocks_lost <= row.knocks and 0 <= row.lost <= row.rounds
+        if row is not best:
+            mean, below, above = row.against(best)
+            assert below <= mean <= above and mean >= 0
+    # Enough rounds that a threshold's interval is narrow: ±2 points at most.
+    assert all(high - low < 0.04 for low, high in (row.interval() for row in strategy.thresholds()))
     shares = [row for row in rows if len(row) == 2]
     assert len(shares) == len(strategy.VALUE_BANDS)
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("en", "pays two lives at once, the last one and the free ride"),
+    ("ru", "платит сразу две жизни — последнюю и «честное слово»"),
+    ("it", "paga subito due vite, l’ultima e quella «sulla parola»"),
+])
+def test_strategy_states_why_a_last_life_knock_is_risky(built: Built, lang: str,
+                                                        reason: str) -> None:
+    text = " ".join(main_content(parse_html(built.page(lang, "strategy.md"))).text().split())
+    assert reason in text
+
+
+@pytest.mark.parametrize(("lang", "share", "written"), [
+    ("ru", 0.001, "0,1\u00a0%"), ("it", 0.001, "lo 0,1%"), ("it", 0.11, "l’11%"),
+    ("it", 0.27, "il 27%"), ("it", 0.08, "l’8,0%"), ("en", 0.27, "27%"),
+])
+def test_percentages_read_as_the_language_writes_them(lang: str, share: float,
+                                                      written: str) -> None:
+    strategy = _strategy()
+    the = strategy._the_percent(share, lang) if lang == "it" else strategy._percent(share, lang)
+    assert the.replace("'", "’") == written
 
 
 HISTORY_FACTS = {
