@@ -108,7 +108,8 @@ class Threshold:
         """Wilson's 95% interval of the share of rounds with a life lost."""
         n, share = self.rounds, self.lost / self.rounds
         centre = (share + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-        half = Z95 * math.sqrt(share * (1 - share) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+        spread = math.sqrt(share * (1 - share) / n + Z95 ** 2 / (4 * n * n))
+        half = Z95 * spread / (1 + Z95 ** 2 / n)
         return centre - half, centre + half
 
     def against(self, other: Threshold) -> tuple[float, float, float]:
@@ -182,7 +183,7 @@ def _the_percent(share: float, lang: str) -> str:
     whole = int(100 * abs(share) + (0 if abs(share) < 0.1 else 0.5))
     if whole == 0:
         return f"lo {text}"
-    if whole in (1, 11) or str(whole).startswith("8") and whole < 100:
+    if whole in (1, 11) or (str(whole).startswith("8") and whole < 100):
         return f"l'{text}"
     return f"il {text}"
 
