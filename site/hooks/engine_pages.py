@@ -49,6 +49,7 @@ from site_originals import render_original, render_original_link, source_title
 from site_problems import render_problem_codes
 from site_search import localize_page, name_search_dialog, split_search_index, write_stems_worker
 from site_strategy import render_deal, render_knock
+from site_terms import render_terms
 from site_tools import add_script_strings
 from site_variants import (
     comparison_table,
@@ -815,6 +816,8 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         if argument.startswith("sources/"):
             return render_original_link(argument.removeprefix("sources/"), lang) + "\n\n" + parallel
         return parallel
+    if directive == "terms":
+        return render_terms(lang)
     if directive == "original" and argument:
         return render_original(argument, lang)
     if directive == "preset-facts":
