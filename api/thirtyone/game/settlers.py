@@ -60,7 +60,7 @@ def settle_blitz(state: GameState, seats: Sequence[int],
     scores = hand_scores(state)
     for seat in seats:
         score = scores[seat]
-        fire = score is not None and score.category == "three-aces"
+        fire = score is not None and score.category != "blitz"
         events.append({"type": "fire" if fire else "blitz", "seat": seat,
                        "cards": [card.code for card in state.hands[seat]]})
     outcome = Outcome("blitz", scores, state.knocker, tuple(seats))
