@@ -24,6 +24,7 @@ import importlib.util
 import json
 import os
 import secrets
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -237,6 +238,46 @@ def _replay(args: argparse.Namespace) -> None:
             return
 
 
+def _tables_export(args: argparse.Namespace) -> None:
+    """Write a variant's portable hand table (:mod:`thirtyone.hands.portable`)."""
+    from thirtyone.hands import portable
+
+    table = portable.build_table(args.variant, _options(args))
+    if args.format == "json":
+        data = (json.dumps(portable.to_json(table), ensure_ascii=False,
+                           separators=(",", ":")) + "\n").encode()
+    else:
+        data = portable.to_binary(table)
+    if args.output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        Path(args.output).write_bytes(data)
+        print(f"{args.output}: {len(table.hands)} hands, {len(table.classes)} classes, "
+              f"{len(data)} bytes", file=sys.stderr)
+
+
+def _conformance(args: argparse.Namespace) -> None:
+    """Write the conformance vectors, or check an implementation (or this engine) with them."""
+    from thirtyone import conformance
+
+    if args.write:
+        for path in conformance.write(args.dir):
+            print(path)
+        return
+    if args.command_line:
+        ask, stop = conformance.over_pipes(shlex.split(args.command_line))
+    else:
+        ask, stop = conformance.engine_answer, lambda: None
+    try:
+        report = conformance.check(args.dir, ask, games=not args.hands_only)
+    finally:
+        stop()
+    print("\n".join(report.lines(args.show)))
+    if not report.ok:
+        sys.exit(1)
+
+
 def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
     """``run``, or how to install what it needs when the server extra is missing."""
 
@@ -318,9 +359,36 @@ def main(argv: list[str] | None = None) -> None:
     openapi = commands.add_parser("openapi", help="write the OpenAPI document as YAML")
     openapi.add_argument("output", nargs="?", default="openapi.yaml")
     openapi.set_defaults(run=_with_server(_openapi))
+    tables = commands.add_parser("tables", help="portable hand tables for other languages")
+    table_commands = tables.add_subparsers(dest="action", required=True)
+    export = table_commands.add_parser(
+        "export", parents=[options],
+        help="write every three-card hand's value and rank (binary, or --format json)")
+    export.add_argument("variant", help="a variant id or name: scat, schnautz, ...")
+    export.add_argument("--format", choices=("binary", "json"), default="binary")
+    export.add_argument("--output", default="-", help="a file (default: standard output)")
+    export.set_defaults(run=_tables_export)
+    vectors = commands.add_parser(
+        "conformance", help="check an implementation against the conformance vectors")
+    vectors.add_argument("--dir", type=Path, default=Path("conformance"),
+                         help="the vectors' folder (default: ./conformance)")
+    vectors.add_argument("--command", dest="command_line", metavar="COMMAND",
+                         help="the implementation: reads JSON lines, answers JSON lines "
+                              "(default: this engine)")
+    vectors.add_argument("--hands-only", action="store_true", help="skip the games")
+    vectors.add_argument("--show", type=int, default=10, help="failures to print")
+    vectors.add_argument("--write", action="store_true",
+                         help="write the vectors from this engine instead")
+    vectors.set_defaults(run=_conformance)
     args = parser.parse_args(argv)
     try:
         args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``thirtyone ... | head``): stop quietly, and keep Python from
+        # complaining again when it flushes stdout on exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except ThirtyOneError as error:
         sys.exit(f"thirtyone {args.command}: "
                  + words.format_message(_catalog(args), error.message, error.params))
