@@ -110,21 +110,14 @@ def _hand(text: str) -> list[str]:
 
 
 def _option(text: str) -> tuple[str, Any]:
-    """``name=value`` as typed, the value read by the option's kind: ``true``/``false``,
-    a number, ``none`` for an empty number; anything else is passed on as text, which the
-    rules check (and refuse with their own sentence)."""
+    """``name=value`` as typed, the value read by the option's kind
+    (:func:`~thirtyone.hands.portable.option_from_text`)."""
+    from thirtyone.hands.portable import option_from_text
+
     name, equals, value = text.partition("=")
     if not equals:
         raise argparse.ArgumentTypeError(f"an option is name=value, not {text!r}")
-    name, value = name.strip(), value.strip()
-    kind = OPTIONS[name].kind if name in OPTIONS else "choice"
-    if kind == "bool" and value.lower() in ("true", "false"):
-        return name, value.lower() == "true"
-    if kind == "int-or-none" and value.lower() in ("none", ""):
-        return name, None
-    if kind in ("int", "int-or-none") and value.lstrip("-").isdigit():
-        return name, int(value)
-    return name, value
+    return name.strip(), option_from_text(name.strip(), value)
 
 
 def _typed(value: Any) -> str:
@@ -242,19 +235,13 @@ def _tables_export(args: argparse.Namespace) -> None:
     """Write a variant's portable hand table (:mod:`thirtyone.hands.portable`)."""
     from thirtyone.hands import portable
 
-    table = portable.build_table(args.variant, _options(args))
-    if args.format == "json":
-        data = (json.dumps(portable.to_json(table), ensure_ascii=False,
-                           separators=(",", ":")) + "\n").encode()
-    else:
-        data = portable.to_binary(table)
+    data = portable.export(args.variant, _options(args), args.format)
     if args.output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
         Path(args.output).write_bytes(data)
-        print(f"{args.output}: {len(table.hands)} hands, {len(table.classes)} classes, "
-              f"{len(data)} bytes", file=sys.stderr)
+        print(f"{args.output}: {len(data)} bytes", file=sys.stderr)
 
 
 def _conformance(args: argparse.Namespace) -> None:

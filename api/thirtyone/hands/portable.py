@@ -51,7 +51,7 @@ from thirtyone.cards import parse_card
 from thirtyone.errors import N_, HandError
 from thirtyone.hands.basis import HAND_SIZE, SCORING_OPTIONS
 from thirtyone.hands.scoring import evaluator
-from thirtyone.rules import make_rules
+from thirtyone.rules import OPTIONS, make_rules
 
 MAGIC = b"T31H"
 FORMAT = 1
@@ -139,6 +139,37 @@ def to_binary(table: HandTable) -> bytes:
 def to_json(table: HandTable) -> dict[str, Any]:
     """The table as JSON: the header's fields and ``hand_classes`` in colex order."""
     return {**table.header(), "hand_classes": list(table.hands)}
+
+
+def export(variant: str, options: Mapping[str, Any] | None = None,
+           kind: str = "binary") -> bytes:
+    """The bytes of a variant's table: the binary, or (``kind="json"``) its JSON (what
+    ``thirtyone tables export`` writes and ``GET /v1/hand-tables/{variant}`` serves)."""
+    table = build_table(variant, options)
+    if kind == "json":
+        return json.dumps(to_json(table), ensure_ascii=False, separators=(",", ":")).encode()
+    return to_binary(table)
+
+
+def option_from_text(name: str, text: str) -> Any:
+    """An option's value from text as a command line or a query string gives it, read by the
+    option's kind: ``true``/``false``, a number, ``none`` for an empty number; anything else
+    stays text, which :func:`~thirtyone.rules.make_rules` checks (and refuses in its words).
+
+    >>> option_from_text("trips_equal", "true"), option_from_text("three_aces", "none")
+    (True, None)
+    >>> option_from_text("three_aces", "33"), option_from_text("tie_break", "ranks")
+    (33, 'ranks')
+    """
+    kind = OPTIONS[name].kind if name in OPTIONS else "choice"
+    value = text.strip()
+    if kind == "bool" and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    if kind == "int-or-none" and value.lower() in ("none", ""):
+        return None
+    if kind in ("int", "int-or-none") and value.lstrip("-").isdigit():
+        return int(value)
+    return value
 
 
 def read_binary(data: bytes) -> HandTable:
