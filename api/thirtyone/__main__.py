@@ -38,7 +38,7 @@ from thirtyone.game import view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
 from thirtyone.review import mistake_text, review
-from thirtyone.rules import OPTIONS, find_preset
+from thirtyone.rules import find_preset
 
 SERVER_MODULES = ("flask", "flask_smorest", "flask_babel", "gunicorn", "yaml")
 """What ``serve`` and ``openapi`` import, all from the server extra."""

@@ -8,7 +8,6 @@ import hashlib
 from typing import Any
 
 from apispec import APISpec
-
 from flask import Response, request
 from flask.views import MethodView
 
