@@ -8,7 +8,8 @@ import hashlib
 from typing import Any
 
 from apispec import APISpec
-from flask import Response, request
+from flask import request
+from werkzeug import Response
 from flask.views import MethodView
 
 from thirtyone.errors import N_, OptionError
