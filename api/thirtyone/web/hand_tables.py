@@ -9,8 +9,8 @@ from typing import Any
 
 from apispec import APISpec
 from flask import request
-from werkzeug import Response
 from flask.views import MethodView
+from werkzeug import Response
 
 from thirtyone.errors import N_, OptionError
 from thirtyone.hands.portable import export, option_from_text
