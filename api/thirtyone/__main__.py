@@ -264,6 +264,22 @@ def _tables_export(args: argparse.Namespace) -> None:
         print(f"{args.output}: {len(data)} bytes", file=sys.stderr)
 
 
+def _tables_vectors(args: argparse.Namespace) -> None:
+    """The table of every rule set of the hand vectors, and ``index.json`` naming them."""
+    from thirtyone import conformance
+    from thirtyone.hands import portable
+
+    folder = Path(args.folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    index = []
+    for number, (variant, options) in enumerate(conformance.HAND_CASES):
+        name = f"{number:02d}-{variant}.bin"
+        (folder / name).write_bytes(portable.export(variant, options))
+        index.append({"variant": variant, "options": options, "file": name})
+    (folder / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    print(f"{folder}: {len(index)} tables", file=sys.stderr)
+
+
 def _conformance(args: argparse.Namespace) -> None:
     """Write the conformance vectors, or check an implementation (or this engine) with them."""
     from thirtyone import conformance
@@ -382,6 +398,10 @@ def main(argv: list[str] | None = None) -> None:
     export.add_argument("--format", choices=("binary", "json"), default="binary")
     export.add_argument("--output", default="-", help="a file (default: standard output)")
     export.set_defaults(run=_tables_export)
+    every = table_commands.add_parser(
+        "vectors", help="write the table of every rule set of the conformance hand vectors")
+    every.add_argument("folder", help="where to write them (and index.json)")
+    every.set_defaults(run=_tables_vectors)
     vectors = commands.add_parser(
         "conformance", help="check an implementation against the conformance vectors")
     vectors.add_argument("--dir", type=Path, default=Path("conformance"),
