@@ -5,9 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test test-fast lint bench bench-bots clean clients axe
+.PHONY: install system translations site serve test test-fast test-js lint bench bench-bots clean clients axe
 
-# What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy and
+# What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy,
+# postgresql (the archive of finished matches), prometheus (promtool checks the alert rules) and
 # chromium, node and npm for the TypeScript client check, and curl and jq for the README's
 # shell examples, installed when missing (CI runs as root on a machine that may be new;
 # elsewhere, install them the same way).
@@ -15,6 +16,8 @@ SYSTEM_PACKAGES := $(if $(shell command -v redis-server),,redis-server) \
 	$(if $(shell command -v redis-sentinel),,redis-sentinel) \
 	$(if $(or $(shell command -v nginx),$(wildcard /usr/sbin/nginx)),,nginx) \
 	$(if $(or $(shell command -v haproxy),$(wildcard /usr/sbin/haproxy)),,haproxy) \
+	$(if $(or $(shell command -v initdb),$(wildcard /usr/lib/postgresql/*/bin/initdb)),,postgresql) \
+	$(if $(shell command -v promtool),,prometheus) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
 	$(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v jq),,jq) $(if $(shell command -v curl),,curl)
@@ -92,6 +95,11 @@ FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py test
 
 test-fast: $(STAMP) translations
 	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)
+
+# The play page's modules that need no browser, by node's own test runner (make test runs
+# them too, through tests/play/test_unit_js.py).
+test-js:
+	node --test tests/play/unit/
 
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks

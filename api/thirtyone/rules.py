@@ -339,8 +339,8 @@ class Rules:
            "turned over as the stock (recycle) or shuffled into it (reshuffle)."),
     )
     knocker_penalty: int = _option(
-        2, N_("Lives the knocker loses when alone lowest, and when tied for lowest too under "
-              "knocker_ties: penalty."),
+        2, N_("Lives the knocker loses when alone lowest, and when tied for lowest too if the "
+              "rule on ties makes the knocker pay."),
         kind="int", minimum=1, maximum=3,
     )
     knocker_ties: KnockerTies = _choice(

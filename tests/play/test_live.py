@@ -230,7 +230,35 @@ def test_a_lost_stream_backs_off_and_obeys_retry_after(server, new_player):
     assert len(opened) >= 4, opened
     gaps = [later - earlier for earlier, later in itertools.pairwise(opened)]
     # After the 429 the page waited its Retry-After at least; then each wait doubles (drawn
-    # in its upper half): 1-2 s, then 2-4 s.
+    # in its upper half): 0.5-1 s, then 1-2 s.
     assert gaps[0] >= 2.9, gaps
-    assert 0.9 <= gaps[1] <= 2.6 and 1.9 <= gaps[2] <= 4.6, gaps
+    assert 0.4 <= gaps[1] <= 1.6 and 0.9 <= gaps[2] <= 2.6, gaps
     assert player.page.locator(".warning").count() == 1
+    # The next wait is 2-4 s: "Try again now" opens the stream at once instead.
+    before = len(opened)
+    pressed = time.monotonic()
+    player.page.locator("[data-offline] button[data-retry]").click()
+    while len(opened) == before and time.monotonic() < pressed + 10:
+        player.page.wait_for_timeout(50)
+    assert len(opened) > before and opened[before] - pressed < 1.5, (opened, pressed)
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en-GB", "The move was not made: No answer from the server"),
+    ("ru-RU", "Ход не сделан: Сервер не отвечает"),
+    ("it-IT", "La mossa non è stata fatta: Il server non risponde"),
+])
+def test_a_move_the_server_never_got_is_said_in_the_pages_words(server, new_player, locale,
+                                                                 words):
+    player = new_player(seed=32, locale=locale)
+    language = locale[:2]
+    player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lang={language}")
+    player.settled()
+    # The server cannot be reached when the move is sent (the browser would say "Failed to
+    # fetch" in its own words).
+    player.page.route("**/v1/tables/*/moves?*", lambda route: route.abort("connectionrefused"))
+    player.page.locator("button[data-move]:not(:disabled)").first.click()
+    error = player.page.locator("#table .error")
+    error.wait_for()
+    assert error.inner_text().startswith(words), error.inner_text()
+    assert "fetch" not in error.inner_text().lower()

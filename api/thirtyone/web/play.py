@@ -129,6 +129,9 @@ TEXTS: dict[str, str] = {
     "copied": N_("Copied"),
     "log": N_("What happened"),
     "offline": N_("Connection lost: reconnecting…"),
+    "retry_now": N_("Try again now"),
+    "unreachable": N_("No answer from the server: check the connection and try again."),
+    "server_error": N_("The server answered with an error ({status}); try again in a moment."),
     "gone": N_("This table no longer exists (it expired, or the link is wrong)."),
     "failed": N_("The move was not made: {detail}"),
     "new_game": N_("New game"),
@@ -137,6 +140,8 @@ TEXTS: dict[str, str] = {
     "hint_asking": N_("Thinking…"),
     "hint_best": N_("Hint: {move}"),
     "hint_value": N_("Worth {value} ± {stderr} ({measure}), over {samples} sampled deals."),
+    # A spread that rounds to nothing is not written ("± 0" reads as a certainty).
+    "hint_value_even": N_("Worth {value} ({measure}), over {samples} sampled deals."),
     "hint_exact": N_("Worth {value} ({measure}), worked out exactly, with no sampling."),
     "hint_failed": N_("No hint: {detail}"),
     # What happened: the log, the moves as they are shown, the rounds and the match.
