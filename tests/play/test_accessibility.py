@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from tests.play.conftest import DESKTOP, PHONE
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"

@@ -7,7 +7,6 @@ import json
 from urllib.parse import urlsplit
 
 import pytest
-
 from tests.play.conftest import DESKTOP
 
 # One preset per family, with options that keep the match short: one life and no free ride,
@@ -274,7 +273,8 @@ def test_at_the_end_of_a_match_on_a_desktop_the_log_stays_beside_the_board(serve
            for name, selector in (("board", ".board"), ("ending", ".ending"), ("log", ".log"))}
     # Rematch and the record under the board, in its column; the log in the right column,
     # level with the board (not pushed below the ending's row).
-    assert box["ending"]["x"] + box["ending"]["width"] <= box["board"]["x"] + box["board"]["width"] + 1
-    assert box["log"]["x"] >= box["board"]["x"] + box["board"]["width"]
+    right = box["board"]["x"] + box["board"]["width"]
+    assert box["ending"]["x"] + box["ending"]["width"] <= right + 1
+    assert box["log"]["x"] >= right
     assert box["log"]["y"] < box["board"]["y"] + box["board"]["height"]
     assert player.errors == []
