@@ -7,7 +7,8 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: install system translations site serve test test-fast test-js lint bench bench-bots clean clients axe
 
-# What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy and
+# What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy,
+# postgresql (the archive of finished matches), prometheus (promtool checks the alert rules) and
 # chromium, node and npm for the TypeScript client check, and curl and jq for the README's
 # shell examples, installed when missing (CI runs as root on a machine that may be new;
 # elsewhere, install them the same way).
@@ -15,6 +16,8 @@ SYSTEM_PACKAGES := $(if $(shell command -v redis-server),,redis-server) \
 	$(if $(shell command -v redis-sentinel),,redis-sentinel) \
 	$(if $(or $(shell command -v nginx),$(wildcard /usr/sbin/nginx)),,nginx) \
 	$(if $(or $(shell command -v haproxy),$(wildcard /usr/sbin/haproxy)),,haproxy) \
+	$(if $(or $(shell command -v initdb),$(wildcard /usr/lib/postgresql/*/bin/initdb)),,postgresql) \
+	$(if $(shell command -v promtool),,prometheus) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
 	$(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v jq),,jq) $(if $(shell command -v curl),,curl)

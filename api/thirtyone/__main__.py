@@ -13,7 +13,8 @@ it move by move.
 With the server extra (``pip install 'thirtyone[server]'``): ``thirtyone serve`` runs
 gunicorn with the API on http://127.0.0.1:8000 and, when the rules site is built
 (``build/site``, or ``--site``), the site at ``/``; ``thirtyone openapi`` writes
-``openapi.yaml`` as ``flask openapi write --format yaml`` does.
+``openapi.yaml`` as ``flask openapi write --format yaml`` does; ``thirtyone archive migrate``
+brings the archive of finished matches (``THIRTYONE_ARCHIVE``) to the current schema.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def _serve(args: argparse.Namespace) -> None:
     if site is not None:
         os.environ["THIRTYONE_SITE_DIR"] = str(Path(site).resolve())
 
-    class Server(BaseApplication):  # type: ignore[misc]
+    class Server(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
         def load_config(self) -> None:
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
@@ -75,6 +76,25 @@ def _serve(args: argparse.Namespace) -> None:
     print(f"Serving the API on http://{args.host}:{args.port}/docs"
           + (f" and the rules site from {site}" if site else ""), file=sys.stderr)
     Server().run()
+
+
+def _archive(args: argparse.Namespace) -> None:
+    from thirtyone.web import serving
+    from thirtyone.web.archive import ArchiveUnavailable, default_url, migrations, open_archive
+
+    url = args.url or os.environ.get("THIRTYONE_ARCHIVE") or default_url(
+        os.environ.get("THIRTYONE_STORE") or serving.DEFAULT_STORE)
+    archive = open_archive(url)
+    try:
+        if args.action == "migrate":
+            applied = archive.migrate()
+            print(f"applied migrations {applied}" if applied else "nothing to migrate",
+                  file=sys.stderr)
+        print(f"schema version {archive.schema_version()} of {len(migrations())}")
+    except ArchiveUnavailable as error:
+        sys.exit(f"thirtyone archive: the archive did not answer: {error}")
+    finally:
+        archive.close()
 
 
 def _openapi(args: argparse.Namespace) -> None:
@@ -315,6 +335,13 @@ def main(argv: list[str] | None = None) -> None:
                        help="the built rules site to serve at / (default: build/site)")
     serve.add_argument("--access-log", action="store_true", help="log every request")
     serve.set_defaults(run=_with_server(_serve))
+    archived = commands.add_parser(
+        "archive", help="the archive of finished matches: its schema's version, or migrate it")
+    archived.add_argument("action", choices=["migrate", "status"])
+    archived.add_argument("--url", default=None,
+                          help="the archive (default: THIRTYONE_ARCHIVE, else the SQLite "
+                          "file beside the table store)")
+    archived.set_defaults(run=_with_server(_archive))
     openapi = commands.add_parser("openapi", help="write the OpenAPI document as YAML")
     openapi.add_argument("output", nargs="?", default="openapi.yaml")
     openapi.set_defaults(run=_with_server(_openapi))

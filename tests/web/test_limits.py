@@ -101,3 +101,25 @@ def test_the_contract_lists_the_429_of_every_limited_operation_and_only_those(tm
     assert limited <= seen
     headers = spec["paths"]["/v1/tables/{table}/moves"]["post"]["responses"]["429"]["headers"]
     assert {"Retry-After", "RateLimit-Remaining"} <= set(headers)
+
+
+def test_only_the_limited_operations_run_the_limiter(tmp_path, monkeypatch):
+    from flask_limiter import Limiter
+
+    checked: list[str | None] = []
+    check = Limiter._check_request_limit
+
+    def counted(self: Limiter, *args: Any, **kwargs: Any) -> None:
+        from flask import request
+
+        checked.append(request.endpoint)
+        check(self, *args, **kwargs)
+
+    monkeypatch.setattr(Limiter, "_check_request_limit", counted)
+    client = limited_app(tmp_path).test_client()
+    assert client.post("/v1/hands/score", json={"hand": ["AS", "KS", "QS"]}).status_code == 200
+    assert client.get("/v1/variants").status_code == 200
+    assert checked == []
+    opened = client.post("/v1/tables", json=TABLE)
+    assert opened.status_code == 201 and "RateLimit-Limit" in opened.headers
+    assert checked == ["tables.Tables"]

@@ -6,7 +6,7 @@ A state is plain data through :meth:`GameState.to_dict` and :meth:`GameState.fro
 """
 
 from thirtyone.game.checks import read_state
-from thirtyone.game.flow import apply_move, legal_moves, new_game, validate_move
+from thirtyone.game.flow import Played, apply_move, legal_moves, new_game, validate_move
 from thirtyone.game.moves import (
     MOVE_TYPES,
     MOVES,
@@ -51,6 +51,7 @@ __all__ = [
     "NextRoundMove",
     "PassMove",
     "Phase",
+    "Played",
     "PlayedExchange",
     "PlayedMove",
     "RenewMove",

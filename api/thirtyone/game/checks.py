@@ -455,8 +455,8 @@ def _check_settlement(state: GameState) -> None:
                   field="result.round", part="round")
     if over and result is None:
         raise malformed("result")
-    if phase == Phase.GAME_OVER and list(result.get("winners", ())) != list(  # type: ignore[union-attr]
-            state.winners):
+    if (phase == Phase.GAME_OVER and result is not None
+            and list(result.get("winners", ())) != list(state.winners)):
         raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
     carry = result.get("carry") if result else None
     if carry and (rules.tie != "carry" or len(carry) < 2

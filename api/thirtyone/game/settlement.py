@@ -38,6 +38,13 @@ class Outcome:
     knocker: int | None = None
     blitz: tuple[int, ...] = ()
 
+    def score(self, seat: int) -> HandScore:
+        """The score of a seat that played the round (every seat a settlement compares)."""
+        score = self.scores[seat]
+        if score is None:
+            raise AssertionError(f"seat {seat} did not play the round")
+        return score
+
 
 class Settler:
     """The hooks of one settlement. The base class takes no antes."""
@@ -247,7 +254,7 @@ class LivesSettler(Settler):
             losses |= self._lowest_losses(rules, knocker, lowest)
         if (rules.knocker_must_win and knocker is not None and knocker not in losses
                 and knocker not in lowest):
-            best = max(scores[seat] for seat in active)  # type: ignore[type-var]
+            best = max(outcome.score(seat) for seat in active)
             if scores[knocker] != best or sum(scores[seat] == best for seat in active) > 1:
                 losses[knocker] = 1
         return losses, False
@@ -258,7 +265,7 @@ class LivesSettler(Settler):
         two seats left in the match), and whether the match ends drawn."""
         rules = state.rules
         scores = outcome.scores
-        low = min(scores[seat] for seat in seats)  # type: ignore[type-var]
+        low = min(outcome.score(seat) for seat in seats)
         lowest = [seat for seat in seats if scores[seat] == low]
         knocker = outcome.knocker
         if (
@@ -422,11 +429,11 @@ class PointsSettler(Settler):
             gains[seat], ranks[seat] = self.BLITZ, "blitz"
         if not others:
             return
-        low = min(scores[seat] for seat in others)  # type: ignore[type-var]
+        low = min(outcome.score(seat) for seat in others)
         at_bottom = [seat for seat in others if scores[seat] == low]
         for seat in others:
             knocked = seat == outcome.knocker
-            if not any(scores[other] > scores[seat] for other in others):  # type: ignore[operator]
+            if not any(outcome.score(other) > outcome.score(seat) for other in others):
                 gains[seat], ranks[seat] = self.HIGH + knocked, "high"
             elif at_bottom == [seat]:
                 gains[seat], ranks[seat] = self.LOW - knocked, "low"

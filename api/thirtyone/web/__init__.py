@@ -28,6 +28,7 @@ from flask_smorest.pagination import PaginationMetadataSchema
 import thirtyone
 from thirtyone.web import (
     advice,
+    archive,
     codes,
     compute,
     connections,
@@ -47,6 +48,7 @@ from thirtyone.web import (
     variants,
 )
 from thirtyone.web.api import Api, ProblemResponses
+from thirtyone.web.archive import routes as archive_routes
 from thirtyone.web.games import MoveSchema
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
@@ -138,6 +140,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     app.extensions["thirtyone.sealer"] = Sealer(secret)
     tables.init_app(app)
+    archive.init_app(app, app.config["THIRTYONE_STORE"])
     compute.init_app(app)
     metrics.init_app(app)
 
@@ -155,7 +158,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     tables.document(api.spec)
     codes.document(api.spec)
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
-                  race.blp, review.blp, meta.blp)
+                  archive_routes.blp, race.blp, review.blp, meta.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     limits.init_app(app)

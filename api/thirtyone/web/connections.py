@@ -211,6 +211,9 @@ def _shut_reading(environ: Environ) -> None:
 def _read_within(environ: Environ, seconds: float, most: int | None) -> bytes | None:
     """The body, or None when it did not arrive within ``seconds``."""
     stream = environ["wsgi.input"]
+    if isinstance(stream, io.BytesIO):
+        # Already in memory (a test client's, or a server that buffers bodies): no wait.
+        return _read_all(stream, most)
     if _gevent_patched():
         import gevent
 

@@ -24,6 +24,13 @@ memory while Redis does not answer. Past a limit the answer is 429 ``rate_limite
 (problem+json) with ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
 ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF draft names them.
 An app made for tests (``TESTING``) counts nothing unless it sets ``RATELIMIT_ENABLED``.
+
+Only the operations of :data:`LIMITED` pay for the limiter: Flask-Limiter's own hooks, which
+would run on every request (a fifth of a score's work), are taken off the app, since every
+limit here is a decorated view's (checked in its wrapper) and none is an application-wide
+default; the ``RateLimit-*`` headers are written for the limited endpoints alone. A blueprint
+limits another operation by adding its ``(endpoint, method)`` to :data:`LIMITED` under a
+setting (with its default in :data:`DEFAULTS`) before :func:`init_app` runs.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ import time
 from typing import Any
 
 from apispec import BasePlugin
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -128,8 +135,21 @@ def init_app(app: Flask) -> None:
         # A store that does not answer must not stop the API: the counts go on in memory.
         swallow_errors=True, in_memory_fallback_enabled=True,
     )
+    # Flask-Limiter checks a decorated view's limits in the view's wrapper; its app-wide hooks
+    # serve default and application limits (none here) and its own headers (off): they go.
+    hooks = {limiter._check_request_limit}
+    app.before_request_funcs[None] = [hook for hook in app.before_request_funcs.get(None, [])
+                                      if hook not in hooks]
+    app.after_request_funcs[None] = [
+        hook for hook in app.after_request_funcs.get(None, [])
+        if getattr(hook, "args", None) != (limiter,)]
+    app.teardown_request_funcs[None] = [
+        hook for hook in app.teardown_request_funcs.get(None, [])
+        if getattr(hook, "__self__", None) is not limiter]
+    limited = app.extensions["thirtyone.limited"] = set()
     for setting, operations in LIMITED.items():
         for endpoint, method in operations:
+            limited.add(endpoint)
             # flask-limiter's decorator types its result as a sync or async view: either fits.
             view: Any = app.view_functions[endpoint]
             view = limiter.limit(app.config[setting], methods=[method], scope=setting)(view)
@@ -158,6 +178,8 @@ def _headers(limiter: Limiter) -> dict[str, str]:
 
 
 def _rate_limit_headers(response: Response) -> Response:
+    if request.endpoint not in current_app.extensions["thirtyone.limited"]:
+        return response
     limiter: Limiter = current_app.extensions["thirtyone.limiter"]
     if limiter.enabled:
         response.headers.update(_headers(limiter))

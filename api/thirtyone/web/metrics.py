@@ -19,7 +19,8 @@ from typing import Any
 from flask import Flask, Response, g, request
 
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
-          "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS")
+          "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
+          "ARCHIVE_SECONDS", "ARCHIVE_LAG")
 _made: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -54,6 +55,18 @@ def _make() -> dict[str, Any]:
         "BOT_SECONDS": Histogram(
             "thirtyone_bot_cpu_seconds", "CPU time the bots took, per request.",
             buckets=(0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0)),
+        "ARCHIVE_WRITES": Counter(
+            "thirtyone_archive_writes",
+            "Finished matches sent to the archive, by outcome: written, already there, or "
+            "failed (the record endpoint writes it later).", ["outcome"]),
+        "ARCHIVE_SECONDS": Histogram(
+            "thirtyone_archive_write_seconds",
+            "Time to archive a finished match: its record built and written.",
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)),
+        "ARCHIVE_LAG": Histogram(
+            "thirtyone_archive_lag_seconds",
+            "From a match's last move to its record in the archive.",
+            buckets=(0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 60.0, 600.0, 3600.0)),
     }
 
 

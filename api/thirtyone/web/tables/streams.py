@@ -35,7 +35,6 @@ from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, advance, is_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, state_at, store, table_state
-from thirtyone.web.tables.life import clocked
 from thirtyone.web.tables.notices import MESSAGES
 from thirtyone.web.tables.problems import stale_version
 from thirtyone.web.tables.schemas import (
@@ -45,6 +44,7 @@ from thirtyone.web.tables.schemas import (
     UpdatesQuerySchema,
 )
 from thirtyone.web.tables.seats import bearer_key, query_key, seat_of
+from thirtyone.web.tables.table import of
 
 
 @blp.route("/<table>/events")
@@ -105,7 +105,7 @@ class TableEvents(MethodView):
 def _final(record: TableRecord) -> bool:
     """Whether a finished table will have no more versions: it has no human seat to ask for a
     rematch, or its rematch was announced."""
-    return record.extra.get("rematch") is not None or all(
+    return of(record).rematch is not None or all(
         stored.bot is not None and stored.key_hash is None for stored in record.seats)
 
 
@@ -235,7 +235,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                         break
                     state = replay(record.table, state, entry)
                     cursor, digest = entry.version, entry.digest
-                    if clocked(record) or any(event["type"] in MESSAGES
+                    if of(record).clocked or any(event["type"] in MESSAGES
                                               for event in entry.events):
                         # Seats, names, phase or clock changed: the answer shows them.
                         record = _fresh(record)
