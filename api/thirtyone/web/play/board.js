@@ -144,7 +144,7 @@ export function tableCards(ui, moves) {
     for (let start = 0; start < cells.length; start += HAND_SIZE) {
       hands.push(h("figure", { class: "table-hand" },
         h("div", { class: "cards" }, cells.slice(start, start + HAND_SIZE)),
-        h("figcaption", {}, t("table_hand", { hand: start / HAND_SIZE }))));
+        h("figcaption", {}, t("table_hand", { hand: start / HAND_SIZE + 1 }))));
     }
     return h("div", { class: "table-hands" }, hands);
   }
@@ -179,7 +179,7 @@ export function hand(ui, moves) {
       const hand = cards.slice(move.hand * HAND_SIZE, (move.hand + 1) * HAND_SIZE);
       return h("figure", {},
         h("div", { class: "cards" }, hand.map(cell)),
-        h("figcaption", {}, t("hand_n", { hand: move.hand }), describe(ui, hand), " ",
+        h("figcaption", {}, t("hand_n", { hand: move.hand + 1 }), describe(ui, hand), " ",
           moveButton(move)));
     }));
   } else {
