@@ -17,8 +17,8 @@ def box_of(locator) -> dict[str, float]:
     return box
 
 
-@pytest.mark.parametrize("screen", SCREENS, ids=lambda screen: f"{screen['width']}x{screen['height']}")
-@pytest.mark.parametrize(("variant", "players"), TABLES, ids=lambda value: str(value))
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda size: f"{size['width']}x{size['height']}")
+@pytest.mark.parametrize(("variant", "players"), TABLES, ids=str)
 def test_every_table_card_is_in_sight_on_a_phone(server, new_player, artifacts, variant, players,
                                                  screen):
     player = new_player(seed=40 + players, viewport=screen)
