@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 
 import yaml
-
 from tests.conftest import ROOT
+
 from thirtyone.web import EXPOSED_HEADERS
 
 ORIGIN = {"Origin": "https://cards.example"}
