@@ -17,7 +17,7 @@ import { ending, invites, leave, result, rounds } from "./outcome.js";
 import { ACTIONS, EventQueue, pauseBefore } from "./pacing.js";
 import { recall, remember } from "./storage.js";
 import { TableStream } from "./stream.js";
-import { moveWords } from "./words.js";
+import { departed, moveWords } from "./words.js";
 
 const LOG_LENGTH = 200;
 const TITLE = document.title;
@@ -150,7 +150,9 @@ export class TableView {
     }
     this.answer = { ...this.answer, ...answer };
     this.render();
-    if (this.answer.rematch && this.key && this.answer.is_over) joinRematch(this);
+    // A rematch takes every player along, but one who left.
+    if (this.answer.rematch && this.key && this.answer.is_over
+        && !departed(this.answer, this.answer.seat)) joinRematch(this);
   }
 
   /** The stream's cursor was not on the table's timeline (the store lost versions, or the
