@@ -29,7 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-from site_cards import cards_picture, cards_text
+from site_cards import cards_picture, cards_text, pack_of
 from site_distinct import render_distinct
 from site_i18n import (
     LANGUAGES,
@@ -52,6 +52,7 @@ from site_strategy import render_deal, render_knock
 from site_terms import render_terms
 from site_tools import add_script_strings
 from site_variants import (
+    card_values,
     comparison_table,
     deck,
     first_dealer,
@@ -266,6 +267,7 @@ def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
         (_("In short"), engine(preset.summary)),
         (_("Players"), players(preset)),
         (_("Deck"), deck(preset, lang)),
+        (_("Card values"), card_values(preset, lang)),
         (_("First dealer"), first_dealer(preset, lang)),
         (_("Order of play"), play_order(preset, lang)),
         (_("Game flow"), flow(preset, lang)),
@@ -349,6 +351,7 @@ def _category(preset: Preset, category: str, lang: str) -> str:
 def render_examples(preset: Preset, lang: str) -> str:
     """Hands scored by the engine under the preset, and how it decides equal hands."""
     _ = site_gettext(lang)
+    pack = pack_of(preset)
     # Under the brag ranking a hand's points decide nothing, so they are left out.
     brag = preset.rules.ranking == "brag"
     header = [_("Hand"), _("Points"), _("Category"), _("Counted cards"), _("Wild cards")]
@@ -360,8 +363,8 @@ def render_examples(preset: Preset, lang: str) -> str:
         wild = ", ".join(
             f"{code} → {cards_text(parse_cards([card]), lang)}" for code, card in score.wild.items()
         )
-        cells = [cards_picture(hand.split(), lang), points_text(score.points),
-                 _category(preset, score.category, lang), cards_text(score.counted, lang),
+        cells = [cards_picture(hand.split(), lang, pack), points_text(score.points),
+                 _category(preset, score.category, lang), cards_text(score.counted, lang, pack),
                  wild or "—"]
         if brag:
             del cells[1]
@@ -380,8 +383,8 @@ def render_examples(preset: Preset, lang: str) -> str:
             result = _("the first hand wins")
         else:
             result = _("the second hand wins")
-        lines.append(_row([cards_picture(first.split(), lang),
-                           cards_picture(second.split(), lang), result]))
+        lines.append(_row([cards_picture(first.split(), lang, pack),
+                           cards_picture(second.split(), lang, pack), result]))
     return "\n".join(lines)
 
 

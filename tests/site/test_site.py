@@ -616,6 +616,8 @@ class _HouseRules:
     ("schwimmen", "knock_first_round"), ("scat", "knock_first_round"),
     ("scat", "knocker_ties"), ("schwimmen", "knocker_ties"), ("scat", "blitz_after_knock"),
     ("scat", "stock_exhausted"), ("stop-the-bus", "brag_order"),
+    ("schwimmen", "fire"), ("scat", "losers"), ("schwimmen", "spare_hand_to"),
+    ("trentuno-40", "knocker_caught"), ("trentuno-40", "deal_passes"),
 ])
 def test_every_value_of_a_rules_option_reads_differently(preset_id: str, option: str) -> None:
     variants, _walkthrough = _hooks()
@@ -624,7 +626,8 @@ def test_every_value_of_a_rules_option_reads_differently(preset_id: str, option:
     for value in choices:
         preset = _HouseRules(preset_id, {option: value})
         texts.add(" | ".join([
-            variants.flow(preset, "en"), *variants.round_ends(preset, "en"),
+            variants.flow(preset, "en"), variants.play_order(preset, "en"),
+            *variants.round_ends(preset, "en"),
             variants.settlement(preset, "en"), *variants.special_hands(preset, "en"),
         ]))
     assert len(texts) == len(choices), (preset_id, option)
@@ -1738,3 +1741,72 @@ def test_glossary_gives_synonyms_and_related_games(built: Built, lang: str) -> N
             assert synonym in text, synonym
     for game in _terms()["relatives"][lang]:
         assert game["name"] in text
+
+
+# -- RULES.md §4.15 (new turn 4): players and card values from the preset, "Il 31" ------------
+
+_NUMBER_WORDS = {
+    "en": ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+           "twelve", "thirteen", "fourteen", "fifteen"],
+    "ru": ["двух", "трёх", "четырёх", "пяти", "шести", "семи", "восьми", "девяти", "десяти",
+           "одиннадцати", "двенадцати", "тринадцати", "четырнадцати", "пятнадцати"],
+    "it": ["due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci", "undici",
+           "dodici", "tredici", "quattordici", "quindici"],
+}
+_PLAYER_RANGES = {
+    "en": re.compile(r"\b(\w+) to (\w+) players", re.IGNORECASE),
+    "ru": re.compile(r"\bот (\w+) до (\w+) игрок", re.IGNORECASE),
+    "it": re.compile(r"\bda (\w+) a (\w+) giocator", re.IGNORECASE),
+}
+
+
+def _number(word: str, lang: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS[lang].index(word.casefold()) + 2
+
+
+def _fact(sheet: str, label: str) -> str:
+    found = re.search(rf"^\| \*\*{re.escape(label)}\*\* \| (.*) \|$", sheet, re.MULTILINE)
+    assert found, label
+    return found[1]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_sheet_gives_the_presets_own_players_and_card_values(lang: str) -> None:
+    """One source of truth: the players and the card values of every printed sheet (and the
+    rules it prints, the base game's too) are the preset's own."""
+    variants, _walkthrough = _hooks()
+    labels = _catalog_texts(lang)
+    for preset in PRESETS.values():
+        sheet = variants.summary(preset, lang)
+        low, high = preset.players
+        assert _fact(sheet, labels["Players"]) == (str(low) if low == high else f"{low}–{high}")
+        for found in _PLAYER_RANGES[lang].finditer(sheet):
+            said = (_number(found[1], lang), _number(found[2], lang))
+            assert said == preset.players, (preset.id, found[0])
+        rules = preset.rules
+        values = [int(number) for number in re.findall(r"\d+", _fact(sheet, labels["Card values"]))]
+        deck = [card for card in rules.deck_cards if not card.is_joker]
+        ace = 1 if rules.values == "race" else 11
+        numbered = sorted({int(card.rank) for card in deck if card.rank.isdigit()} - {10})
+        tens = [card for card in deck if card.rank in ("10", "J", "Q", "K")]
+        assert values == [ace, *([10] if tens else []), numbered[0], numbered[-1]], preset.id
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("it", ("cavallo", "napoletane", "trentuno", "coppe", "denari", "bastoni", "spade")),
+    ("en", ("cavallo", "napoletane", "trentuno")),
+    ("ru", ("cavallo", "napoletane", "trentuno")),
+])
+def test_search_finds_il_31_by_the_words_italians_use(built: Built, lang: str,
+                                                       words: tuple[str, ...]) -> None:
+    index = _search_index(built, lang)
+    page = [doc for doc in index["docs"] if doc["location"].startswith("presets/trentuno-40/")]
+    assert page
+    text = set(_words(" ".join(doc["title"] + " " + doc["text"] for doc in page)))
+    assert set(words) <= text
+
+
+def test_il_31_shows_the_italian_pack(built: Built) -> None:
+    page = built.page("it", "presets/trentuno-40.md").read_text("utf-8")
+    assert 'aria-label="cavallo di coppe"' in page or "cavallo di" in page
+    assert "asso di coppe" in page
