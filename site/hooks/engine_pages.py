@@ -51,6 +51,7 @@ from site_search import localize_page, name_search_dialog, split_search_index, w
 from site_strategy import render_deal, render_knock
 from site_terms import render_terms
 from site_tools import add_script_strings
+from site_tools_pages import render_finder, render_score_sheets
 from site_variants import (
     card_values,
     comparison_table,
@@ -819,6 +820,10 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         if argument.startswith("sources/"):
             return render_original_link(argument.removeprefix("sources/"), lang) + "\n\n" + parallel
         return parallel
+    if directive == "variant-finder":
+        return render_finder(lang)
+    if directive == "score-sheets":
+        return render_score_sheets(lang)
     if directive == "terms":
         return render_terms(lang)
     if directive == "original" and argument:

@@ -1810,3 +1810,59 @@ def test_il_31_shows_the_italian_pack(built: Built) -> None:
     page = built.page("it", "presets/trentuno-40.md").read_text("utf-8")
     assert 'aria-label="cavallo di coppe"' in page or "cavallo di" in page
     assert "asso di coppe" in page
+
+
+def _fitting(players: int | None, deck: str | None, scoring: str | None) -> set[str]:
+    """The presets the finder should keep, from the engine's own presets."""
+    kinds = {"lives": "lives", "pot": "chips", "escalating": "chips", "points": "points",
+             "none": "none"}
+    return {preset.id for preset in PRESETS.values()
+            if (players is None or preset.players[0] <= players <= preset.players[1])
+            and (deck is None or preset.rules.deck == deck)
+            and (scoring is None or kinds[preset.settlement.value] == scoring)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_variant_finder_keeps_the_presets_that_fit(chromium: Any, served: str,
+                                                   lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "presets/finder.md"), "phone", failures)
+    shown = """() => Array.from(document.querySelectorAll('.variant-finder-list > li'))
+        .filter(item => !item.hidden && item.getBoundingClientRect().height > 0)
+        .map(item => item.querySelector('a').getAttribute('href'))"""
+
+    def ids() -> set[str]:
+        return {href.rstrip("/").split("/")[-1].removesuffix(".html")
+                for href in page.evaluate(shown)}
+
+    try:
+        assert ids() == set(PRESETS)
+        for players, deck, scoring in ((2, None, None), (12, None, None), (3, "piquet32", None),
+                                       (4, None, "chips"), (None, "full52", "lives"),
+                                       (2, "race24", None), (15, "piquet32", "lives")):
+            page.fill("form.variant-finder input[name=players]",
+                      "" if players is None else str(players))
+            page.select_option("form.variant-finder select[name=deck]", deck or "")
+            page.select_option("form.variant-finder select[name=scoring]", scoring or "")
+            expected = _fitting(players, deck, scoring)
+            assert ids() == expected, (players, deck, scoring)
+            status = page.text_content(".variant-finder-count") or ""
+            assert str(len(expected)) in status
+        assert page.evaluate(_TABLES_OVERFLOW)[0] == 0
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_preset_has_a_score_sheet(built: Built, lang: str) -> None:
+    article = main_content(parse_html(built.page(lang, "presets/score-sheets.md")))
+    sheets = {node.attrs["id"]: node for node in article.iter()
+              if "score-sheet" in node.classes()}
+    assert set(sheets) == {f"sheet-{preset}" for preset in PRESETS}
+    for preset in PRESETS.values():
+        table = next(node for node in sheets[f"sheet-{preset.id}"].iter() if node.tag == "table")
+        header = next(node for node in table.iter() if node.tag == "tr")
+        # A column per player (up to six) beside the round's number.
+        assert len(header.elements()) == 1 + min(preset.players[1], 6), preset.id
