@@ -68,6 +68,7 @@ from thirtyone.game.operations import (
     Operation,
     Pass,
     Reveal,
+    is_move,
     operation_of,
 )
 from thirtyone.game.pot import carried_seats
@@ -115,7 +116,7 @@ def trailing_passes(history: Sequence[Mapping[str, Any]]) -> int:
     """The passes at the end of ``history``."""
     count = 0
     for entry in reversed(history):
-        if entry.get("type") != "pass":
+        if not is_move(entry, Pass):
             break
         count += 1
     return count
