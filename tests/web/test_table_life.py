@@ -360,3 +360,21 @@ def test_a_player_gone_without_a_move_is_pushed_to_the_others_streams(store_url)
     # The second player made no request for longer than the window: gone, and told so, while
     # the first (streaming) stays.
     assert shown == [(None, [True, True]), ("presence", [True, False])]
+
+
+def test_nobody_but_its_player_revokes_or_claims_a_rematch_seat(client):
+    table, keys = _two_humans(client, options=QUICK, name="Ana")
+    answer: dict[str, Any] = {"is_over": False}
+    while not answer["is_over"]:
+        answer = play_one(client, table, keys)
+    opened = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[1])).json
+    new = opened["table"]
+    # The one who opened the rematch may not revoke Ana's kept seat to hand it to another.
+    revoked = client.post(f"/v1/tables/{new}/seats/0/invitation",
+                          headers=bearer(opened["key"]))
+    assert (revoked.status_code, revoked.json["code"]) == (403, "seat_reserved")
+    taken = claim(client, new, 0, {"name": "Ana"})
+    assert taken.status_code in (403, 409) and taken.json["code"] in (
+        "seat_reserved", "invitation_required")
+    mine = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[0]))
+    assert mine.status_code == 201 and mine.json["seat"] == 0

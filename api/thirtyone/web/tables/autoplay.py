@@ -35,6 +35,7 @@ from thirtyone.web.compute import NotReady
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
 from thirtyone.web.tables.ledger import commit, store, table_state
 from thirtyone.web.tables.playing import bot_move, play
+from thirtyone.web.tables.table import Phase, of
 
 SLICE_CPU_SECONDS = 0.05
 """The most CPU one request spends on a table's due moves (measured on its thread)."""
@@ -105,7 +106,7 @@ def advance(record: TableRecord) -> Advanced:
     commit them as its next version; the table as it then is."""
     state = table_state(record)
     # A table waiting for its players holds no dealt cards yet (see tables.life).
-    if record.extra.get("phase") == "waiting" or not is_due(record.seats, state):
+    if of(record).phase == Phase.WAITING or not is_due(record.seats, state):
         return Advanced(record.version, state, [])
     with _advancing(record.table) as mine:
         if not mine:

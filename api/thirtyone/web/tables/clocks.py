@@ -23,8 +23,9 @@ from thirtyone.game import GameState, legal_moves, view
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
 from thirtyone.web.tables.autoplay import play_due
 from thirtyone.web.tables.ledger import load_table, table_state
-from thirtyone.web.tables.life import PLAYING, changed, commit_life, level, phase, seat_meta
+from thirtyone.web.tables.life import changed, commit_life
 from thirtyone.web.tables.playing import play
+from thirtyone.web.tables.table import Phase, of
 
 MISSED_TURNS_TO_BOT = 3
 
@@ -37,9 +38,9 @@ def _humans_in(record: TableRecord, state: GameState) -> list[int]:
 def deadline(record: TableRecord, state: GameState) -> float | None:
     """When the move due now must be made (Unix time); None when no clock runs: no
     ``turn_seconds``, a waiting or finished table, or a bot to move."""
-    seconds = record.extra.get("turn_seconds")
-    started = record.extra.get("turn_started")
-    if not seconds or started is None or phase(record) != PLAYING or state.is_over:
+    meta = of(record)
+    seconds, started = meta.turn_seconds, meta.turn_started
+    if not seconds or started is None or meta.phase != Phase.PLAYING or state.is_over:
         return None
     seat = state.to_move
     deadline = float(started) + float(seconds)
@@ -81,7 +82,7 @@ def _autopilot_move(record: TableRecord, state: GameState) -> dict[str, Any]:
     if seat is None:
         return {"type": "next_round"}
     place = f"{state.round}/{state.turns}/{len(state.history)}"
-    bot = make_bot(level(record), f"{state.seed}/autopilot/{seat}/{place}")
+    bot = make_bot(of(record).level, f"{state.seed}/autopilot/{seat}/{place}")
     seen = view(state, seat) if bot.uses_view else None
     return dict(bot.choose(seen, legal_moves(state)))
 
@@ -97,13 +98,14 @@ def enforce(record: TableRecord) -> TableRecord:
     moved, events = play(state, _autopilot_move(record, state), moves)
     after = record
     if seat is not None:
-        missed = int(seat_meta(record, seat).get("missed") or 0) + 1
+        meta = of(record)
+        missed = meta.seat(seat).missed + 1
         events = [{"type": "autopilot", "seat": seat}, *events]
         handed = {}
         if missed >= MISSED_TURNS_TO_BOT:
-            handed[seat] = SeatRecord(level(record), record.seats[seat].key_hash)
-            events.append({"type": "seat_to_bot", "seat": seat, "bot": level(record)})
-        after = changed(record, seats=handed, seat_meta_changes={seat: {"missed": missed}})
+            handed[seat] = SeatRecord(meta.level, record.seats[seat].key_hash)
+            events.append({"type": "seat_to_bot", "seat": seat, "bot": meta.level})
+        after = changed(record, seats=handed, seat_changes={seat: {"missed": missed}})
     moved, bot_events = play_due(after.seats, moved, moves)
     try:
         return commit_life(record, after, moves, moved, events + bot_events)
