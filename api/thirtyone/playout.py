@@ -33,12 +33,12 @@ from itertools import combinations
 
 from thirtyone.cards import Card
 from thirtyone.game import GameState, Phase, apply_move, legal_moves
+from thirtyone.game.exchange import exchange_sizes
 from thirtyone.game.racing import GOAL
 from thirtyone.game.state import HISTORY_LIMIT
 from thirtyone.game.widow import (
     WIDOW_SIZE,
     WidowPhase,
-    exchange_sizes,
     next_player,
     passes_in_a_row,
 )

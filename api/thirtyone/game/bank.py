@@ -19,6 +19,7 @@ from typing import Any
 from thirtyone.errors import N_, MoveError, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import AFTER_DRAWING, DRAW, KNOCK, STAND, DrawFlow
+from thirtyone.game.exchange import exchange_moves, exchange_sizes, hide_gift, read_exchange, swap
 from thirtyone.game.family import Events, shows_blitz
 from thirtyone.game.moves import Move, PlayedMove, move_card, refuse
 from thirtyone.game.operations import Exchange, Join, Operation, Pass
@@ -29,12 +30,7 @@ from thirtyone.game.widow import (
     WIDOW_SIZE,
     WidowPhase,
     check_carried_deal,
-    exchange_moves,
-    exchange_sizes,
-    hide_gift,
     next_player,
-    read_exchange,
-    swap,
     to_join,
 )
 from thirtyone.hands import evaluator
