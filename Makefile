@@ -84,8 +84,13 @@ $(AXE)/node_modules/.installed: $(AXE)/package-lock.json
 
 axe: $(AXE)/node_modules/.installed
 
+# Then the npm package (clients/ts/dist) is built and `node --test` checks it, and the docs'
+# standalone table reader, against the conformance vectors with the tables this engine writes.
 clients: $(CLIENTS)/node_modules/.installed
-	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check
+	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check \
+		&& npm run --silent build
+	$(BIN)/thirtyone tables vectors $(CLIENTS)/build/tables
+	cd $(CLIENTS) && npm test --silent
 
 # The inner loop: the engine's and the web layer's unit tests and doctests, without a browser,
 # the site, node, or a real server (those tests, and the heaviest random ones, are marked
@@ -119,5 +124,5 @@ bench-bots: $(STAMP)
 	$(BIN)/python benchmarks/bots.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build \
+	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build $(CLIENTS)/dist \
 		$(AXE)/node_modules

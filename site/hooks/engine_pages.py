@@ -14,6 +14,7 @@ catalogs. Both are read straight from the ``.po`` files, so the site needs no co
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable
 from functools import cache
@@ -43,7 +44,7 @@ from site_i18n import (
 )
 from site_notfound import is_not_found, keep_404, write_404s
 from site_problems import render_problem_codes
-from site_search import localize_page, split_search_index
+from site_search import localize_page, name_search_dialog, split_search_index, write_stems_worker
 from site_strategy import render_deal, render_knock
 from site_variants import (
     card_values,
@@ -61,6 +62,7 @@ from site_variants import (
     special_hands,
     table_players,
 )
+from site_tools import add_script_strings
 from site_walkthrough import render_first_game
 
 from thirtyone import legal_moves, new_game
@@ -844,7 +846,10 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     """Make the links the theme and the language plugin write from the site's root relative
     to the page, so the site works under any sub-path; point ru and it at their own search.
     A language's ``not-found`` page is also written as its 404.html."""
-    output = localize_page(output, page)
+    output = localize_page(output, page, canonical=bool(os.environ.get("THIRTYONE_SITE_URL")))
+    lang = page_language(page)
+    output = name_search_dialog(output, site_gettext(lang)("Search the site"))
+    output = add_script_strings(output, lang)
     if is_not_found(page):
         keep_404(output, page, config)
     return output
@@ -855,4 +860,5 @@ def on_post_build(config: MkDocsConfig) -> None:
     """Split the one search index the language plugin writes into one per language; write
     each language's 404 page."""
     split_search_index(Path(config.site_dir))
+    write_stems_worker(Path(config.site_dir))
     write_404s()

@@ -62,6 +62,8 @@ class Built:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    # The site's address unknown, as under `make site` without THIRTYONE_SITE_URL.
+    env.pop("THIRTYONE_SITE_URL", None)
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(SITE / "mkdocs.yml"),
          "-d", str(out)],
@@ -1381,16 +1383,30 @@ def test_no_page_makes_a_failing_or_third_party_request(
     assert index_bytes[0] < raw / 3, (index_bytes[0], raw)
 
 
-ENDINGS = {
-    "ru": ("тузы", "вдове"),
-    "it": ("vedove", "busso", "mazzieri"),
-    "en": ("widows", "knocked"),
+INFLECTED = {
+    "ru": ("тузы", "вдове", "семерка", "бубен", "счет", "четверка", "расчет", "сдающему",
+           "фишками", "стучит"),
+    "it": ("vedove", "busso", "mazzieri", "bussare", "giocatori", "scartato", "vite", "gettoni",
+           "round", "semi"),
+    "en": ("widows", "knocked", "dealers", "jokers", "chips", "discarded", "rounds", "lives",
+           "suits", "knocking"),
 }
-"""Words in a form the pages may not use as such: the stemmer must find their pages."""
-RULES_QUERIES = {"en": "knock", "ru": "стук", "it": "bussare"}
+"""Ten words per language in a form the pages may not use as such: each finds pages, none
+is marked missing in a result, and no API page ranks above a rules page."""
+FOLDED = (("семерка", "семёрка"), ("бубен", "бубён"), ("счет", "счёт"), ("четверка", "четвёрка"),
+          ("расчет", "расчёт"))
+"""Most Russian readers type е for ё: both spellings find the same pages."""
 
 
-def _search(chromium: Any, served: str, lang: str, query: str) -> list[str]:
+@dataclass
+class Found:
+    pages: list[str]
+    missing: list[str]
+    """The words a result marks missing (the theme's «Отсутствует: ~~тузы~~»)."""
+    snippets: list[str]
+
+
+def _search(chromium: Any, served: str, lang: str, query: str) -> Found:
     """The pages the theme's search lists for ``query``, best first."""
     failures: list[str] = []
     url = f"{_url(served, lang, 'index.md')}?{urlencode({'q': query})}"
@@ -1406,20 +1422,70 @@ def _search(chromium: Any, served: str, lang: str, query: str) -> list[str]:
         }""", timeout=SEARCH_READY_SECONDS * 1000)
         found = page.eval_on_selector_all(
             ".md-search-result__item > a:first-child", "links => links.map(link => link.href)")
+        missing = page.eval_on_selector_all(
+            ".md-search-result del", "words => words.map(word => word.textContent.trim())")
+        snippets = page.eval_on_selector_all(
+            ".md-search-result__article", "articles => articles.map(a => a.innerHTML)")
     finally:
         page.close()
     assert not failures, failures
-    return [href.split("#")[0].split("?")[0] for href in found]
+    return Found([href.split("#")[0].split("?")[0] for href in found], missing, snippets)
+
+
+def _is_api(url: str) -> bool:
+    return "/api/" in url
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_search_knows_word_endings(chromium: Any, served: str, lang: str) -> None:
-    for word in ENDINGS[lang]:
-        assert _search(chromium, served, lang, word), word
-    rules = _search(chromium, served, lang, RULES_QUERIES[lang])
-    # The rules come first; the API reference, weighted below them, comes after.
-    assert rules and "/api/" not in rules[0], rules
+    for word in INFLECTED[lang]:
+        found = _search(chromium, served, lang, word)
+        assert found.pages, word
+        # Each word is sent once, as its stem: a found word is never marked missing.
+        assert not found.missing, (word, found.missing)
+        # The rules come first; the API guide and reference, weighted below them, after.
+        kinds = [_is_api(page) for page in found.pages]
+        assert kinds == sorted(kinds), (word, found.pages)
+
+
+@pytest.mark.slow
+def test_russian_search_folds_yo(chromium: Any, served: str) -> None:
+    for plain, with_yo in FOLDED:
+        pages = _search(chromium, served, "ru", plain).pages
+        assert pages, plain
+        assert pages == _search(chromium, served, "ru", with_yo).pages, (plain, with_yo)
+
+
+@pytest.mark.slow
+def test_search_marks_a_word_missing_only_where_it_is(chromium: Any, served: str) -> None:
+    # A two-word query: a page with one of them lists the other as missing, the check works.
+    found = _search(chromium, served, "en", "widow stock")
+    assert found.pages and set(found.missing) <= {"widow", "stock"}
+    assert found.missing, "no result lacks a word: the check has nothing to catch"
+
+
+def test_snippets_keep_table_cells_apart(built: Built) -> None:
+    docs = _search_index(built, "ru")["docs"]
+    facts = next(doc for doc in docs if doc["location"] == "presets/trentuno/")
+    # A row is a paragraph, its cells parted: «Игроки · 3–9», never «Игроки 3–9 Колода».
+    assert re.search(r"<p> ?Игроки +· 3–9 ?</p>", facts["text"]), facts["text"][:400]
+    assert "<p> ·" not in facts["text"] and "<p>  </p>" not in facts["text"]
+
+
+def test_search_dialog_has_a_name_on_every_page(built: Built) -> None:
+    names = {"en": "Search the site", "ru": "Поиск по сайту", "it": "Cerca nel sito"}
+    for lang in LANGUAGES:
+        for page in doc_pages():
+            html = built.page(lang, page).read_text(encoding="utf-8")
+            assert f'role="dialog" aria-label="{names[lang]}"' in html, (lang, page)
+
+
+def test_canonical_is_left_out_without_the_sites_address(built: Built) -> None:
+    for lang in LANGUAGES:
+        html = built.page(lang, "index.md").read_text(encoding="utf-8")
+        assert 'rel="canonical"' not in html
+        assert "127.0.0.1:8000" not in html.split("</head>")[0]
 
 
 def _section(article: Node, title: str) -> str:

@@ -35,6 +35,7 @@ from thirtyone.web import (
     contract,
     docs,
     games,
+    hand_tables,
     hands,
     i18n,
     limits,
@@ -156,9 +157,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
+    hand_tables.document(api.spec)
     codes.document(api.spec)
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
-                  archive_routes.blp, race.blp, review.blp, meta.blp)
+                  archive_routes.blp, race.blp, review.blp, meta.blp, hand_tables.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
     limits.init_app(app)

@@ -20,7 +20,8 @@ from apispec import APISpec
 from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS, CARD
 from thirtyone.events import EVENTS, Event
-from thirtyone.game.moves import MOVES, Move, PlayedMove
+from thirtyone.game.moves import Move, PlayedMove
+from thirtyone.game.operations import MOVES
 from thirtyone.game.state import StateData
 from thirtyone.game.views import View
 from thirtyone.rules import OPTION_VALUES, OPTIONS, PRESETS, OptionSpec

@@ -137,9 +137,9 @@ def init_app(app: Flask) -> None:
     )
     # Flask-Limiter checks a decorated view's limits in the view's wrapper; its app-wide hooks
     # serve default and application limits (none here) and its own headers (off): they go.
-    hooks = {limiter._check_request_limit}
-    app.before_request_funcs[None] = [hook for hook in app.before_request_funcs.get(None, [])
-                                      if hook not in hooks]
+    app.before_request_funcs[None] = [
+        hook for hook in app.before_request_funcs.get(None, [])
+        if getattr(hook, "__self__", None) is not limiter]
     app.after_request_funcs[None] = [
         hook for hook in app.after_request_funcs.get(None, [])
         if getattr(hook, "args", None) != (limiter,)]

@@ -100,6 +100,7 @@ TEXTS: dict[str, str] = {
     "winner": N_("Winner: {name}."),
     "winners": N_("Winners: {names}."),
     "you_won": N_("You won!"),
+    "winners_you": N_("Winners: you and {names}."),
     "choose_exchange": N_("To exchange, choose cards from your hand and as many from the table."),
     "clear": N_("Clear the choice"),
     # Round results.
@@ -147,6 +148,22 @@ TEXTS: dict[str, str] = {
     # What happened: the log, the moves as they are shown, the rounds and the match.
     "show_log": N_("Show what happened"),
     "last_move": N_("Last move"),
+    # A seat's move in words, its player named (the present tense: Russian and Italian need
+    # no gender for it).
+    "mv_drew_stock": N_("{name} draws from the stock."),
+    "mv_drew_discard": N_("{name} takes {card} from the discard pile."),
+    "mv_discarded": N_("{name} discards {card}."),
+    "mv_exchanged": N_("{name} gives {gave} and takes {took}."),
+    "mv_took": N_("{name} takes {card}: {total} in all."),
+    "mv_knocked": N_("{name} knocks."),
+    "mv_passed": N_("{name} passes."),
+    "mv_drew_stock_you": N_("You draw from the stock."),
+    "mv_drew_discard_you": N_("You take {card} from the discard pile."),
+    "mv_discarded_you": N_("You discard {card}."),
+    "mv_exchanged_you": N_("You give {gave} and take {took}."),
+    "mv_took_you": N_("You take {card}: {total} in all."),
+    "mv_knocked_you": N_("You knock."),
+    "mv_passed_you": N_("You pass."),
     "gave": N_("Gave"),
     "took": N_("Took"),
     "history": N_("Rounds so far"),

@@ -7,9 +7,9 @@ import { t } from "./i18n.js";
 import { arrive } from "./motion.js";
 import { ACTIONS } from "./pacing.js";
 
-/** The log's line for `event`, the page's `number`th; `live` when it happened while the page
-was open (not the table's story before it). */
-export function logEntry(event, number, live) {
+/** The log's line for `event` (`text`: what it says), the page's `number`th; `live` when it
+happened while the page was open (not the table's story before it). */
+export function logEntry(event, text, number, live) {
   const cards = (codes) => h("span", { class: "cards small" }, codes.map((code) => card(code)));
   const facts = [];
   if (event.type === "drew" && event.card) facts.push(cards([event.card]));
@@ -22,17 +22,18 @@ export function logEntry(event, number, live) {
     "data-live": live ? "true" : null,
     // When it was shown (ms since the page opened): the pace can be read off the log.
     "data-at": Math.round(performance.now()),
-  }, event.message, facts.length ? " " : null, facts);
+  }, text, facts.length ? " " : null, facts);
 }
 
-/** The move `event` just shown, on the table `root` drawn before it. */
+/** The move `event` just shown (its `words` as the page says it), on the table `root` drawn
+before it. */
 export function markMove(root, event) {
   for (const marked of root.querySelectorAll(".last-actor")) marked.classList.remove("last-actor");
   const seat = root.querySelector(`[data-seat-index="${event.seat}"]`);
   seat?.classList.add("last-actor");
   const caption = root.querySelector(".last-move");
   if (caption && ACTIONS.has(event.type)) {
-    caption.replaceChildren(`${t("last_move")}: ${event.message}`);
+    caption.replaceChildren(`${t("last_move")}: ${event.words}`);
   }
   if (event.type !== "discarded") return;
   const top = root.querySelector(".discard img.card");

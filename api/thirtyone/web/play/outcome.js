@@ -6,7 +6,7 @@ import { card } from "./cards.js";
 import { figures } from "./board.js";
 import { h } from "./dom.js";
 import { categoryName, pointsText, t, tn } from "./i18n.js";
-import { seatName } from "./life.js";
+import { seatName, seatWords, winnersText } from "./words.js";
 import { inviteLink, seatLink } from "./links.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
@@ -89,11 +89,7 @@ export function rounds(ui) {
 /** The match at its end: how many rounds, who won, where every seat stands. */
 export function summary(ui, rounds) {
   const view = ui.answer.view;
-  const winners = view.winners ?? [];
-  let won = null;
-  const names = winners.map((seat) => seatName(ui.answer, seat));
-  if (winners.length > 1) won = t("winners", { names: names.join(", ") });
-  else if (winners.length) won = t("winner", { name: names[0] });
+  const won = winnersText(ui.answer);
   return h("div", { class: "summary-match", "data-summary": "" },
     h("p", {}, tn("rounds_n", rounds), won ? " " : null, won),
     h("ul", {}, view.seats.map((standing, seat) => h("li", {},
@@ -115,7 +111,7 @@ export function seed(ui, seed) {
 export function invites(ui) {
   const invites = ui.facts.invites ?? [];
   const link = (url, seat, hook = null) => h("li", {},
-    seat === null ? null : h("span", {}, `${t("seat", { seat })}: `),
+    seat === null ? null : h("span", {}, `${seatWords(seat)}: `),
     h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite",
       ...(hook ? { [hook]: url } : {}) }, url), " ",
     h("button", { type: "button", class: "link", "data-copy": url }, t("copy")));

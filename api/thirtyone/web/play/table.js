@@ -18,6 +18,7 @@ import { ending, invites, leave, result, rounds } from "./outcome.js";
 import { ACTIONS, EventQueue, pauseBefore } from "./pacing.js";
 import { recall, remember } from "./storage.js";
 import { TableStream } from "./stream.js";
+import { moveWords } from "./words.js";
 
 const LOG_LENGTH = 200;
 const TITLE = document.title;
@@ -233,15 +234,18 @@ export class TableView {
   showEvent(event, live) {
     this.history.add(event);
     this.shown += 1;
-    this.log.append(logEntry(event, this.shown, live));
+    // A move in the page's words (its player named, its cards named), else the server's.
+    const words = moveWords(event, this.answer ?? {}) ?? event.message;
+    this.log.append(logEntry(event, words, this.shown, live));
     while (this.log.childElementCount > LOG_LENGTH) this.log.firstElementChild.remove();
     this.log.scrollTop = this.log.scrollHeight;
     if (event.type === "took") this.raceTotal = event.total;
+    // The table's story read on opening leaves its last move too.
+    if (ACTIONS.has(event.type)) this.lastMove = { ...event, words };
     if (!live) return;
     this.element.dataset.event = this.shown;
-    if (ACTIONS.has(event.type)) this.lastMove = event;
-    announce(event.message);
-    markMove(this.element, event);
+    announce(words);
+    markMove(this.element, { ...event, words });
   }
 
   /** Ask for the table again; asks made while one is on the way share one follow-up. */
