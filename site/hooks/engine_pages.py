@@ -46,6 +46,7 @@ from site_notfound import is_not_found, keep_404, write_404s
 from site_problems import render_problem_codes
 from site_search import localize_page, name_search_dialog, split_search_index, write_stems_worker
 from site_strategy import render_deal, render_knock
+from site_tools import add_script_strings
 from site_variants import (
     card_values,
     comparison_table,
@@ -62,7 +63,6 @@ from site_variants import (
     special_hands,
     table_players,
 )
-from site_tools import add_script_strings
 from site_walkthrough import render_first_game
 
 from thirtyone import legal_moves, new_game
