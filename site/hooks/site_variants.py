@@ -17,6 +17,7 @@ from site_i18n import (
     engine_gettext,
     plural_count,
     points_text,
+    sibling_href,
     site_gettext,
     site_ngettext,
 )
@@ -319,7 +320,7 @@ def comparison_table(lang: str) -> str:
     rows = []
     for preset in PRESETS.values():
         # The page sits at presets/comparison/, beside each preset's folder.
-        link = f'<a href="../{preset.id}/">{escape(engine(preset.name))}</a>'
+        link = f'<a href="{sibling_href(preset.id)}">{escape(engine(preset.name))}</a>'
         cells = [
             link, escape(deck(preset, lang)), players(preset), escape(flow(preset, lang)),
             _html_list(round_ends(preset, lang)), escape(settlement(preset, lang)),

@@ -103,6 +103,9 @@ class HandTable(MethodView):
     @blp.alt_response(404, response="NOT_FOUND", description="No variant has this id or name.")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY",
                       description="An option that does not exist, apply or fit.")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
+                      description="`busy`: the server's work queue is full (a table not built "
+                      "yet); try again after `Retry-After` seconds.")
     def get(self, variant: str) -> Response:
         """Every three-card hand's value and rank under a variant and options."""
         try:
