@@ -240,7 +240,7 @@ class TableLeave(MethodView):
             after = changed(record, seats={seat: SeatRecord(bot, stored.key_hash)})
             moves: list[dict[str, Any]] = []
             events: list[Any] = [{"type": "seat_left", "seat": seat, "bot": bot}]
-            played, bot_events = play_due(after.seats, state, moves)
+            played, bot_events = play_due(record, after.seats, state, moves)
             committed = commit_life(record, after, moves, played, events + bot_events)
             return committed, played, events + bot_events
 

@@ -103,6 +103,10 @@ def store() -> TableStore:
     return tables
 
 
+AFTER_COMMIT = "thirtyone.after_commit"
+"""The app's extension listing what runs after each commit of a version, with the table as
+then stored and its state (the scheduler: :mod:`.scheduler`)."""
+
 MAX_VERSIONS = 100_000
 """The most versions a table may have: a match of the engine ends long before."""
 
@@ -184,7 +188,14 @@ def load_table(table: str, seen: tuple[int, str] | None = None) -> TableRecord:
     record = store().load(table)
     for known in (_states().seen(table), seen):
         if known is not None and _behind(record, *known):
-            record = catch_up(record, known[0])
+            # A commit of this process (its scheduler's, another request's) may have landed
+            # between the read and the check: read again before calling the timeline lost.
+            record = store().load(table)
+            if _behind(record, *known):
+                try:
+                    record = catch_up(record, known[0])
+                except StaleVersion:
+                    record = store().load(table)  # another commit came first: it stands
     return record
 
 
@@ -245,6 +256,9 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
         raise
     metrics.COMMITS.inc()
     _states().put(record.table, entry.version, entry.digest, after)
+    committed = dataclasses.replace(meta or record, version=entry.version, digest=entry.digest)
+    for hook in current_app.extensions.get(AFTER_COMMIT, ()):
+        hook(committed, after)
     return entry.version
 
 

@@ -195,7 +195,7 @@ def start(record: TableRecord, after: TableRecord,
     moves: list[dict[str, Any]] = [{"type": "deal", "seed": state.seed}]
     events = [*events, {"type": "table_started", "seed_sha256": record.seed_sha256,
                         "bots": sorted(seats)}]
-    played, bot_events = autoplay.play_due(after.seats, state, moves)
+    played, bot_events = autoplay.play_due(record, after.seats, state, moves)
     committed = commit_life(record, after, moves, played, events + bot_events)
     if of(after).public:
         store().unlist(record.table)
