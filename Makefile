@@ -5,9 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test test-fast lint bench bench-bots clean clients axe
+.PHONY: install system translations site site-zip serve test test-fast test-js lint bench bench-bots clean clients axe
 
-# What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy and
+# What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy,
+# postgresql (the archive of finished matches), prometheus (promtool checks the alert rules) and
 # chromium, node and npm for the TypeScript client check, and curl and jq for the README's
 # shell examples, installed when missing (CI runs as root on a machine that may be new;
 # elsewhere, install them the same way).
@@ -15,6 +16,8 @@ SYSTEM_PACKAGES := $(if $(shell command -v redis-server),,redis-server) \
 	$(if $(shell command -v redis-sentinel),,redis-sentinel) \
 	$(if $(or $(shell command -v nginx),$(wildcard /usr/sbin/nginx)),,nginx) \
 	$(if $(or $(shell command -v haproxy),$(wildcard /usr/sbin/haproxy)),,haproxy) \
+	$(if $(or $(shell command -v initdb),$(wildcard /usr/lib/postgresql/*/bin/initdb)),,postgresql) \
+	$(if $(shell command -v promtool),,prometheus) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
 	$(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm) \
 	$(if $(shell command -v jq),,jq) $(if $(shell command -v curl),,curl)
@@ -53,6 +56,19 @@ $(SITE_STAMP): $(STAMP) $(SITE_SOURCES)
 
 site: $(SITE_STAMP)
 
+# The site to read offline: unpack the archive and open site/index.html from disk. Every link
+# names its file (no directory URLs); the Play buttons lead to `make serve` on 127.0.0.1:8000.
+SITE_ZIP ?= build/thirtyone-site.zip
+OFFLINE_DIR ?= build/site-offline
+site-zip: $(STAMP) $(SITE_SOURCES)
+	rm -rf $(OFFLINE_DIR) $(SITE_ZIP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -f site/mkdocs.yml --no-directory-urls \
+		-d $(abspath $(OFFLINE_DIR))/site
+	# A 404 page answers a server's missing address; from disk there is none to answer.
+	rm -f $(OFFLINE_DIR)/site/404.html $(OFFLINE_DIR)/site/*/404.html
+	cd $(OFFLINE_DIR) && $(abspath $(BIN))/python -m zipfile -c $(abspath $(SITE_ZIP)) site
+	@echo "$(SITE_ZIP): unpack it and open site/index.html"
+
 # The API always; the rules site at / when it builds (a failed site build leaves the API up).
 serve: translations
 	@$(MAKE) --no-print-directory site || echo "The rules site did not build: serving the API alone."
@@ -81,8 +97,13 @@ $(AXE)/node_modules/.installed: $(AXE)/package-lock.json
 
 axe: $(AXE)/node_modules/.installed
 
+# Then the npm package (clients/ts/dist) is built and `node --test` checks it, and the docs'
+# standalone table reader, against the conformance vectors with the tables this engine writes.
 clients: $(CLIENTS)/node_modules/.installed
-	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check
+	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check \
+		&& npm run --silent build
+	$(BIN)/thirtyone tables vectors $(CLIENTS)/build/tables
+	cd $(CLIENTS) && npm test --silent
 
 # The inner loop: the engine's and the web layer's unit tests and doctests, without a browser,
 # the site, node, or a real server (those tests, and the heaviest random ones, are marked
@@ -92,6 +113,11 @@ FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py test
 
 test-fast: $(STAMP) translations
 	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)
+
+# The play page's modules that need no browser, by node's own test runner (make test runs
+# them too, through tests/play/test_unit_js.py).
+test-js:
+	node --test tests/play/unit/
 
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
@@ -111,5 +137,5 @@ bench-bots: $(STAMP)
 	$(BIN)/python benchmarks/bots.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build \
+	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build $(CLIENTS)/dist \
 		$(AXE)/node_modules

@@ -3,6 +3,8 @@
 - ``live_server(app)``: serve a WSGI app on a free loopback port from a thread; its base URL.
 - ``redis_url``: a real ``redis-server`` (Debian's) on a free port in a temp dir, stopped
   after the session.
+- ``postgres_url``: a real PostgreSQL (Debian's ``postgresql``) on a free port in a temp dir,
+  stopped after the session: the URL of a new empty database for each test.
 - ``chromium``: Debian's Chromium driven by Playwright through ``executable_path`` (the
   browser Playwright would download cannot be fetched here).
 - ``artifacts``: the folder for screenshots and other test artifacts (``build/test-artifacts``).
@@ -18,8 +20,12 @@ starts its own processes carries the mark itself (or lives in a folder test-fast
 
 from __future__ import annotations
 
+import glob
 import os
+import pwd
+import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -40,7 +46,7 @@ CHROMIUM_ARGS = [
 ]
 
 
-REAL_COMPONENTS = frozenset({"chromium", "redis_url"})
+REAL_COMPONENTS = frozenset({"chromium", "redis_url", "postgres_url"})
 """Fixtures that start a real component: their tests are ``slow``."""
 
 
@@ -120,6 +126,88 @@ def redis_url() -> Iterator[str]:
         finally:
             process.terminate()
             process.wait(timeout=10)
+
+
+def postgres_bin(name: str) -> str | None:
+    """A PostgreSQL server program: on the PATH, or where Debian keeps it (the newest)."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
+                        key=lambda path: int(Path(path).parts[-3]))
+    return candidates[-1] if candidates else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL of our own on a free port (trust authentication, no fsync); the URL of
+    its ``postgres`` database. initdb refuses to run as root: as root, the server runs as the
+    ``postgres`` user (or ``nobody``), which owns its temp dir."""
+    initdb, postgres = postgres_bin("initdb"), postgres_bin("postgres")
+    if initdb is None or postgres is None:
+        missing("PostgreSQL (Debian package postgresql)")
+    user = None
+    if os.geteuid() == 0:
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            user = pwd.getpwnam("nobody")
+    folder = tempfile.mkdtemp(prefix="thirtyone-pg-")
+    if user is not None:
+        os.chown(folder, user.pw_uid, user.pw_gid)
+    as_user: dict[str, Any] = {} if user is None else {"user": user.pw_uid,
+                                                       "group": user.pw_gid}
+    data = os.path.join(folder, "data")
+    port = free_port()
+    process = None
+    try:
+        subprocess.run([initdb, "-D", data, "-A", "trust", "-U", "thirtyone", "-E", "UTF8",
+                        "--no-sync", "--no-instructions"], check=True, cwd=folder,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **as_user)
+        process = subprocess.Popen(
+            [postgres, "-D", data, "-p", str(port), "-c", "listen_addresses=127.0.0.1",
+             "-c", f"unix_socket_directories={folder}", "-c", "fsync=off",
+             "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+            cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **as_user)
+        url = f"postgresql://thirtyone@127.0.0.1:{port}/postgres"
+        _wait_for_postgres(url, process)
+        yield url
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGINT)  # a fast shutdown
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _wait_for_postgres(url: str, process: subprocess.Popen[bytes]) -> None:
+    import psycopg
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            psycopg.connect(url, connect_timeout=2).close()
+            return
+        except psycopg.OperationalError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A new empty database on the session's PostgreSQL, dropped after the test."""
+    import psycopg
+
+    name = f"test_{secrets.token_hex(6)}"
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture(scope="session")

@@ -86,7 +86,7 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
     hands = list(state.hands)
     stock, discard = state.stock, list(state.discard)
     drawn = 0
-    seat: int = state.turn  # type: ignore[assignment]
+    seat = state.seat_to_act
     turns = state.turns
     while len(stock) - drawn >= 2 and discard and turns < last_turn:
         hand = hands[seat]
@@ -163,7 +163,7 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
     table = list(state.table)
     history = list(state.history)
     passes = passes_in_a_row(state)
-    seat: int = state.turn  # type: ignore[assignment]
+    seat = state.seat_to_act
     turns = state.turns
     while turns < last_turn:
         hand = hands[seat]

@@ -169,7 +169,7 @@ class Judge:
         """The position of the seat to act in ``state``; the policy still reads only its
         hand and the face-up cards."""
         players = sum(1 for held in state.hands if held) or state.players
-        seat: int = state.turn  # type: ignore[assignment]
+        seat = state.seat_to_act
         return cls(
             rules=state.rules, hand=state.hands[seat],
             top=state.discard[-1] if state.discard else None,

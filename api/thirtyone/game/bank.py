@@ -20,7 +20,7 @@ from thirtyone.errors import N_, MoveError, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import AFTER_DRAWING, DRAW, KNOCK, STAND, DrawFlow
 from thirtyone.game.family import Events, shows_blitz
-from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.moves import Move, PlayedMove, move_card, refuse
 from thirtyone.game.operations import Exchange, Operation
 from thirtyone.game.settlers import settle_blitz
 from thirtyone.game.state import GameState, Phase
@@ -105,7 +105,7 @@ class BankFlow(DrawFlow):
         return new, events
 
     def public_move(self, entry: Mapping[str, Any], seat: int | None,
-                    rules: Rules) -> dict[str, Any]:
+                    rules: Rules) -> PlayedMove:
         return hide_gift(entry, rules)
 
     def check_state(self, state: GameState) -> None:
@@ -127,18 +127,18 @@ class WidowExchange(Exchange[BankFlow]):
     """Exchange with the widow instead of drawing: the turn ends (a blitz it makes is shown
     at once)."""
 
-    def legal(self, flow: BankFlow, state: GameState) -> list[dict[str, Any]]:
-        hand = state.hands[state.turn]  # type: ignore[index]
-        return exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+    def legal(self, flow: BankFlow, state: GameState) -> list[Move]:
+        hand = state.hands[state.seat_to_act]
+        return list(exchange_moves(hand, len(state.table), exchange_sizes(state.rules)))
 
     def verify(self, flow: BankFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+               move: Mapping[str, Any]) -> Move:
+        hand = state.hands[state.seat_to_act]
         return read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
 
     def apply(self, flow: BankFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         cards = [move_card({"card": code}) for code in move["give"]]
         state, event = swap(state, seat, cards, move["take"],
                             state.rules.widow_discards == "face-up")

@@ -15,10 +15,11 @@ import builtins
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_
+from thirtyone.events import Event
 from thirtyone.game.moves import (
     DeclareMove,
     DiscardMove,
@@ -27,8 +28,11 @@ from thirtyone.game.moves import (
     JoinMove,
     KeepMove,
     KnockMove,
+    Move,
     NextRoundMove,
     PassMove,
+    PlayedExchange,
+    PlayedMove,
     RenewMove,
     RevealMove,
     StandMove,
@@ -36,9 +40,9 @@ from thirtyone.game.moves import (
     TakeMove,
     refuse,
 )
-from thirtyone.game.state import GameState
+from thirtyone.game.state import GameState, thaw
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 """What a move caused, in order (:mod:`thirtyone.events`)."""
 
 F = TypeVar("F")
@@ -88,17 +92,24 @@ class Operation(ABC, Generic[F]):
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         """The move in words, with the cards named that ``seen`` (the mover's view) shows."""
 
+    @classmethod
+    def face_down(cls, entry: Mapping[str, Any]) -> PlayedMove:
+        """A history entry of this type as everyone sees it when the cards given lie face
+        down (only an exchange gives any)."""
+        shown: PlayedMove = thaw(entry)
+        return shown
+
     @abstractmethod
-    def legal(self, flow: F, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: F, state: GameState) -> list[Move]:
         """The moves of this type the seat to act may make now."""
 
     @abstractmethod
-    def verify(self, flow: F, state: GameState, move: Mapping[str, Any]) -> dict[str, Any]:
+    def verify(self, flow: F, state: GameState, move: Mapping[str, Any]) -> Move:
         """Refuse the move if it cannot be played now; else return it canonical."""
 
     @abstractmethod
     def apply(self, flow: F, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
         """Play a move :meth:`verify` returned: the new state and the events."""
 
 
@@ -113,13 +124,13 @@ class Draw(Operation[F]):
         return Phrase(N_("Take from the discard pile: {card}"), {"card": top_discard(seen)})
 
     @staticmethod
-    def read(move: Mapping[str, Any]) -> str:
+    def read(move: Mapping[str, Any]) -> Literal["stock", "discard"]:
         """The pile drawn from."""
         source = move.get("source")
         if source not in ("stock", "discard"):
             raise refuse("bad_move", N_("draw from the stock or the discard pile"),
                          field="source", source=source)
-        return str(source)
+        return "stock" if source == "stock" else "discard"
 
 
 class Discard(Operation[F]):
@@ -181,6 +192,12 @@ class Exchange(Operation[F]):
         text = (N_("Exchange with the table and knock: give {given}; take {taken}")
                 if move.get("knock") else N_("Exchange with the table: give {given}; take {taken}"))
         return Phrase(text, {"given": CardNames(tuple(move["give"])), "taken": taken})
+
+    @classmethod
+    def face_down(cls, entry: Mapping[str, Any]) -> PlayedMove:
+        shown: PlayedExchange = thaw(entry)
+        shown["give"] = [None] * len(shown["give"])
+        return shown
 
 
 class Declare(Operation[F]):
@@ -261,8 +278,14 @@ OPERATIONS: dict[str, type[Operation[Any]]] = {
     for operation in (Draw, Discard, Knock, Stand, NextRound, Take, Exchange, Declare, Pass,
                       Join, Reveal, Keep, SwapHand, Renew)
 }
-"""Each move type's operation, by its ``type`` (the same types as
-:data:`~thirtyone.game.moves.MOVES`)."""
+"""Each move type's operation, by its ``type``: the one registry of move types (a new move
+is one more operation here, with its TypedDict in :data:`~thirtyone.game.moves.Move`)."""
+
+MOVES: dict[str, type] = {kind: operation.fields for kind, operation in OPERATIONS.items()}
+"""Each move type's :class:`~typing.TypedDict`, by its ``type``."""
+
+MOVE_TYPES: tuple[str, ...] = tuple(OPERATIONS)
+"""Every move type of every family."""
 
 
 def operation_of(move: Mapping[str, Any]) -> type[Operation[Any]]:

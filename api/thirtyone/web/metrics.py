@@ -16,10 +16,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
-          "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS")
+          "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
+          "ARCHIVE_SECONDS", "ARCHIVE_LAG")
 _made: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -54,6 +55,18 @@ def _make() -> dict[str, Any]:
         "BOT_SECONDS": Histogram(
             "thirtyone_bot_cpu_seconds", "CPU time the bots took, per request.",
             buckets=(0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0)),
+        "ARCHIVE_WRITES": Counter(
+            "thirtyone_archive_writes",
+            "Finished matches sent to the archive, by outcome: written, already there, or "
+            "failed (the record endpoint writes it later).", ["outcome"]),
+        "ARCHIVE_SECONDS": Histogram(
+            "thirtyone_archive_write_seconds",
+            "Time to archive a finished match: its record built and written.",
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)),
+        "ARCHIVE_LAG": Histogram(
+            "thirtyone_archive_lag_seconds",
+            "From a match's last move to its record in the archive.",
+            buckets=(0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 60.0, 600.0, 3600.0)),
     }
 
 
@@ -95,20 +108,35 @@ def _registry() -> Any:
     return registry
 
 
+_STARTED = "thirtyone.metrics_start"
+
+
 def init_app(app: Flask) -> None:
     """Count every request and serve ``/metrics``."""
+    # The labelled series of each operation and status, looked up once per process: a
+    # lookup through ``labels`` (a lock, a tuple of strings) on every answer costs more than
+    # counting it.
+    series: dict[tuple[str, int], tuple[Any, Any]] = {}
 
     @app.before_request
     def started() -> None:
-        g.metrics_start = time.perf_counter()
+        request.environ[_STARTED] = time.perf_counter()
 
     @app.after_request
     def answered(response: Response) -> Response:
-        start = g.pop("metrics_start", None)
+        environ = request.environ
+        start = environ.pop(_STARTED, None)
         if start is not None:
-            operation = f"{request.method} {request.url_rule.rule if request.url_rule else '-'}"
-            __getattr__("REQUESTS").labels(operation, str(response.status_code)).inc()
-            __getattr__("REQUEST_SECONDS").labels(operation).observe(time.perf_counter() - start)
+            rule = request.url_rule
+            key = (f"{environ['REQUEST_METHOD']} {rule.rule if rule else '-'}",
+                   response.status_code)
+            found = series.get(key)
+            if found is None:
+                found = series[key] = (
+                    __getattr__("REQUESTS").labels(key[0], str(key[1])),
+                    __getattr__("REQUEST_SECONDS").labels(key[0]))
+            found[0].inc()
+            found[1].observe(time.perf_counter() - start)
         return response
 
     def metrics() -> Response:

@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from apispec import APISpec
@@ -237,6 +238,15 @@ def version_cap() -> Problem:
     )
 
 
+_match_over: list[Callable[[str, float], None]] = []
+
+
+def on_match_over(hook: Callable[[str, float], None]) -> None:
+    """Call ``hook(table, when)`` after the commit that ends a table's match (the archive's,
+    which writes the match's record)."""
+    _match_over.append(hook)
+
+
 def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after: GameState,
            events: list[Any], request: tuple[str, RequestRecord] | None = None,
            meta: TableRecord | None = None) -> int:
@@ -256,6 +266,9 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
         raise
     metrics.COMMITS.inc()
     _states().put(record.table, entry.version, entry.digest, after)
+    if after.is_over and not table_state(record).is_over:
+        for hook in _match_over:
+            hook(record.table, entry.at)
     committed = dataclasses.replace(meta or record, version=entry.version, digest=entry.digest)
     for hook in current_app.extensions.get(AFTER_COMMIT, ()):
         hook(committed, after)

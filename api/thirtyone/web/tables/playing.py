@@ -20,12 +20,9 @@ def play(state: GameState, move: Mapping[str, Any],
     """Apply ``move`` and append it to ``moves`` as the engine recorded it (canonical, with its
     seat), so that a version replays exactly; a state's own history is bounded and starts
     afresh each deal, so it cannot be the log."""
-    after, events = apply_move(state, move)
-    if move.get("type") == "next_round":
-        moves.append({"type": "next_round"})
-    else:
-        moves.append(dict(after.history[-1]))
-    return after, events
+    played = apply_move(state, move)
+    moves.append(played.entry)
+    return played.state, played.events
 
 
 def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
