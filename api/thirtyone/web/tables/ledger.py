@@ -46,6 +46,7 @@ from thirtyone.web.store import (
 )
 from thirtyone.web.store.schemes import open_store
 from thirtyone.web.tables.playing import replay_move
+from thirtyone.web.tables.table import of, stored
 
 _log = logging.getLogger(__name__)
 
@@ -253,7 +254,12 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
     """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``
     (the record's), with the idempotency record of the request that made it (and ``meta``'s
     seats and metadata when given); the new version."""
-    if version + 1 > MAX_VERSIONS:
+    meta_table = of(meta or record)
+    if not moves:
+        # A change of seats, keys or names, not a move: it does not count against the cap.
+        meta = stored(meta or record,
+                      dataclasses.replace(meta_table, changes=meta_table.changes + 1))
+    elif version + 1 - meta_table.changes > MAX_VERSIONS:
         raise version_cap()
     data = after.to_dict()
     entry = Entry(version + 1, moves, events, prev=record.digest, request=request,
