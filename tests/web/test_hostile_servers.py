@@ -9,6 +9,7 @@ as an operator would set them.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -394,3 +395,75 @@ def test_the_limits_answer_429_with_their_headers_counted_across_workers_in_redi
     assert response.getheader("RateLimit-Limit") == "3"
     assert response.getheader("RateLimit-Remaining") == "0"
     assert answers[0][2].getheader("RateLimit-Remaining") == "2"
+
+
+GREEDY_15 = {str(seat): "greedy" for seat in range(15)}
+
+
+def test_watchers_and_readers_of_bots_only_tables_cost_a_read_and_the_tables_finish(
+        tmp_path, store):
+    """40 spectator streams and 16 readers of bots-only 15-seat tables, then 200 reads of six
+    strong-bot tables with streams open: reads only read (the scheduler plays the bots off
+    the request path), so /healthz stays fast, no worker is killed, no read answers a move's
+    error, and the tables still finish."""
+    with serve(tmp_path, store) as server:
+        tables = []
+        for _ in range(4):
+            status, created, _ = server.request("POST", "/v1/tables", {
+                "variant": "schnautz", "players": 15, "bots": GREEDY_15,
+                "options": {"rounds": 20}})
+            assert status == 201
+            tables.append(created["table"])
+        stop = threading.Event()
+        statuses: list[Any] = []
+
+        def read(table: str) -> None:
+            # A reader as a page polls: twice a second.
+            while not stop.wait(0.5):
+                with contextlib.suppress(OSError):
+                    status, body, _ = server.request("GET", f"/v1/tables/{table}", timeout=5)
+                    statuses.append(status if status == 200 else (status, body))
+
+        watchers = [threading.Thread(target=_stream, args=(server, tables[index % 4], 30))
+                    for index in range(40)]
+        readers = [threading.Thread(target=read, args=(tables[index % 4],))
+                   for index in range(16)]
+        for thread in watchers + readers:
+            thread.start()
+        # Measured once the 56 clients are connected (opening 40 streams at once is a burst
+        # of its own), while the bots play on.
+        time.sleep(3)
+        times = []
+        for _ in range(20):
+            times.append(server.healthz_ms(timeout=2))
+            time.sleep(0.1)
+        deadline = time.monotonic() + 180
+        while not all(server.request("GET", f"/v1/tables/{table}")[1]["is_over"]
+                      for table in tables):
+            assert time.monotonic() < deadline, "the bots-only tables never finished"
+            time.sleep(0.5)
+        stop.set()
+        for thread in watchers + readers:
+            thread.join()
+        print(f"/healthz under load: max {max(t or 0 for t in times):.0f} ms, "
+              f"median {statistics.median(t or 0 for t in times):.0f} ms")
+        assert None not in times, times
+        assert all(status == 200 for status in statuses), [s for s in statuses if s != 200]
+
+        strong = []
+        for _ in range(6):
+            status, created, _ = server.request("POST", "/v1/tables", {
+                "variant": "scat", "players": 4, "options": {"lives": 2},
+                "bots": {str(seat): "strong" for seat in range(4)}})
+            assert status == 201
+            strong.append(created["table"])
+        spectators = [threading.Thread(target=_stream, args=(server, table, 20))
+                      for table in strong]
+        for thread in spectators:
+            thread.start()
+        answers = [server.request("GET", f"/v1/tables/{strong[index % 6]}")[0]
+                   for index in range(200)]
+        for thread in spectators:
+            thread.join()
+        assert answers.count(422) == 0 and set(answers) == {200}, sorted(set(answers))
+        assert "WORKER TIMEOUT" not in server.log.read_text()
