@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
 from thirtyone.cards import DECKS, Card, parse_card
 from thirtyone.game import GameState
@@ -41,6 +41,8 @@ from thirtyone.race import solve
 from thirtyone.rules import Family, Rules, Settlement, make_rules
 
 Move = Mapping[str, Any]
+MoveT = TypeVar("MoveT", bound=Mapping[str, Any])
+"""A move of the caller's type (the engine's :data:`~thirtyone.game.Move` union, or plain data)."""
 
 STAND_AT = 20
 """In its last turn after a knock, the policy keeps a hand worth this much."""
@@ -316,7 +318,7 @@ class Judge:
         return value >= GOAL and self.rules.ranking != "brag"
 
 
-def race_move(discard: Sequence[Card | str], moves: Sequence[Move]) -> Move:
+def race_move(discard: Sequence[Card | str], moves: Sequence[MoveT]) -> MoveT:
     """The race to 31 by the exact solver: a winning card when there is one; in a lost
     position, the first move (every move loses against perfect play)."""
     winning = set(solve(discard).winning_cards)

@@ -28,7 +28,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from thirtyone.advice import evaluate
-from thirtyone.policy import SURE, Judge, Move, race_move
+from thirtyone.game import Move
+from thirtyone.policy import SURE, Judge, race_move
 from thirtyone.rules import Family
 
 ALWAYS_CONSIDERED = frozenset({"stand", "pass", "declare", "join"})
