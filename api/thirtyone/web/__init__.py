@@ -41,6 +41,7 @@ from thirtyone.web import (
     limits,
     meta,
     metrics,
+    package,
     play,
     problems,
     race,
@@ -180,6 +181,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     docs.init_app(app)
     # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
     app.register_blueprint(play.blp)
+    package.init_app(app)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
     app.wsgi_app = BodyLimit(  # type: ignore[method-assign]
