@@ -109,3 +109,15 @@ def test_a_knock_below_the_minimum_is_refused_in_italian(client):
     assert answer.status_code == 409
     assert answer.json["code"] == "knock_below_minimum"
     assert answer.json["detail"] == "per bussare servono almeno 26 punti in mano"
+
+
+@pytest.mark.parametrize(("lang", "name"), [
+    ("it", "cavallo di coppe"), ("ru", "всадник кубков"), ("en", "knight of cups")])
+def test_the_play_page_draws_the_italian_pack(client, lang, name):
+    """The faces of "Il 31" on the play page: the pack's own suits and regional names."""
+    face = client.get(f"/play/cards/QH.svg?lang={lang}&pack=italian")
+    assert face.status_code == 200 and face.mimetype == "image/svg+xml"
+    assert f'aria-label="{name}"' in face.text and ">C</text>" in face.text
+    assert client.get(f"/play/cards/QH.svg?lang={lang}").text != face.text
+    page = client.get(f"/play?lang={lang}")
+    assert name in page.text

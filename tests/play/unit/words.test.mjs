@@ -16,6 +16,8 @@ const DATA = {
     mv_drew_discard: "{name} takes {card} from the discard pile.",
     mv_exchanged: "{name} gives {gave} and takes {took}.",
     mv_knocked_you: "You knock.",
+    seat_bot_played: "{name} (the computer played the seat)",
+    your_seat_bot: "the computer in your seat",
   },
 };
 
@@ -70,4 +72,22 @@ test("the winners: you are never a name in 'Winner: {name}'", () => {
   assert.equal(words.winnersText(over([1, 2])), "Winners: Bea, Seat 3.");
   assert.equal(words.winnersText(over([0], null)), "Winner: Ann.");
   assert.equal(words.winnersText(over([])), null);
+});
+
+test("a seat its player left is the computer's: it never wins for its player", () => {
+  const left = {
+    seat: 0,
+    seats: [{ seat: 0, name: "Ann", bot: "greedy", claimed: true },
+      { seat: 1, name: "Bea", bot: null, claimed: true },
+      { seat: 2, name: null, bot: "greedy", claimed: false }],
+    view: { winners: [0] },
+  };
+  assert.equal(words.departed(left, 0), true);
+  assert.equal(words.departed(left, 1), false);
+  // A computer player from the start left nothing.
+  assert.equal(words.departed(left, 2), false);
+  assert.equal(words.winnersText(left), "Winner: the computer in your seat.");
+  assert.equal(words.winnersText({ ...left, seat: 1 }), "Winner: Ann (the computer played the seat).");
+  assert.equal(words.winnersText({ ...left, seat: 1, view: { winners: [0, 1] } }),
+    "Winners: you and Ann (the computer played the seat).");
 });

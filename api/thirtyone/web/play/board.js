@@ -125,17 +125,20 @@ export function tableCards(ui, moves) {
   const view = ui.answer.view;
   const family = ui.variant?.family;
   const takeable = new Set(chosenExchanges(ui, moves).flatMap((move) => move.take));
+  // The cards the last exchange laid on the table keep its mark.
+  const arrived = new Set(ui.lastMove?.type === "exchanged" ? ui.lastMove.gave ?? [] : []);
   const cell = (code, position) => {
     if (family === "race") {
       const take = moves.find((move) => move.type === "take" && move.card === code);
       return take ? moveButton(take, card(code)) : card(code);
     }
-    if (!takeable.has(position)) return card(code);
+    const moved = arrived.has(code) ? "last" : "";
+    if (!takeable.has(position)) return card(code, moved);
     const chosen = ui.take.has(position);
     return h("button", {
       type: "button", class: "card-button", "data-select": `take:${position}`,
       "data-focus": `take:${position}`, "aria-pressed": String(chosen),
-    }, card(code, chosen ? "chosen" : ""));
+    }, card(code, chosen ? "chosen" : moved));
   };
   const cells = view.table.map(cell);
   if (family === "switch") {
@@ -161,15 +164,19 @@ export function hand(ui, moves) {
   const cards = answer.view.hands[answer.seat] ?? [];
   if (!cards.length) return null;
   const giveable = new Set(chosenExchanges(ui, moves).flatMap((move) => move.give));
+  // The cards this seat's last exchange took keep its mark.
+  const last = ui.lastMove;
+  const taken = new Set(last?.type === "exchanged" && last.seat === answer.seat ? last.took ?? [] : []);
   const cell = (code) => {
+    const moved = taken.has(code) ? "last" : "";
     const discard = moves.find((move) => move.type === "discard" && move.card === code);
-    if (discard) return moveButton(discard, card(code));
-    if (!giveable.has(code)) return card(code);
+    if (discard) return moveButton(discard, card(code, moved));
+    if (!giveable.has(code)) return card(code, moved);
     const chosen = ui.give.has(code);
     return h("button", {
       type: "button", class: "card-button", "data-select": `give:${code}`,
       "data-focus": `give:${code}`, "aria-pressed": String(chosen),
-    }, card(code, chosen ? "chosen" : ""));
+    }, card(code, chosen ? "chosen" : moved));
   };
   const keeps = moves.filter((move) => move.type === "keep");
   let content;

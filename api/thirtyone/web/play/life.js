@@ -5,7 +5,7 @@
 import { serverNow } from "./api.js";
 import { h } from "./dom.js";
 import { SEED_LABEL, t } from "./i18n.js";
-import { seatEntry, seatName, seatWords } from "./words.js";
+import { departed, seatEntry, seatName, seatWords } from "./words.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
 
@@ -24,7 +24,8 @@ now, or that nobody has taken it yet. */
 export function presence(answer, seat) {
   const entry = seatEntry(answer, seat);
   if (!entry) return [];
-  if (entry.bot) return [t("bot")];
+  // A seat its player left says so: what it does now is the computer's, not the player's.
+  if (entry.bot) return [departed(answer, seat) ? t("departed") : t("bot")];
   if (entry.claimed === false) return [t("free_seat")];
   if (seat === answer.seat) return [];
   return [entry.connected ? t("online") : t("away")];

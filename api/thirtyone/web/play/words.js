@@ -11,6 +11,20 @@ export const seatNumber = (seat) => seat + 1;
 /** "Seat 3" for the API's seat 2. */
 export const seatWords = (seat) => t("seat", { seat: seatNumber(seat) });
 
+/** Whether the seat's player left it (or missed three turns): the computer plays it now,
+under the player's key. A seat the computer played from the start holds no key. */
+export function departed(answer, seat) {
+  const entry = seatEntry(answer, seat);
+  return Boolean(entry?.bot && entry.claimed);
+}
+
+/** The seat as a result names it: a seat the computer took over says so, so that its
+result is never read as its player's. */
+export function resultName(answer, seat) {
+  if (!departed(answer, seat)) return seatName(answer, seat);
+  return seat === answer.seat ? t("your_seat_bot") : t("seat_bot_played", { name: seatName(answer, seat) });
+}
+
 /** How the page names a seat: "You" for this browser's, else the player's name, else its number. */
 export function seatName(answer, seat) {
   const mine = answer.seat !== null && answer.seat !== undefined && seat === answer.seat;
@@ -19,11 +33,13 @@ export function seatName(answer, seat) {
 }
 
 /** Who won the match, in a sentence ("You won!", "Winner: Anna.", "Winners: you and Anna."),
-or null while nobody has. */
+or null while nobody has. A seat the computer took over wins for the computer, never for
+its player ("Winner: the computer in your seat."). */
 export function winnersText(answer) {
   const winners = answer.view?.winners ?? [];
   if (!winners.length) return null;
-  const others = winners.filter((seat) => seat !== answer.seat).map((seat) => seatName(answer, seat));
+  const mine = (seat) => seat === answer.seat && !departed(answer, seat);
+  const others = winners.filter((seat) => !mine(seat)).map((seat) => resultName(answer, seat));
   // "You" is not a name to put in "Winner: {name}" (Italian would read "Vince Tu.").
   if (others.length < winners.length) {
     return others.length ? t("winners_you", { names: others.join(", ") }) : t("you_won");
