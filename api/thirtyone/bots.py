@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from thirtyone.errors import N_, OptionError
-from thirtyone.game import GameState, apply_move, legal_moves, view
+from thirtyone.game import GameState, Move, apply_move, legal_moves, view
 from thirtyone.game.operations import Take, is_move
-from thirtyone.policy import STAND_AT, Judge, KnockPolicy, Move, race_move
+from thirtyone.policy import STAND_AT, Judge, KnockPolicy, race_move
 from thirtyone.strong import StrongBot
 
 

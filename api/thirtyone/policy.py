@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
 from thirtyone.cards import DECKS, Card, parse_card
 from thirtyone.game import GameState
@@ -42,6 +42,8 @@ from thirtyone.race import solve
 from thirtyone.rules import Family, Rules, Settlement, make_rules
 
 Move = Mapping[str, Any]
+MoveT = TypeVar("MoveT", bound=Mapping[str, Any])
+"""A move of the caller's type (the engine's :data:`~thirtyone.game.Move` union, or plain data)."""
 
 STAND_AT = 20
 """In its last turn after a knock, the policy keeps a hand worth this much."""
@@ -369,7 +371,7 @@ def discard_values(worth: Callable[[int], float], whole: int,
     return [worth(whole ^ card.mask) for card in cards]
 
 
-def race_move(discard: Sequence[Card | str], moves: Sequence[Move]) -> Move:
+def race_move(discard: Sequence[Card | str], moves: Sequence[MoveT]) -> MoveT:
     """The race to 31 by the exact solver: a winning card when there is one; in a lost
     position, the first move (every move loses against perfect play)."""
     winning = set(solve(discard).winning_cards)

@@ -28,8 +28,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from thirtyone.advice import evaluate
+from thirtyone.game import Move
 from thirtyone.game.operations import Declare, Join, Knock, Operation, Pass, Stand, Take, is_move
-from thirtyone.policy import SURE, Judge, Move, race_move
+from thirtyone.policy import SURE, Judge, race_move
 from thirtyone.rules import Family
 
 ALWAYS_CONSIDERED: tuple[type[Operation[Any]], ...] = (Stand, Pass, Declare, Join)
