@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.play.conftest import DESKTOP, PHONE
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_VERSION = json.loads((AXE.parents[2] / "package.json").read_text())["devDependencies"][
@@ -77,10 +78,15 @@ def test_no_serious_violation_in_any_state(server, new_player, artifacts, langua
     player.page.wait_for_selector("form.claim")
     found["invitation"] = violations(player, source)
 
+    # A table with a clock: its countdown is drawn on the felt beside the moves.
     player.page.goto(f"{server}/play?variant=scat&players=4&bots=1,2,3&lives=2"
-                     "&free_ride=false&max_turns=10")
+                     "&free_ride=false&max_turns=10&turn_seconds=3600")
     player.settled()
+    player.page.wait_for_selector(".own [data-clock]")
     found["table"] = violations(player, source)
+    player.page.set_viewport_size(DESKTOP)
+    found["table on a desktop"] = violations(player, source)
+    player.page.set_viewport_size(PHONE)
     player.page.screenshot(path=str(artifacts / f"play-axe-table-{language}.png"), full_page=True)
 
     # Play on to the first settled round (the showdown's panel), then to the match's end.

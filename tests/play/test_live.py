@@ -262,3 +262,46 @@ def test_a_move_the_server_never_got_is_said_in_the_pages_words(server, new_play
     error.wait_for()
     assert error.inner_text().startswith(words), error.inner_text()
     assert "fetch" not in error.inner_text().lower()
+
+
+@pytest.mark.parametrize(("locale", "gives"), [("en-GB", "gives"), ("ru-RU", "отдаёт"),
+                                               ("it-IT", "dà")])
+def test_a_computer_players_exchange_is_seen_card_by_card_and_named(server, new_player, locale,
+                                                                     gives):
+    player = new_player(seed=50, locale=locale, viewport=DESKTOP)
+    player.page.goto(f"{server}/play?variant=schnautz&players=3&bots=1,2&lang={locale[:2]}"
+                     "&rounds=3")
+    seen = None
+    for _ in range(120):
+        player.settled()
+        if player.over:
+            break
+        shown = player.page.locator(".events li[data-live]").all()
+        actions = [item for item in shown if item.get_attribute("data-event-type") in BOT_ACTIONS]
+        last = actions[-1] if actions else None
+        if (last is not None and last.get_attribute("data-event-type") == "exchanged"
+                and last.get_attribute("data-event-seat") != "0"):
+            seen = last
+            break
+        player.move()
+    assert seen is not None, "no computer exchange was the last move in 120 moves"
+    gave = [code for code in seen.locator(".fact").first.locator("img").evaluate_all(
+        "images => images.map(image => image.dataset.card)") if code]
+    assert gave
+    # The cards given lie on the table with the last move's mark, and the last-move line names
+    # them in words, its player named.
+    for code in gave:
+        assert player.page.locator(f".centre img.card.last[data-card='{code}']").count() == 1
+    line = player.page.locator(".last-move").inner_text()
+    names = [seen.locator(f".fact img[data-card='{code}']").first.get_attribute("alt")
+             for code in gave]
+    assert gives in line and all(name in line for name in names), (line, names)
+    # They arrived one after the other, and what came next waited for the last of them.
+    moving = int(seen.get_attribute("data-moving") or 0)
+    assert moving == (len(gave) - 1) * 250 + 350, (moving, seen.inner_html())
+    number = int(seen.get_attribute("data-event"))
+    following = player.page.locator(f".events li[data-event='{number + 1}']")
+    if following.count():
+        waited = int(following.get_attribute("data-at")) - int(seen.get_attribute("data-at"))
+        assert waited >= moving - 20, (waited, moving)
+    assert player.errors == []

@@ -27,14 +27,14 @@ from __future__ import annotations
 from typing import Any
 
 from babel import Locale
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, request
 from flask_babel import get_locale
 from werkzeug.exceptions import NotFound
 
 from thirtyone.bots import BOTS
-from thirtyone.cards import ALL_CARDS
+from thirtyone.cards import ALL_CARDS, DECKS, RANK_NAMES, parse_card
 from thirtyone.errors import N_, NP_, CardError
-from thirtyone.faces import card_svg
+from thirtyone.faces import ITALIAN_RANK_LETTERS, card_svg
 from thirtyone.hands import CATEGORY_NAMES
 from thirtyone.record import SEED_LABEL
 from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
@@ -100,6 +100,7 @@ TEXTS: dict[str, str] = {
     "winner": N_("Winner: {name}."),
     "winners": N_("Winners: {names}."),
     "you_won": N_("You won!"),
+    "winners_you": N_("Winners: you and {names}."),
     "choose_exchange": N_("To exchange, choose cards from your hand and as many from the table."),
     "clear": N_("Clear the choice"),
     # Round results.
@@ -147,6 +148,22 @@ TEXTS: dict[str, str] = {
     # What happened: the log, the moves as they are shown, the rounds and the match.
     "show_log": N_("Show what happened"),
     "last_move": N_("Last move"),
+    # A seat's move in words, its player named (the present tense: Russian and Italian need
+    # no gender for it).
+    "mv_drew_stock": N_("{name} draws from the stock."),
+    "mv_drew_discard": N_("{name} takes {card} from the discard pile."),
+    "mv_discarded": N_("{name} discards {card}."),
+    "mv_exchanged": N_("{name} gives {gave} and takes {took}."),
+    "mv_took": N_("{name} takes {card}: {total} in all."),
+    "mv_knocked": N_("{name} knocks."),
+    "mv_passed": N_("{name} passes."),
+    "mv_drew_stock_you": N_("You draw from the stock."),
+    "mv_drew_discard_you": N_("You take {card} from the discard pile."),
+    "mv_discarded_you": N_("You discard {card}."),
+    "mv_exchanged_you": N_("You give {gave} and take {took}."),
+    "mv_took_you": N_("You take {card}: {total} in all."),
+    "mv_knocked_you": N_("You knock."),
+    "mv_passed_you": N_("You pass."),
     "gave": N_("Gave"),
     "took": N_("Took"),
     "history": N_("Rounds so far"),
@@ -167,6 +184,10 @@ TEXTS: dict[str, str] = {
     "clock": N_("{time} left to move"),
     "leave": N_("Leave the match"),
     "leave_confirm": N_("Leave for good: the computer plays your seat"),
+    "leave_table": N_("Leave the table"),
+    "departed": N_("left: the computer plays"),
+    "seat_bot_played": N_("{name} (the computer played the seat)"),
+    "your_seat_bot": N_("the computer in your seat"),
     "rematch": N_("Rematch"),
     "rematch_joining": N_("A rematch was opened: taking your seat there…"),
     "public": N_("List the table in the lobby, so anyone may join"),
@@ -231,6 +252,27 @@ def texts() -> dict[str, str]:
     return {key: gettext(text) for key, text in TEXTS.items()}
 
 
+ITALIAN_SUIT_NAMES: dict[str, str] = {
+    "H": N_("{rank} of cups"),
+    "D": N_("{rank} of coins"),
+    "C": N_("{rank} of batons"),
+    "S": N_("{rank} of swords"),
+}
+"""The Italian regional pack's suits (coppe, denari, bastoni, spade) in the places of hearts,
+diamonds, clubs and spades, for the ``italian40`` deck of "Il 31" (RULES.md §4.15)."""
+KNIGHT = N_("knight")
+"""The Italian pack's cavallo, in the queen's place."""
+
+
+def italian_card_name(code: str) -> str:
+    """A card of the Italian pack by its regional name: "cavallo di coppe", "всадник кубков"."""
+    card = parse_card(code)
+    if card.suit is None:
+        raise CardError("bad_card", N_("not a card: {card!r}"), card=code)
+    rank = gettext(KNIGHT) if card.rank == "Q" else gettext(RANK_NAMES[card.rank])
+    return gettext(ITALIAN_SUIT_NAMES[card.suit]).format(rank=rank)
+
+
 def rank_letters() -> dict[str, str]:
     """The letters printed on the court cards and ace, and the joker's word, in the request's
     language (Russian cards read Т К Д В)."""
@@ -277,6 +319,8 @@ def page() -> str:
         # A hand of three of a kind may be worth 30½: every fraction is written the same way.
         "fraction": pgettext("fraction", "{points} points"),
         "cards": {card.code: card_name(card) for card in ALL_CARDS},
+        "italian_cards": {card.code: italian_card_name(card.code)
+                          for card in DECKS["italian40"]},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
         "levels": levels(),
         "default_level": DEFAULT_LEVEL,
@@ -291,7 +335,11 @@ def card(name: str) -> Response:
         svg = card_svg(None)
     else:
         try:
-            svg = card_svg(name, ranks=rank_letters(), label=card_name(name))
+            if request.args.get("pack") == "italian":
+                svg = card_svg(name, ranks=ITALIAN_RANK_LETTERS, pack="italian",
+                               label=italian_card_name(name))
+            else:
+                svg = card_svg(name, ranks=rank_letters(), label=card_name(name))
         except CardError:
             raise NotFound() from None
     response = Response(svg, mimetype="image/svg+xml")

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { join, NAME_LENGTH, showLobby, startFromQuery } from "./lobby.js";
 import { seatLink } from "./links.js";
 import { recallName } from "./storage.js";
+import { seatNumber } from "./words.js";
 import { TableView } from "./table.js";
 
 const main = document.getElementById("app");
@@ -50,7 +51,7 @@ function claimForm({ table, seat, invite }) {
   const error = h("p", { class: "error", role: "alert" });
   const button = h("button", { type: "submit", class: "primary" }, t("claim"));
   const form = h("form", { class: "claim" },
-    h("h2", {}, t("claim_title", { seat: number })),
+    h("h2", {}, t("claim_title", { seat: seatNumber(number) })),
     h("p", {}, h("label", { for: "name" }, t("your_name")), " ", name),
     button, error);
   form.addEventListener("submit", async (event) => {

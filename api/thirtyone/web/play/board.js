@@ -5,7 +5,8 @@ import { scoreHand } from "./api.js";
 import { card, HAND_SIZE, moveButton, moveKey, sameSet } from "./cards.js";
 import { h } from "./dom.js";
 import { LANGUAGE, t, tn } from "./i18n.js";
-import { clock, presence, seatLabel, seatName } from "./life.js";
+import { clock, presence, seatLabel } from "./life.js";
+import { seatName, winnersText } from "./words.js";
 
 // A sampled hint's worth is shown only from this many sampled deals on: fewer say too little.
 const MIN_HINT_SAMPLES = 30;
@@ -19,11 +20,7 @@ export function status(ui) {
   const view = answer.view;
   let text;
   if (answer.is_over) {
-    const winners = view.winners ?? [];
-    const names = winners.map((seat) => seatName(answer, seat));
-    if (winners.includes(answer.seat)) text = `${t("match_over")} ${t("you_won")}`;
-    else if (winners.length === 1) text = `${t("match_over")} ${t("winner", { name: names[0] })}`;
-    else text = `${t("match_over")} ${t("winners", { names: names.join(", ") })}`;
+    text = [t("match_over"), winnersText(answer)].filter(Boolean).join(" ");
   } else if (answer.to_move === null || answer.to_move === undefined) {
     text = t("between_rounds", { round: view.round });
   } else if (answer.to_move === answer.seat) {
@@ -54,7 +51,7 @@ export function seats(ui) {
   const { answer } = ui;
   const view = answer.view;
   const last = ui.lastMove?.seat;
-  return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}`, start: 0 },
+  return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}` },
     view.seats.map((standing, seat) => {
       const badges = [
         ...presence(answer, seat),
@@ -112,26 +109,36 @@ export function centre(ui, moves) {
     parts.push(h("p", { class: "pot" }, `${t("pot")}: ${tn("chips_n", view.pot)}`));
   }
   parts.push(h("p", { class: "last-move", "data-last-move": ui.lastMove ? "" : null },
-    ui.lastMove ? `${t("last_move")}: ${ui.lastMove.message}` : null));
+    ui.lastMove ? `${t("last_move")}: ${ui.lastMove.words}` : null));
   return h("div", { class: "centre" }, parts);
 }
 
+/** The exchanges made by choosing cards: all but the whole hand's, which has a button of its
+own (at Schwimmen's dealer choice it is the only one, and no card may be chosen then). */
+function chosenExchanges(ui, moves) {
+  const held = ui.answer.view.hands[ui.answer.seat]?.length ?? 0;
+  return moves.filter((move) => move.type === "exchange" && move.give.length !== held);
+}
+
+/** The cards on the table: a widow, Switch's two table hands, the race's layout. */
 export function tableCards(ui, moves) {
   const view = ui.answer.view;
   const family = ui.variant?.family;
-  const takeable = new Set(moves.filter((move) => move.type === "exchange")
-    .flatMap((move) => move.take));
+  const takeable = new Set(chosenExchanges(ui, moves).flatMap((move) => move.take));
+  // The cards the last exchange laid on the table keep its mark.
+  const arrived = new Set(ui.lastMove?.type === "exchanged" ? ui.lastMove.gave ?? [] : []);
   const cell = (code, position) => {
     if (family === "race") {
       const take = moves.find((move) => move.type === "take" && move.card === code);
       return take ? moveButton(take, card(code)) : card(code);
     }
-    if (!takeable.has(position)) return card(code);
+    const moved = arrived.has(code) ? "last" : "";
+    if (!takeable.has(position)) return card(code, moved);
     const chosen = ui.take.has(position);
     return h("button", {
       type: "button", class: "card-button", "data-select": `take:${position}`,
       "data-focus": `take:${position}`, "aria-pressed": String(chosen),
-    }, card(code, chosen ? "chosen" : ""));
+    }, card(code, chosen ? "chosen" : moved));
   };
   const cells = view.table.map(cell);
   if (family === "switch") {
@@ -140,7 +147,7 @@ export function tableCards(ui, moves) {
     for (let start = 0; start < cells.length; start += HAND_SIZE) {
       hands.push(h("figure", { class: "table-hand" },
         h("div", { class: "cards" }, cells.slice(start, start + HAND_SIZE)),
-        h("figcaption", {}, t("table_hand", { hand: start / HAND_SIZE }))));
+        h("figcaption", {}, t("table_hand", { hand: start / HAND_SIZE + 1 }))));
     }
     return h("div", { class: "table-hands" }, hands);
   }
@@ -156,17 +163,20 @@ export function hand(ui, moves) {
   if (answer.seat === null || answer.seat === undefined) return null;
   const cards = answer.view.hands[answer.seat] ?? [];
   if (!cards.length) return null;
-  const giveable = new Set(moves.filter((move) => move.type === "exchange")
-    .flatMap((move) => move.give));
+  const giveable = new Set(chosenExchanges(ui, moves).flatMap((move) => move.give));
+  // The cards this seat's last exchange took keep its mark.
+  const last = ui.lastMove;
+  const taken = new Set(last?.type === "exchanged" && last.seat === answer.seat ? last.took ?? [] : []);
   const cell = (code) => {
+    const moved = taken.has(code) ? "last" : "";
     const discard = moves.find((move) => move.type === "discard" && move.card === code);
-    if (discard) return moveButton(discard, card(code));
-    if (!giveable.has(code)) return card(code);
+    if (discard) return moveButton(discard, card(code, moved));
+    if (!giveable.has(code)) return card(code, moved);
     const chosen = ui.give.has(code);
     return h("button", {
       type: "button", class: "card-button", "data-select": `give:${code}`,
       "data-focus": `give:${code}`, "aria-pressed": String(chosen),
-    }, card(code, chosen ? "chosen" : ""));
+    }, card(code, chosen ? "chosen" : moved));
   };
   const keeps = moves.filter((move) => move.type === "keep");
   let content;
@@ -176,7 +186,7 @@ export function hand(ui, moves) {
       const hand = cards.slice(move.hand * HAND_SIZE, (move.hand + 1) * HAND_SIZE);
       return h("figure", {},
         h("div", { class: "cards" }, hand.map(cell)),
-        h("figcaption", {}, t("hand_n", { hand: move.hand }), describe(ui, hand), " ",
+        h("figcaption", {}, t("hand_n", { hand: move.hand + 1 }), describe(ui, hand), " ",
           moveButton(move)));
     }));
   } else {
@@ -256,8 +266,9 @@ export function advice(ui, moves) {
     } else if (advice.samples < MIN_HINT_SAMPLES) {
       worth = tn("hint_few", advice.samples);
     } else {
-      worth = t("hint_value", {
-        value: number.format(best.value), stderr: number.format(best.stderr),
+      const stderr = number.format(best.stderr);
+      worth = t(stderr === number.format(0) ? "hint_value_even" : "hint_value", {
+        value: number.format(best.value), stderr,
         measure: advice.measure_description, samples: advice.samples,
       });
     }

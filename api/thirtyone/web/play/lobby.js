@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { DEFAULT_LEVEL, LEVELS, t, tn } from "./i18n.js";
 import { seatLink } from "./links.js";
 import { recallName, remember, rememberName } from "./storage.js";
+import { seatWords } from "./words.js";
 
 const RESERVED = new Set(["variant", "players", "bots", "level", "lang", "hints", "public",
   "turn_seconds"]);
@@ -151,14 +152,16 @@ export async function showLobby(onStarted) {
   const chosen = () => list.find((variant) => variant.id === select.value);
   function layOutSeats() {
     const players = Number(count.value);
-    const kept = [...seats.querySelectorAll("select")].map((choice) => choice.value);
+    // Each seat keeps its choice, by its seat (the first seat, this browser's, has none).
+    const kept = new Map([...seats.querySelectorAll("select")]
+      .map((choice) => [Number(choice.dataset.seatChoice), choice.value]));
     seats.replaceChildren(...Array.from({ length: players }, (_, seat) => {
-      const label = t("seat", { seat });
+      const label = seatWords(seat);
       if (seat === 0) return h("li", {}, h("span", {}, label), " ", h("strong", {}, t("seat_you")));
       const choice = h("select", { "aria-label": label, "data-seat-choice": seat },
         h("option", { value: "bot" }, t("seat_bot")),
         h("option", { value: "friend" }, t("seat_friend")));
-      choice.value = kept[seat] ?? "bot";
+      choice.value = kept.get(seat) ?? "bot";
       return h("li", {}, h("label", {}, label, " ", choice));
     }));
   }
@@ -272,7 +275,7 @@ async function waitingTables(names, name, onStarted, error) {
       }
     });
     const who = table.seats.filter((seat) => !seat.free)
-      .map((seat) => seat.name || (seat.bot ? LEVELS[seat.bot] ?? seat.bot : t("seat", seat)));
+      .map((seat) => seat.name || (seat.bot ? LEVELS[seat.bot] ?? seat.bot : seatWords(seat.seat)));
     return h("li", { "data-public-table": table.table },
       h("strong", {}, names[table.variant] ?? table.variant), " · ",
       tn("free_n", table.free), who.length ? ` · ${who.join(", ")}` : null, " ",

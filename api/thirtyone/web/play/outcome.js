@@ -6,7 +6,7 @@ import { card } from "./cards.js";
 import { figures } from "./board.js";
 import { h } from "./dom.js";
 import { categoryName, pointsText, t, tn } from "./i18n.js";
-import { seatName } from "./life.js";
+import { departed, resultName, seatWords, winnersText } from "./words.js";
 import { inviteLink, seatLink } from "./links.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
@@ -19,7 +19,7 @@ export function result(ui) {
   const reasonKey = `reason_${result.reason}`;
   const reason = t(reasonKey);
   const rows = (result.hands ?? []).map((shown, seat) => shown && h("li", {},
-    h("strong", {}, seatName(ui.answer, seat)), " ",
+    h("strong", {}, resultName(ui.answer, seat)), " ",
     h("span", { class: "cards small" }, shown.cards.map((code) => card(code))), " ",
     h("span", { class: "score" }, pointsText(shown.score.points),
       categoryName(shown.score.category) ? ` · ${categoryName(shown.score.category)}` : ""),
@@ -31,7 +31,7 @@ export function result(ui) {
     reason !== reasonKey ? h("p", {}, reason) : null,
     h("ul", { class: "shown" }, rows),
     out.length ? h("p", { class: "went-out" },
-      t("went_out", { seats: out.map((seat) => seatName(ui.answer, seat)).join(", ") })) : null,
+      t("went_out", { seats: out.map((seat) => resultName(ui.answer, seat)).join(", ") })) : null,
     // The server's seed is the one whose SHA-256 was published; the deal's derives from it.
     view.seed === null || view.seed === undefined ? null
       : seed(ui, ui.answer.server_seed ?? view.seed));
@@ -70,7 +70,7 @@ export function rounds(ui) {
     over ? h("caption", {}, t("history")) : null,
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, t("history_round")),
-      seats.map((seat) => h("th", { scope: "col" }, seatName(ui.answer, seat))),
+      seats.map((seat) => h("th", { scope: "col" }, resultName(ui.answer, seat))),
       h("th", { scope: "col" }, t("history_end")))),
     h("tbody", {}, finished.map((entry) => h("tr", { "data-round": entry.round },
       h("th", { scope: "row" }, entry.round),
@@ -89,15 +89,11 @@ export function rounds(ui) {
 /** The match at its end: how many rounds, who won, where every seat stands. */
 export function summary(ui, rounds) {
   const view = ui.answer.view;
-  const winners = view.winners ?? [];
-  let won = null;
-  const names = winners.map((seat) => seatName(ui.answer, seat));
-  if (winners.length > 1) won = t("winners", { names: names.join(", ") });
-  else if (winners.length) won = t("winner", { name: names[0] });
+  const won = winnersText(ui.answer);
   return h("div", { class: "summary-match", "data-summary": "" },
     h("p", {}, tn("rounds_n", rounds), won ? " " : null, won),
     h("ul", {}, view.seats.map((standing, seat) => h("li", {},
-      h("strong", {}, seatName(ui.answer, seat)), " ", figures(ui, standing)))));
+      h("strong", {}, resultName(ui.answer, seat)), " ", figures(ui, standing)))));
 }
 
 /** The seed, revealed at the end, checked against the fingerprint published at the start
@@ -115,7 +111,7 @@ export function seed(ui, seed) {
 export function invites(ui) {
   const invites = ui.facts.invites ?? [];
   const link = (url, seat, hook = null) => h("li", {},
-    seat === null ? null : h("span", {}, `${t("seat", { seat })}: `),
+    seat === null ? null : h("span", {}, `${seatWords(seat)}: `),
     h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite",
       ...(hook ? { [hook]: url } : {}) }, url), " ",
     h("button", { type: "button", class: "link", "data-copy": url }, t("copy")));
@@ -143,8 +139,9 @@ export function ending(ui) {
   if (!ui.answer.is_over) return null;
   return h("div", { class: "ending" },
     h("p", { class: "ending-actions" },
-      ui.key ? h("button", { type: "button", class: "primary", "data-rematch": "",
-        disabled: ui.rematching }, t("rematch")) : null,
+      // A player who left is not taken into a rematch.
+      ui.key && !departed(ui.answer, ui.answer.seat) ? h("button", { type: "button",
+        class: "primary", "data-rematch": "", disabled: ui.rematching }, t("rematch")) : null,
       // A spectator may follow the players to their rematch, watching it too.
       !ui.key && ui.answer.rematch ? h("a", { class: "button primary",
         href: seatLink(ui.answer.rematch, null), "data-watch-rematch": "" }, t("rematch"))
@@ -170,8 +167,13 @@ export function ending(ui) {
 export function leave(ui) {
   const { answer } = ui;
   if (!ui.key || answer.is_over || answer.seat === null || answer.seat === undefined) return null;
-  // Out of the match, or left already (the computer plays the seat): nothing to leave.
-  if (answer.view?.seats?.[answer.seat]?.eliminated || ui.isBot(answer.seat)) return null;
+  // Out of the match, or left already (the computer plays the seat): nothing to hand over,
+  // and no reason to watch the rest: the lobby at once, for a new game or not.
+  if (answer.view?.seats?.[answer.seat]?.eliminated || ui.isBot(answer.seat)) {
+    return [h("a", { class: "button", href: location.pathname, "data-new-game": "" },
+      t("new_game")), " ",
+    h("a", { class: "leave", href: location.pathname, "data-leave-table": "" }, t("leave_table"))];
+  }
   return h("button", { type: "button", class: `link leave${ui.leaving ? " confirm" : ""}`,
     "data-leave": "", "aria-pressed": ui.leaving ? "true" : null },
   ui.leaving ? t("leave_confirm") : t("leave"));

@@ -6,6 +6,7 @@
 // are modules of their own.
 import { ApiError, getTable, variants } from "./api.js";
 import { actions, centre, hand, markHint, seats, status } from "./board.js";
+import { usePack } from "./cards.js";
 import { announce, h } from "./dom.js";
 import { RoundHistory } from "./history.js";
 import { t } from "./i18n.js";
@@ -17,6 +18,7 @@ import { ending, invites, leave, result, rounds } from "./outcome.js";
 import { ACTIONS, EventQueue, pauseBefore } from "./pacing.js";
 import { recall, remember } from "./storage.js";
 import { TableStream } from "./stream.js";
+import { departed, moveWords } from "./words.js";
 
 const LOG_LENGTH = 200;
 const TITLE = document.title;
@@ -97,6 +99,9 @@ export class TableView {
     try {
       const [answer, list] = await Promise.all([getTable(this.table, this.key), variants()]);
       this.variant = list.variants.find((variant) => variant.id === answer.variant) ?? null;
+      // The deck the table plays with: its own option, or the variant's default.
+      const deck = this.variant?.options.find((option) => option.name === "deck");
+      usePack(answer.view?.rules?.options?.deck ?? deck?.default);
       this.opened = answer.version;
       // The fingerprint as first seen here (a table's creator kept the one it was made with).
       if (!this.facts.seed_sha256 && answer.seed_sha256) {
@@ -149,7 +154,9 @@ export class TableView {
     }
     this.answer = { ...this.answer, ...answer };
     this.render();
-    if (this.answer.rematch && this.key && this.answer.is_over) joinRematch(this);
+    // A rematch takes every player along, but one who left.
+    if (this.answer.rematch && this.key && this.answer.is_over
+        && !departed(this.answer, this.answer.seat)) joinRematch(this);
   }
 
   /** The stream's cursor was not on the table's timeline (the store lost versions, or the
@@ -212,7 +219,10 @@ export class TableView {
         if (wait) await pause(wait);
         if (this.closed) return;
         if (this.queue.epoch !== epoch) break;
-        this.showEvent(event, live);
+        // The table is drawn again once the cards the event moved have arrived.
+        const moving = this.showEvent(event, live);
+        if (moving) await pause(moving);
+        if (this.closed) return;
       }
       if (this.queue.epoch !== epoch) continue;
       if (item.answer) this.show(item.answer);
@@ -225,19 +235,26 @@ export class TableView {
     else this.render();
   }
 
-  /** One event: in the log, announced, marked on the table. */
+  /** One event: in the log, announced, marked on the table. Returns how long the cards it
+  moved take to arrive (ms). */
   showEvent(event, live) {
     this.history.add(event);
     this.shown += 1;
-    this.log.append(logEntry(event, this.shown, live));
+    // A move in the page's words (its player named, its cards named), else the server's.
+    const words = moveWords(event, this.answer ?? {}) ?? event.message;
+    this.log.append(logEntry(event, words, this.shown, live));
     while (this.log.childElementCount > LOG_LENGTH) this.log.firstElementChild.remove();
     this.log.scrollTop = this.log.scrollHeight;
     if (event.type === "took") this.raceTotal = event.total;
-    if (!live) return;
+    // The table's story read on opening leaves its last move too.
+    if (ACTIONS.has(event.type)) this.lastMove = { ...event, words };
+    if (!live) return 0;
     this.element.dataset.event = this.shown;
-    if (ACTIONS.has(event.type)) this.lastMove = event;
-    announce(event.message);
-    markMove(this.element, event);
+    announce(words);
+    const moving = markMove(this.element, { ...event, words });
+    // How long its cards took to arrive: the pace can be read off the log.
+    if (moving) this.log.lastElementChild.dataset.moving = moving;
+    return moving;
   }
 
   /** Ask for the table again; asks made while one is on the way share one follow-up. */
