@@ -1,6 +1,6 @@
 // The words the page builds of the API's answers: how a seat is named and numbered, who won.
 // No DOM here: `node --test` runs it (with the page's texts given as its data block).
-import { cardName, t } from "./i18n.js";
+import { cardName, LANGUAGE, t } from "./i18n.js";
 
 /** The seat's entry of the table's answer (name, bot, presence, deadline), if any. */
 export const seatEntry = (answer, seat) => (answer.seats ?? []).find((entry) => entry.seat === seat);
@@ -78,4 +78,18 @@ export function moveWords(event, answer) {
     default:
       return null;
   }
+}
+
+/** The kind of each legal move, as the page names it (`ways_<kind>`). */
+const wayOf = (move) => (move.type === "draw" ? `draw_${move.source}` : move.type);
+
+/** What this seat may do now, in one sentence ("You may draw from the stock, take the top
+card of the discard pile or knock."), each kind of move once, in the API's order; null with
+no move, or a kind the page has no words for. */
+export function movesText(moves) {
+  const ways = [...new Set(moves.map(wayOf))];
+  const texts = ways.map((way) => t(`ways_${way}`));
+  if (!texts.length || texts.some((text, index) => text === `ways_${ways[index]}`)) return null;
+  const list = new Intl.ListFormat(LANGUAGE, { type: "disjunction" }).format(texts);
+  return t("your_moves", { moves: list });
 }
