@@ -3,21 +3,33 @@ and settlers cover every family and settlement."""
 
 from __future__ import annotations
 
+from typing import get_args, get_type_hints
+
 import pytest
 
 from thirtyone.errors import MoveError
 from thirtyone.game import apply_move, legal_moves, new_game
 from thirtyone.game.families import FLOWS, flow_for
-from thirtyone.game.moves import MOVES
-from thirtyone.game.operations import OPERATIONS, Operation, Phrase
+from thirtyone.game.moves import MOVE_FIELDS, Move, PlayedExchange
+from thirtyone.game.operations import MOVES, OPERATIONS, Operation, Phrase
 from thirtyone.game.settlers import SETTLERS, settler_for
 from thirtyone.rules import PRESETS, Family, Settlement
 
 
 def test_every_move_type_has_one_operation_with_its_fields():
+    """The one registry lists the Move union's TypedDicts, in its order, each under the
+    ``type`` its TypedDict declares."""
     assert list(OPERATIONS) == list(MOVES)
+    assert list(MOVES.values()) == list(get_args(Move))
     for kind, operation in OPERATIONS.items():
         assert operation.type == kind and operation.fields is MOVES[kind]
+        assert get_args(get_type_hints(operation.fields)["type"]) == (kind,)
+
+
+def test_every_field_of_a_move_is_declared_once():
+    """Each key of each move's TypedDict has its MoveField, and each MoveField is used."""
+    keys = {key for kind in (*MOVES.values(), PlayedExchange) for key in get_type_hints(kind)}
+    assert keys == set(MOVE_FIELDS)
 
 
 def test_every_family_and_settlement_is_in_its_registry():

@@ -14,7 +14,7 @@ from thirtyone.web.store import Entry, first_digest
 from thirtyone.web.store.redis import RedisStore
 from thirtyone.web.tables.ledger import first_record
 
-from .conftest import Instance, RedisNode, start_cluster, wait_for
+from .conftest import Instance, RedisNode, request, start_cluster, wait_for
 from .harness import Table, check, play_all
 
 TABLES = 20
@@ -40,6 +40,15 @@ def test_a_primary_killed_mid_game_loses_no_acknowledged_move(processes):
     play_all(tables, 6)
     victim = _primary_of_most(nodes, tables)
     victim.process.kill()
+    # Every primary is probed: the dead one shows until its replica takes over, while the
+    # instance stays ready (the other shards and the stateless API serve).
+    def degraded() -> bool:
+        status, ready = request(ports[0], "GET", "/readyz")
+        assert status == 200
+        return ready["tables"]["status"] == "degraded" and not ready["tables"]["nodes"][
+            f"127.0.0.1:{victim.port}"]
+
+    wait_for(degraded, 10, "the dead primary in /readyz")
     # Play goes on: at once on the other shards, and on the victim's once its replica took
     # over and has a replica of its own: the old primary, restarted 5 s later, which rejoins
     # as a replica (until then a write there is refused, min-replicas-to-write 1). The harness

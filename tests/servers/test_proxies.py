@@ -1,8 +1,12 @@
 """nginx and HAProxy with the repo's configurations (deploy/nginx/thirtyone.conf,
-deploy/haproxy/haproxy.cfg) in front of two API instances sharing a Redis: a push through each
-adds at most 5 ms at p50 over a direct stream, a long poll at the contract's longest `wait`
-answers 200, and a rolling restart (SIGTERM, restart, one instance after the other) loses,
-duplicates or skips no event for clients that resume with Last-Event-ID."""
+deploy/haproxy/haproxy.cfg) in front of two API instances sharing a Redis: a table's whole
+life through each (create, lobby, claim, moves, stream, long poll, rematch, record, a
+player's records) with the key kept out of nginx's access log; each passes the client's
+address and the API believes no address a client wrote; a push through each adds at most 5 ms
+at p50 over a direct stream, a long poll at the contract's longest `wait` answers 200; and a
+rolling restart (SIGTERM, restart, one instance after the other) answers every request of a
+client that retries as the README says with a 2xx, and loses, duplicates or skips no event
+for clients that resume with Last-Event-ID."""
 
 from __future__ import annotations
 
@@ -12,8 +16,11 @@ import os
 import statistics
 import threading
 import time
+import uuid
 from typing import Any
 
+from thirtyone import record as records
+from thirtyone.web.archive import open_archive
 from thirtyone.web.tables.schemas import MAX_WAIT_SECONDS
 
 from .conftest import (
@@ -41,6 +48,7 @@ def _nginx(processes: Processes, upstreams: list[int]) -> int:
     site = site.replace("127.0.0.1:8001", f"127.0.0.1:{upstreams[0]}").replace(
         "127.0.0.1:8002", f"127.0.0.1:{upstreams[1]}").replace(
         "127.0.0.1:8080", f"127.0.0.1:{port}")
+    site = site.replace("/var/log/nginx/thirtyone.access.log", str(folder / "access.log"))
     (folder / "thirtyone.conf").write_text(site)
     temp = "".join(f"{name}_temp_path {folder}/{name};\n"
                    for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
@@ -68,9 +76,11 @@ def _haproxy(processes: Processes, upstreams: list[int]) -> int:
     return port
 
 
-def _setup(processes: Processes) -> tuple[list[Instance], dict[str, int]]:
+def _setup(processes: Processes, **env: str) -> tuple[list[Instance], dict[str, int]]:
     node = RedisNode(processes, "primary.conf", free_port(), "--min-replicas-to-write", "0")
-    instances = [Instance(processes, f"redis://127.0.0.1:{node.port}/0") for _ in range(2)]
+    # Behind either proxy the API trusts exactly one hop, as the README says to run it.
+    instances = [Instance(processes, f"redis://127.0.0.1:{node.port}/0",
+                          THIRTYONE_TRUSTED_PROXIES="1", **env) for _ in range(2)]
     upstreams = [instance.port for instance in instances]
     return instances, {"direct": upstreams[0], "nginx": _nginx(processes, upstreams),
                        "haproxy": _haproxy(processes, upstreams)}
@@ -195,6 +205,111 @@ class EventSource:
             time.sleep(retry / 1000)
 
 
+def _life(port: int) -> str:
+    """A public table's whole life through ``port``: the seat keys it used (one query key)."""
+    status, created = request(port, "POST", "/v1/tables",
+                              {"variant": "scat", "players": 2, "public": True, "seat": 0,
+                               "name": "Ana", "options": {"lives": 1, "free_ride": False}})
+    assert status == 201, created
+    table = created["table"]
+    status, lobby = request(port, "GET", "/v1/tables?limit=100")
+    assert status == 200 and table in [listed["table"] for listed in lobby["tables"]], lobby
+    keys = {0: created["seats"][0]["key"]}
+    status, claimed = request(port, "POST", f"/v1/tables/{table}/seats/1", {"name": "Bruno"})
+    assert status == 201, claimed
+    keys[1] = claimed["key"]
+    stream = Stream(port, table, keys[0])
+    assert stream.status == 200
+    status, poll = request(port, "GET", f"/v1/tables/{table}/updates?after=0&wait=0",
+                           headers=bearer(keys[1]))
+    assert status == 200, poll
+    answer: dict[str, Any] = {"is_over": False}
+    for _ in range(300):
+        status, public = request(port, "GET", f"/v1/tables/{table}")
+        seat = public["to_move"] if public["to_move"] is not None else 0
+        status, mine = request(port, "GET", f"/v1/tables/{table}", headers=bearer(keys[seat]))
+        moves = mine["legal_moves"]
+        knocks = [move for move in moves if move["type"] == "knock"]
+        move = knocks[0] if knocks and mine["view"]["turns"] >= 2 else moves[0]
+        status, answer = request(port, "POST", f"/v1/tables/{table}/moves",
+                                 {"move": move, "version": mine["version"]},
+                                 {**bearer(keys[seat]), "Idempotency-Key": str(uuid.uuid4())})
+        assert status == 200, answer
+        if answer["is_over"]:
+            break
+    assert answer["is_over"]
+    pushed = []
+    while (item := stream.next()) is not None:
+        pushed.append(item[1])
+        if item[1] == answer["version"]:
+            break
+    stream.close()
+    assert pushed[-1] == answer["version"]
+    status, rematch = request(port, "POST", f"/v1/tables/{table}/rematch",
+                              headers=bearer(keys[1]))
+    assert status == 201, rematch
+    status, document = request(port, "GET", f"/v1/tables/{table}/record")
+    assert status == 200 and document["table"] == table
+    assert [check.code for check in records.verify(records.loads(json.dumps(document)))][
+        -1] == "winners"
+    status, mine = request(port, "GET", "/v1/records?player=bruno&limit=100")
+    assert status == 200 and table in [match["table"] for match in mine["matches"]]
+    return keys[0]
+
+
+def test_a_whole_table_life_through_each_proxy_with_no_key_in_the_log(processes, postgres_url):
+    # A fleet's archive: PostgreSQL, migrated by the command before the instances start.
+    archive = open_archive(postgres_url)
+    archive.migrate()
+    archive.close()
+    _, ports = _setup(processes, THIRTYONE_ARCHIVE=postgres_url)
+    query_keys = [_life(ports["nginx"]), _life(ports["haproxy"])]
+    log = (processes.folder / "nginx" / "access.log").read_text()
+    assert "POST /v1/tables " in log and "/events?[query hidden" in log
+    assert query_keys[0] not in log
+
+
+def _create_from(source: str, port: int, forged: str) -> int:
+    """Open a table from the loopback address ``source`` with a forged X-Forwarded-For."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15,
+                                            source_address=(source, 0))
+    try:
+        connection.request("POST", "/v1/tables", json.dumps({"variant": "scat", "players": 2}),
+                           {"Content-Type": "application/json", "X-Forwarded-For": forged})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_each_proxy_passes_the_client_address_and_no_forged_one(processes):
+    # Each client address may open 3 tables a minute. Each proxy's client has an address of
+    # its own (if the API saw the proxy's, the second would find the bucket full), and a
+    # forged X-Forwarded-For does not make it a new client.
+    _, ports = _setup(processes, THIRTYONE_LIMIT_TABLES="3 per minute")
+    for source, proxy in (("127.0.0.2", "nginx"), ("127.0.0.3", "haproxy")):
+        statuses = [_create_from(source, ports[proxy], f"203.0.113.{index}")
+                    for index in range(5)]
+        assert statuses == [201, 201, 201, 429, 429], (proxy, statuses)
+
+
+def _retrying(port: int, method: str, path: str, body: Any = None,
+              headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    """A request sent as the README tells clients to: again after a refused or cut connection
+    or a 502, 503 or 504 (after its Retry-After, at most 2 s here), a move with the same
+    Idempotency-Key."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            status, answer = request(port, method, path, body, headers)
+        except OSError:
+            status, answer = 0, None
+        if status not in (0, 502, 503, 504) or time.monotonic() > deadline:
+            return status, answer
+        time.sleep(0.5)
+
+
 def _roll(instance: Instance, ports: list[int]) -> None:
     """SIGTERM an instance, wait for it to exit, start it again and wait until it is ready."""
     instance.terminate()
@@ -212,16 +327,27 @@ def test_a_rolling_restart_loses_duplicates_or_skips_no_event(processes):
     direct.next()
     done = threading.Event()
     made: dict[str, int] = {}
+    answered: list[int] = []
 
     def play() -> None:
         turn = 0
         while not done.is_set():
             table, keys = tables[turn % len(tables)]
             through = ports["nginx"] if turn % 2 else ports["haproxy"]
-            try:
-                made[table] = _move(through, table, keys)["version"]
-            except (AssertionError, OSError):
-                time.sleep(0.2)  # a request cut by the restart: read the table again
+            status, public = _retrying(through, "GET", f"/v1/tables/{table}")
+            answered.append(status)
+            seat = public["to_move"] if public["to_move"] is not None else 0
+            status, mine = _retrying(through, "GET", f"/v1/tables/{table}",
+                                     headers=bearer(keys[seat]))
+            answered.append(status)
+            move = next(move for move in mine["legal_moves"] if move["type"] != "knock")
+            status, answer = _retrying(through, "POST", f"/v1/tables/{table}/moves",
+                                       {"move": move, "version": mine["version"]},
+                                       {**bearer(keys[seat]),
+                                        "Idempotency-Key": str(uuid.uuid4())})
+            answered.append(status)
+            if status == 200:
+                made[table] = answer["version"]
             turn += 1
             time.sleep(0.02)
 
@@ -241,6 +367,8 @@ def test_a_rolling_restart_loses_duplicates_or_skips_no_event(processes):
     time.sleep(2)
     done.set()
     mover.join()
+    # Every request of a client that retries as documented got a 2xx in the end.
+    assert len(answered) > 30 and [status for status in answered if status // 100 != 2] == []
     time.sleep(6)  # the last reconnections (retry up to 5 s)
     for source in sources:
         source.closed = True

@@ -180,7 +180,8 @@ def test_a_bots_only_match_of_strong_bots_answers_at_once_and_plays_on_while_wat
 
 def test_hint_loops_leave_healthz_fast(tmp_path):
     with serve(tmp_path, f"sqlite:///{tmp_path}/t.sqlite3",
-               THIRTYONE_LIMIT_ADVICE="100000 per minute") as server:
+               THIRTYONE_LIMIT_ADVICE="100000 per minute",
+               THIRTYONE_ADVICE_CPU="100000 per minute") as server:
         status, game, _ = server.request("POST", "/v1/games", {"variant": "scat", "players": 3,
                                                                "seed": 5, "dealer": 0})
         assert status == 201

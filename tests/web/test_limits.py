@@ -123,3 +123,24 @@ def test_only_the_limited_operations_run_the_limiter(tmp_path, monkeypatch):
     opened = client.post("/v1/tables", json=TABLE)
     assert opened.status_code == 201 and "RateLimit-Limit" in opened.headers
     assert checked == ["tables.Tables"]
+
+
+def test_hints_stop_once_the_client_spent_its_cpu_budget(tmp_path, monkeypatch):
+    from thirtyone.web import limits
+
+    # Every hint is charged 0.6 s of CPU here, against a budget of 1 s per hour.
+    monkeypatch.setattr(limits, "timed", lambda function, *args: (function(*args), 0.6))
+    app = limited_app(tmp_path, THIRTYONE_ADVICE_CPU="1 per hour")
+    client = app.test_client()
+    game = client.post("/v1/games", json={"variant": "scat", "players": 2, "seed": 3,
+                                          "dealer": 0, "sealed": False}).json
+    hint = {"state": game["state"], "seat": game["to_move"], "samples": 5}
+    assert client.post("/v1/games/advice", json=hint).status_code == 200
+    assert client.post("/v1/games/advice", json=hint).status_code == 200
+    refused = client.post("/v1/games/advice?lang=it", json=hint)
+    assert_problem(refused, 429, "rate_limited")
+    assert 0 < int(refused.headers["Retry-After"]) <= 3601
+    # Another client has its own budget.
+    other = client.post("/v1/games/advice", json=hint,
+                        environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert other.status_code == 200

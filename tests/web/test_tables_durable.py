@@ -230,12 +230,19 @@ def test_a_table_whose_log_is_gone_is_lost_not_empty(app, client, store_url):
     assert (resumed.status_code, resumed.json["code"]) == (410, "table_lost")
 
 
-def test_readyz_checks_the_store_and_healthz_does_not(client):
-    assert client.get("/readyz").json == {"status": "ready"}
+def test_readyz_reports_the_store_apart_and_healthz_reads_nothing(client):
+    assert client.get("/readyz").json["tables"]["status"] == "ok"
+    assert client.get("/readyz/tables").status_code == 200
     down = make_app("redis://127.0.0.1:1/0").test_client()
+    # The stateless API still serves: the instance stays in rotation.
     ready = down.get("/readyz")
-    assert (ready.status_code, ready.json["code"]) == (503, "store_unavailable")
-    assert int(ready.headers["Retry-After"]) > 0
+    assert ready.status_code == 200
+    assert ready.json["tables"] == {"status": "unavailable", "nodes": {"store": False}}
+    assert down.post("/v1/hands/score", json={"variant": "scat", "hand": ["AS", "KS", "QS"]}
+                     ).status_code == 200
+    tables = down.get("/readyz/tables")
+    assert (tables.status_code, tables.json["code"]) == (503, "store_unavailable")
+    assert int(tables.headers["Retry-After"]) > 0
     assert down.get("/healthz").status_code == 200
 
 

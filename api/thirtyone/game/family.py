@@ -30,7 +30,7 @@ from thirtyone.game.dealing import dealing_order
 from thirtyone.game.moves import Move, PlayedMove, refuse, unknown_move
 from thirtyone.game.operations import Events, Knock, Operation, Stand
 from thirtyone.game.state import GameState, thaw
-from thirtyone.hands import HandScore
+from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
 __all__ = ["Events", "FamilyFlow", "PlainKnock", "PlainStand", "TurnFlow"]
@@ -108,7 +108,17 @@ class TurnFlow(FamilyFlow):
 
     def may_knock(self, state: GameState) -> bool:
         """Knocking is refused in the first round of turns when ``knock_first_round`` is
-        ``forbidden``."""
+        ``forbidden``, and to a hand below ``knock_min``."""
+        return self._knock_in_round(state) and self._holds_knock_min(state)
+
+    @staticmethod
+    def _holds_knock_min(state: GameState) -> bool:
+        minimum = state.rules.knock_min
+        if minimum is None or state.turn is None:
+            return True
+        return evaluator(state.rules).score(state.hands[state.turn]).points >= minimum
+
+    def _knock_in_round(self, state: GameState) -> bool:
         return (state.rules.knock_first_round != "forbidden"
                 or state.turns >= len(self.players(state)))
 
@@ -116,8 +126,12 @@ class TurnFlow(FamilyFlow):
         if state.knocker is not None:
             raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
                          knocker=state.knocker)
-        if not self.may_knock(state):
+        if not self._knock_in_round(state):
             raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+        if not self._holds_knock_min(state):
+            raise refuse("knock_below_minimum",
+                         N_("a knock needs at least {minimum} points in the hand"),
+                         minimum=state.rules.knock_min)
         return {"type": "knock"}
 
     def check_stand(self, state: GameState) -> Move:

@@ -25,7 +25,7 @@ from typing import Any
 
 from thirtyone.errors import N_, OptionError
 from thirtyone.events import Event
-from thirtyone.game.dealing import first_dealer
+from thirtyone.game.dealing import first_dealer, most_players, next_dealer
 from thirtyone.game.families import flow_for, flow_of
 from thirtyone.game.family import Events, FamilyFlow
 from thirtyone.game.moves import Move, move_seat, move_type, refuse
@@ -57,6 +57,14 @@ def new_game(
             "bad_players", N_("{variant!r} is played by {minimum} to {maximum} players"),
             field="players", variant=rules.variant, minimum=low, maximum=high, players=players,
         )
+    most = most_players(rules)
+    if players > most:
+        # The deck's size bounds the seats (RULES.md §4.15): three cards each and three more
+        # (the turned-up card and the stock, or the widow).
+        raise OptionError(
+            "bad_players", N_("{variant!r} with the deck {deck} is played by at most "
+                              "{maximum} players"), field="players", variant=rules.variant,
+            deck=rules.deck, maximum=most, players=players)
     flow = flow_for(rules)
     settler = settler_for(rules)
     if seed is None:
@@ -198,7 +206,7 @@ class DealNext(NextRound[FamilyFlow]):
 
     def apply(self, flow: FamilyFlow, state: GameState,
               move: Mapping[str, Any]) -> tuple[GameState, Events]:
-        state = state.evolve(dealer=state.next_active(state.dealer), round=state.round + 1)
+        state = state.evolve(dealer=next_dealer(state), round=state.round + 1)
         state, events = settler_for(state.rules).before_deal(state)
         state, dealt = flow.start_round(state)
         return state, events + dealt

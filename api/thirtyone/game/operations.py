@@ -278,8 +278,14 @@ OPERATIONS: dict[str, type[Operation[Any]]] = {
     for operation in (Draw, Discard, Knock, Stand, NextRound, Take, Exchange, Declare, Pass,
                       Join, Reveal, Keep, SwapHand, Renew)
 }
-"""Each move type's operation, by its ``type`` (the same types as
-:data:`~thirtyone.game.moves.MOVES`)."""
+"""Each move type's operation, by its ``type``: the one registry of move types (a new move
+is one more operation here, with its TypedDict in :data:`~thirtyone.game.moves.Move`)."""
+
+MOVES: dict[str, type] = {kind: operation.fields for kind, operation in OPERATIONS.items()}
+"""Each move type's :class:`~typing.TypedDict`, by its ``type``."""
+
+MOVE_TYPES: tuple[str, ...] = tuple(OPERATIONS)
+"""Every move type of every family."""
 
 
 def operation_of(move: Mapping[str, Any]) -> type[Operation[Any]]:

@@ -177,7 +177,8 @@ def rounds_in_match(state: GameState) -> int | None:
 
 class LivesSettler(Settler):
     """The lowest hand loses a life (RULES.md §3, §4.1-§4.3, §4.14): the knocker's penalty and
-    ``knocker_ties``, ``knocker_must_win`` and ``lose_below``, the free ride, eliminations, the
+    ``knocker_ties``, ``knocker_must_win``, ``lose_below`` and ``losers``, the free ride,
+    eliminations, the
     last seat standing; with
     ``lives_to_pot`` each lost life is a chip paid into the pot that the winner takes, and
     ``honour_tie_break`` breaks a two-seat tie. A blitz (or Feuer) costs every other seat a
@@ -188,6 +189,7 @@ class LivesSettler(Settler):
         return Seat(lives=rules.lives)
 
     def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
+        rules = state.rules
         active = state.active_seats
         events: Events = []
         drawn_match = False
@@ -196,6 +198,10 @@ class LivesSettler(Settler):
             shown: Sequence[int] = ()
         elif outcome.reason == "blitz":
             losses = {seat: 1 for seat in active if seat not in outcome.blitz}
+            knocker = outcome.knocker
+            if rules.knocker_caught and knocker is not None and knocker in losses:
+                # Caught by a 31 made after the knock: the knocker pays the penalty.
+                losses[knocker] = rules.knocker_penalty
             shown = outcome.blitz
         else:
             shown = active
@@ -247,6 +253,12 @@ class LivesSettler(Settler):
         ranked = [seat for seat in active if seat not in below]
         losses = {seat: 1 for seat in below}
         lowest: list[int] = []
+        if rules.losers == "all-but-best" and ranked:
+            # Every seat but the best hand loses one; the lowest of them as the knocker
+            # rules say (RULES.md §4.15); all tied for best, nobody.
+            best = max(scores[seat] for seat in ranked)  # type: ignore[type-var]
+            ranked = [seat for seat in ranked if scores[seat] != best]
+            losses |= {seat: 1 for seat in ranked}
         if ranked:
             lowest, drawn = self._lowest(state, outcome, ranked)
             if drawn:
@@ -298,6 +310,9 @@ class LivesSettler(Settler):
         if rules.knocker_ties == "safe":
             # The knocker wins ties: only the others tied for lowest lose.
             return {seat: 1 for seat in lowest if seat != knocker}
+        if rules.knocker_ties == "double":
+            # The knocker pays the penalty, the others tied lose one (pagat's variations).
+            return {seat: 1 for seat in lowest} | {knocker: rules.knocker_penalty}
         return {seat: 1 for seat in lowest}
 
     def _take_lives(

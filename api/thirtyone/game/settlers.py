@@ -60,7 +60,7 @@ def settle_blitz(state: GameState, seats: Sequence[int],
     scores = hand_scores(state)
     for seat in seats:
         score = scores[seat]
-        fire = score is not None and score.category == "three-aces"
+        fire = score is not None and score.category != "blitz"
         cards = [card.code for card in state.hands[seat]]
         if fire:
             events.append({"type": "fire", "seat": seat, "cards": cards})

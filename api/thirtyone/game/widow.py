@@ -14,8 +14,9 @@ The phases of a deal, each optional:
 - ``join`` (``tie: carry``): the deal after a tied deal is played by the tied seats; every
   other seat, seeing its cards, ``join``\\s by paying the pot's amount or ``pass``\\es (its
   cards go out of play face down) [resolved: the source does not say when they decide];
-- ``choose`` (a face-down table, no-trips): the dealer exchanges all three cards for the table
-  cards, which then lie face up, or ``reveal``\\s the table;
+- ``choose`` (a face-down table, no-trips): the dealer (with ``spare_hand_to: first-player``
+  the seat at the dealer's left) exchanges all three cards for the table cards, which then
+  lie face up, or ``reveal``\\s the table;
 - ``declare`` (``declarations``): from the dealer's left each seat may ``declare`` a 31 of one
   suit, three of a kind or three cards of one suit, or ``pass``; the first declaration ends
   the deal with a showdown;
@@ -97,9 +98,10 @@ def has_31(rules: Rules, score: HandScore) -> bool:
 
 
 def is_fire(score: HandScore) -> bool:
-    """Whether a hand is Feuer: three aces that end the deal as a blitz does (the evaluator
-    reads them as a blitz under ``three_aces_fire``)."""
-    return score.is_blitz and score.category == "three-aces"
+    """Whether a hand is Feuer: three aces, or with ``fire: any-trips`` any three of a kind,
+    that end the deal as a blitz does (the evaluator reads them as a blitz); a blitz 31 is
+    not (``on_31`` says what it does)."""
+    return score.is_blitz and score.category != "blitz"
 
 
 def passes_in_a_row(state: GameState) -> int:
@@ -246,7 +248,7 @@ class WidowFlow(TurnFlow):
             reason = "dealt_31" if rules.dealt_31_wins else "thirty_one"
             return self.end(state, reason, dealt, events)
         if not state.table_face_up[0]:
-            return state.evolve(phase=WidowPhase.CHOOSE, turn=state.dealer), events
+            return state.evolve(phase=WidowPhase.CHOOSE, turn=chooser(state, order)), events
         first = WidowPhase.DECLARE if rules.declarations else WidowPhase.EXCHANGE
         return state.evolve(phase=first, turn=order[0]), events
 
@@ -324,7 +326,8 @@ class WidowFlow(TurnFlow):
         rules, phase = state.rules, state.phase
         if (
             (phase == WidowPhase.CHOOSE
-                and (state.turn != state.dealer or any(state.table_face_up)))
+                and (state.turn != chooser(state, self.players(state))
+                     or any(state.table_face_up)))
             or (phase == WidowPhase.DECLARE and not rules.declarations)
         ):
             raise StateError("bad_phase", N_("the {phase} phase does not fit this position"),
@@ -597,6 +600,12 @@ TURN: tuple[Operation[Any], ...] = (_EXCHANGE, WidowKnock(), WidowStand())
 """A turn: exchange, or knock (``stand`` after a knock)."""
 PASSING_TURN: tuple[Operation[Any], ...] = (_EXCHANGE, TurnPass(), WidowKnock())
 """A turn with ``may_pass``: exchange, pass, or knock."""
+
+
+def chooser(state: GameState, order: Sequence[int]) -> int:
+    """Who chooses between the dealt hand and the face-down table: the dealer, or with
+    ``spare_hand_to: first-player`` the seat at the dealer's left, after whom play begins."""
+    return order[0] if state.rules.spare_hand_to == "first-player" else state.dealer
 
 
 def next_player(state: GameState, seat: int) -> int:

@@ -35,6 +35,7 @@ from thirtyone.web import (
     contract,
     docs,
     games,
+    hand_tables,
     hands,
     i18n,
     limits,
@@ -150,17 +151,20 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                                          schema_name))
     api = app.extensions["thirtyone.api"] = Api(app, spec_kwargs={
         "marshmallow_plugin": plugin,
-        "extra_plugins": [ProblemResponses(), limits.RateLimitResponses()]})
+        "extra_plugins": [ProblemResponses(), limits.RateLimitResponses(),
+                          contract.DeclaredStatuses()]})
     api.register_field(Points, "number", None)
     contract.document(api.spec, api.ma_plugin.converter.add_attribute_function)
     api.spec.components.schema("Hand", HAND_DOC)
     games.document(api.spec, api.ma_plugin)
     tables.document(api.spec)
+    hand_tables.document(api.spec)
     codes.document(api.spec)
     blueprints = (variants.blp, hands.blp, games.blp, advice.blp, tables.blp, advice.tables_blp,
-                  archive_routes.blp, race.blp, review.blp, meta.blp)
+                  archive_routes.blp, race.blp, review.blp, meta.blp, hand_tables.blp)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, parameters=[LANGUAGE_PARAMETER])
+    contract.evolvable(api.spec)
     limits.init_app(app)
     docs.init_app(app)
     # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
@@ -197,10 +201,20 @@ def schema_name(schema: Any) -> str | None:
     return str(resolver(schema))
 
 
+EXPOSED_HEADERS = (
+    "Content-Language", "Location", "ETag", "Retry-After", "RateLimit-Limit",
+    "RateLimit-Remaining", "RateLimit-Reset", "Idempotent-Replayed",
+)
+"""The answer headers a web page's script may read: the ones the docs tell a client to use."""
+
+
 def _cors(app: Flask, origins: str | list[str]) -> None:
-    """flask-cors for the API, as configured: the origins allowed, and ``Content-Language``
-    readable by their scripts."""
-    CORS(app, resources={r"/v1/*": {"origins": origins}}, expose_headers=["Content-Language"])
+    """flask-cors for the API, as configured: the origins allowed, :data:`EXPOSED_HEADERS`
+    readable by their scripts, and in a preflight only the methods some route has."""
+    methods = sorted({method for rule in app.url_map.iter_rules()
+                      if rule.rule.startswith("/v1/") for method in rule.methods or ()})
+    CORS(app, resources={r"/v1/*": {"origins": origins}}, expose_headers=list(EXPOSED_HEADERS),
+         methods=methods)
 
 
 def _origins(setting: str | list[str]) -> str | list[str]:

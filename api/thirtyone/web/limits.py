@@ -12,7 +12,11 @@ its own setting, from the environment:
 - ``THIRTYONE_LIMIT_ADVICE``: hints (``POST /v1/games/advice``, ``GET
   /v1/tables/{table}/advice``) and reviews (``POST /v1/review``), 30 per minute;
 - ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
-  (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute.
+  (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute;
+- ``THIRTYONE_ADVICE_CPU``: the CPU seconds the hints and reviews of one client may take, 20
+  per minute (a third of a core; 30 hints a minute at 400 worlds would take two cores):
+  a request is refused (429 ``rate_limited``) once its client spent them, and each hint is
+  charged what it took (:class:`CPUBudget`).
 
 The client is the connection's address; behind ``THIRTYONE_TRUSTED_PROXIES`` proxies (a
 number, 0 by default) it is the address they put in ``X-Forwarded-For``, through werkzeug's
@@ -35,19 +39,27 @@ setting (with its default in :data:`DEFAULTS`) before :func:`init_app` runs.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from apispec import BasePlugin
 from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from thirtyone.errors import N_
+from thirtyone.web import compute
 from thirtyone.web.problems import Problem
+
+T = TypeVar("T")
+
+_log = logging.getLogger(__name__)
 
 # The operations each limit applies to: (endpoint, methods).
 LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
@@ -64,6 +76,7 @@ DEFAULTS = {
     "THIRTYONE_LIMIT_MOVES": "300 per minute",
     "THIRTYONE_LIMIT_ADVICE": "30 per minute",
     "THIRTYONE_LIMIT_STREAMS": "120 per minute",
+    "THIRTYONE_ADVICE_CPU": "20 per minute",
     "THIRTYONE_TRUSTED_PROXIES": "0",
 }
 
@@ -137,9 +150,9 @@ def init_app(app: Flask) -> None:
     )
     # Flask-Limiter checks a decorated view's limits in the view's wrapper; its app-wide hooks
     # serve default and application limits (none here) and its own headers (off): they go.
-    hooks = {limiter._check_request_limit}
-    app.before_request_funcs[None] = [hook for hook in app.before_request_funcs.get(None, [])
-                                      if hook not in hooks]
+    app.before_request_funcs[None] = [
+        hook for hook in app.before_request_funcs.get(None, [])
+        if getattr(hook, "__self__", None) is not limiter]
     app.after_request_funcs[None] = [
         hook for hook in app.after_request_funcs.get(None, [])
         if getattr(hook, "args", None) != (limiter,)]
@@ -197,3 +210,67 @@ def _rate_limited(error: RateLimitExceeded) -> Response:
         title=N_("Too many requests"),
         headers={**headers, "Retry-After": str(seconds)}, retry_after=seconds,
     ).response()
+
+
+def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """``function(*args)`` and the CPU seconds this thread took for it (run it in the compute
+    pool, so that the seconds are the job's own)."""
+    start = time.thread_time()
+    result = function(*args)
+    return result, time.thread_time() - start
+
+
+class CPUBudget:
+    """The CPU seconds a client may spend per window on one kind of work (``setting``, a
+    limit string such as ``"20 per minute"``), counted in milliseconds in the limiter's
+    storage: :meth:`check` refuses a request once the client spent them, :meth:`charge` counts
+    what a request took. Off where the limiter is off (tests)."""
+
+    def __init__(self, setting: str) -> None:
+        self.scope = setting
+        item = parse(current_app.config[setting])
+        self.item: RateLimitItem = type(item)(item.amount * 1000, item.multiples, "cpu")
+        self.limiter: Limiter = current_app.extensions["thirtyone.limiter"]
+        self.client = get_remote_address()
+
+    def check(self) -> None:
+        """Raise the 429 problem when the client has no CPU time left in this window."""
+        if not self.limiter.enabled:
+            return
+        try:
+            strategy = self.limiter.limiter
+            if strategy.test(self.item, "thirtyone-cpu", self.client, self.scope):
+                return
+            reset, _ = strategy.get_window_stats(self.item, "thirtyone-cpu", self.client,
+                                                 self.scope)
+        except Exception:  # a storage that fails must not stop the API (swallow_errors)
+            _log.exception("the CPU budget's storage failed: the request goes on")
+            return
+        seconds = max(1, math.ceil(reset - time.time()))
+        raise Problem(
+            429, "rate_limited",
+            N_("Too many requests of this kind from your address: try again after the "
+               "seconds that Retry-After gives."),
+            title=N_("Too many requests"),
+            headers={"Retry-After": str(seconds)}, retry_after=seconds,
+        )
+
+    def charge(self, seconds: float) -> None:
+        """Count ``seconds`` of CPU against the client's budget."""
+        if not self.limiter.enabled:
+            return
+        try:
+            self.limiter.limiter.hit(self.item, "thirtyone-cpu", self.client, self.scope,
+                                     cost=max(1, round(seconds * 1000)))
+        except Exception:  # as in check
+            _log.exception("the CPU budget's storage failed: this request is not counted")
+
+
+def budgeted(setting: str, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in the compute pool (:func:`thirtyone.web.compute.run`), within
+    the client's CPU budget of ``setting``: refused when it is spent, charged what it took."""
+    budget = CPUBudget(setting)
+    budget.check()
+    done: tuple[T, float] = compute.run(timed, function, *args)
+    budget.charge(done[1])
+    return done[0]

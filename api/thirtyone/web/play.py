@@ -27,14 +27,14 @@ from __future__ import annotations
 from typing import Any
 
 from babel import Locale
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, request
 from flask_babel import get_locale
 from werkzeug.exceptions import NotFound
 
 from thirtyone.bots import BOTS
-from thirtyone.cards import ALL_CARDS
+from thirtyone.cards import ALL_CARDS, DECKS, RANK_NAMES, parse_card
 from thirtyone.errors import N_, NP_, CardError
-from thirtyone.faces import card_svg
+from thirtyone.faces import ITALIAN_RANK_LETTERS, card_svg
 from thirtyone.hands import CATEGORY_NAMES
 from thirtyone.record import SEED_LABEL
 from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
@@ -275,6 +275,27 @@ def texts() -> dict[str, str]:
     return {key: gettext(text) for key, text in TEXTS.items()}
 
 
+ITALIAN_SUIT_NAMES: dict[str, str] = {
+    "H": N_("{rank} of cups"),
+    "D": N_("{rank} of coins"),
+    "C": N_("{rank} of batons"),
+    "S": N_("{rank} of swords"),
+}
+"""The Italian regional pack's suits (coppe, denari, bastoni, spade) in the places of hearts,
+diamonds, clubs and spades, for the ``italian40`` deck of "Il 31" (RULES.md §4.15)."""
+KNIGHT = N_("knight")
+"""The Italian pack's cavallo, in the queen's place."""
+
+
+def italian_card_name(code: str) -> str:
+    """A card of the Italian pack by its regional name: "cavallo di coppe", "всадник кубков"."""
+    card = parse_card(code)
+    if card.suit is None:
+        raise CardError("bad_card", N_("not a card: {card!r}"), card=code)
+    rank = gettext(KNIGHT) if card.rank == "Q" else gettext(RANK_NAMES[card.rank])
+    return gettext(ITALIAN_SUIT_NAMES[card.suit]).format(rank=rank)
+
+
 def rank_letters() -> dict[str, str]:
     """The letters printed on the court cards and ace, and the joker's word, in the request's
     language (Russian cards read Т К Д В)."""
@@ -321,6 +342,8 @@ def page() -> str:
         # A hand of three of a kind may be worth 30½: every fraction is written the same way.
         "fraction": pgettext("fraction", "{points} points"),
         "cards": {card.code: card_name(card) for card in ALL_CARDS},
+        "italian_cards": {card.code: italian_card_name(card.code)
+                          for card in DECKS["italian40"]},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
         "levels": levels(),
         # The rules site's first-game walkthrough in the page's language (English at the root).
@@ -337,7 +360,11 @@ def card(name: str) -> Response:
         svg = card_svg(None)
     else:
         try:
-            svg = card_svg(name, ranks=rank_letters(), label=card_name(name))
+            if request.args.get("pack") == "italian":
+                svg = card_svg(name, ranks=ITALIAN_RANK_LETTERS, pack="italian",
+                               label=italian_card_name(name))
+            else:
+                svg = card_svg(name, ranks=rank_letters(), label=card_name(name))
         except CardError:
             raise NotFound() from None
     response = Response(svg, mimetype="image/svg+xml")

@@ -40,6 +40,11 @@ export function pointsText(points) {
   return format(DATA.fraction, { points: points - whole === 0.5 ? `${whole}½` : NUMBER.format(points) });
 }
 
+/** A card of the Italian pack by its regional name ("cavallo di coppe"). */
+export function italianCardName(code) {
+  return DATA.italian_cards[code] ?? cardName(code);
+}
+
 /** A card's localized name ("туз пик"), or "face-down card" for a hidden card. */
 export function cardName(code) {
   return code ? DATA.cards[code] ?? code : t("hidden_card");

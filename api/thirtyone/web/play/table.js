@@ -6,6 +6,7 @@
 // are modules of their own.
 import { ApiError, getTable, variants } from "./api.js";
 import { actions, centre, hand, markHint, seats, status } from "./board.js";
+import { usePack } from "./cards.js";
 import { announce, h } from "./dom.js";
 import { RoundHistory } from "./history.js";
 import { t } from "./i18n.js";
@@ -98,6 +99,9 @@ export class TableView {
     try {
       const [answer, list] = await Promise.all([getTable(this.table, this.key), variants()]);
       this.variant = list.variants.find((variant) => variant.id === answer.variant) ?? null;
+      // The deck the table plays with: its own option, or the variant's default.
+      const deck = this.variant?.options.find((option) => option.name === "deck");
+      usePack(answer.view?.rules?.options?.deck ?? deck?.default);
       this.opened = answer.version;
       // The fingerprint as first seen here (a table's creator kept the one it was made with).
       if (!this.facts.seed_sha256 && answer.seed_sha256) {

@@ -396,6 +396,15 @@ class TableStore(ABC):
     def ping(self) -> None:
         """Return when the store answers; :class:`StoreUnavailable` when it does not."""
 
+    def check(self) -> dict[str, bool]:
+        """Whether each part of the store answers, by name: one for a single store, every
+        primary of a Redis Cluster (each holds its own share of the tables)."""
+        try:
+            self.ping()
+        except StoreUnavailable:
+            return {"store": False}
+        return {"store": True}
+
     @abstractmethod
     def _watch(self) -> None:
         """Run forever in a background thread: :meth:`Hub.notify` each table with local

@@ -362,6 +362,24 @@ class RedisStore(TableStore):
             self._refresh(error)
             raise _unavailable(error) from error
 
+    def check(self) -> dict[str, bool]:
+        if self._cluster is None:
+            return super().check()
+        # Every primary on its own: a probe of one random node missed a dead shard.
+        try:
+            primaries = self._cluster.get_primaries()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            return {"cluster": False}
+        answers = {}
+        for node in primaries:
+            try:
+                answers[node.name] = bool(self._cluster.get_redis_connection(node).ping())
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                answers[node.name] = False
+        return answers or {"cluster": False}
+
     def _subscriber(self, table: str) -> tuple[str, Any]:
         """The node that publishes ``table``'s channel, and a client for it."""
         if self._cluster is None:

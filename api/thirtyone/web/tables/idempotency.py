@@ -30,6 +30,8 @@ from thirtyone.web.store import RequestRecord, TableNotFound, TableRecord
 from thirtyone.web.tables.ledger import load_table, state_at, store
 
 HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+"""Set (``true``) on an answer repeated for a retry rather than made by this request."""
 _KEY = re.compile(r"[A-Za-z0-9_.:-]{16,128}\Z")
 
 

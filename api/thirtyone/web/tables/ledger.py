@@ -231,8 +231,8 @@ _match_over: list[Callable[[str, float], None]] = []
 
 
 def on_match_over(hook: Callable[[str, float], None]) -> None:
-    """Call ``hook(table, when)`` after each commit of a finished match (the archive's: it
-    writes the record once, and ignores the commits after the one that ended it)."""
+    """Call ``hook(table, when)`` after the commit that ends a table's match (the archive's,
+    which writes the match's record)."""
     _match_over.append(hook)
 
 
@@ -255,7 +255,7 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
         raise
     metrics.COMMITS.inc()
     _states().put(record.table, entry.version, entry.digest, after)
-    if after.is_over:
+    if after.is_over and not table_state(record).is_over:
         for hook in _match_over:
             hook(record.table, entry.at)
     return entry.version

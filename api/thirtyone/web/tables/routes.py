@@ -42,7 +42,8 @@ IDEMPOTENCY_KEY = {
     "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{16,128}$"},
     "description": "A random key (a UUID) naming this request: sent again with the same key "
     "and body, the request is answered as the first time instead of being applied twice; the "
-    "same key with another body is a 422 `idempotency_key_reused`.",
+    "same key with another body is a 422 `idempotency_key_reused`. A repeated answer carries "
+    "`Idempotent-Replayed: true`.",
 }
 
 
@@ -124,7 +125,9 @@ class Tables(MethodView):
             return _opened(record, advanced.version, advanced.state, advanced.events, keys,
                            invitations)
         played, events = idempotency.original(record, version)
-        return _opened(record, version, played, events, keys, invitations)
+        answer = _opened(record, version, played, events, keys, invitations)
+        answer.headers[idempotency.REPLAYED] = "true"
+        return answer
 
 
 def _location(record: TableRecord) -> dict[str, str]:
@@ -232,4 +235,6 @@ def _original(record: TableRecord, version: int, seat: int | None) -> Response:
     """The answer a move committed at ``version`` got, for its retry."""
     record = load_table(record.table)
     state, events = idempotency.original(record, version)
-    return jsonify(table_answer(record, version, state, seat, events))
+    answer = jsonify(table_answer(record, version, state, seat, events))
+    answer.headers[idempotency.REPLAYED] = "true"
+    return answer

@@ -28,9 +28,8 @@ from thirtyone.web.connections import (
     holding_stream,
     stream_slot,
 )
-from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
-from thirtyone.web.tables import clocks, presence
+from thirtyone.web.tables import clocks, fanout, presence
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, advance, is_due
 from thirtyone.web.tables.blueprint import blp
@@ -173,15 +172,6 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
     return jsonify(table_answer(record, record.version, state, seat, events))
 
 
-def _connected(answer: dict[str, Any]) -> list[bool]:
-    return [shown["connected"] for shown in answer["seats"]]
-
-
-def _sse(answer: dict[str, Any], event: str | None = None) -> bytes:
-    named = b"" if event is None else b"event: %s\n" % event.encode()
-    return named + b"id: %d\ndata: %s\n\n" % (answer["version"], dumps(answer))
-
-
 def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
     tables = store()
     found = None if after is None or after > record.version else state_at(record, after)
@@ -216,9 +206,9 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
         # Who the client was last told is here: each answer sent says it.
         shown = presence.connected(record)
         if after is None or reset:
-            answer = table_answer(record, cursor, state, seat, [])
-            shown = _connected(answer)
-            yield _sse(answer, "table_reset" if reset else None)
+            sent, shown = fanout.event(record, cursor, digest, state, seat, [],
+                                       "table_reset" if reset else None)
+            yield sent
         quiet = False
         generation = tables.hub.generation
         with tables.listen(record.table) as woken:
@@ -231,7 +221,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                         except StoreUnavailable:
                             return  # the client reconnects with Last-Event-ID
                         state, cursor, digest = table_state(record), record.version, record.digest
-                        yield _sse(table_answer(record, cursor, state, seat, []), "table_reset")
+                        yield fanout.event(record, cursor, digest, state, seat, [],
+                                           "table_reset")[0]
                         break
                     state = replay(record.table, state, entry)
                     cursor, digest = entry.version, entry.digest
@@ -239,9 +230,9 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                                               for event in entry.events):
                         # Seats, names, phase or clock changed: the answer shows them.
                         record = _fresh(record)
-                    answer = table_answer(record, cursor, state, seat, entry.events)
-                    shown = _connected(answer)
-                    yield _sse(answer)
+                    sent, shown = fanout.event(record, cursor, digest, state, seat,
+                                               entry.events)
+                    yield sent
                 remaining = deadline - time.monotonic()
                 if draining.stopping():
                     # The wait is in `data` too: a browser's EventSource never shows `retry:`.
@@ -296,7 +287,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     if now_connected != shown:
                         # Someone came or went without a move: no version tells it.
                         shown = now_connected
-                        yield _sse(table_answer(record, cursor, state, seat, []), "presence")
+                        yield fanout.event(record, cursor, digest, state, seat, [],
+                                           "presence")[0]
                     else:
                         yield b": keep-alive\n\n"
 
