@@ -34,10 +34,12 @@ from werkzeug.exceptions import NotFound
 from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS, DECKS, RANK_NAMES, parse_card
 from thirtyone.errors import N_, NP_, CardError
+from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
 from thirtyone.faces import ITALIAN_RANK_LETTERS, card_svg
 from thirtyone.hands import CATEGORY_NAMES
 from thirtyone.record import SEED_LABEL
 from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
+from thirtyone.web.tables.notices import MESSAGES as TABLE_MESSAGES
 from thirtyone.words import LANGUAGES
 
 blp = Blueprint(
@@ -154,6 +156,17 @@ TEXTS: dict[str, str] = {
     "gone": N_("This table no longer exists (it expired, or the link is wrong)."),
     "failed": N_("The move was not made: {detail}"),
     "new_game": N_("New game"),
+    # The player's settings, kept in the browser.
+    "settings": N_("Settings"),
+    "bot_speed": N_("Computer players' speed"),
+    "speed_slow": N_("Slow"),
+    "speed_normal": N_("Normal"),
+    "speed_fast": N_("Fast"),
+    "sounds": N_("Sounds (your turn, a knock, the end of a round)"),
+    "theme": N_("Theme"),
+    "theme_system": N_("As the system"),
+    "theme_light": N_("Light"),
+    "theme_dark": N_("Dark felt"),
     # Hints: the seat's own advice, from the API.
     "hint": N_("Hint"),
     "hint_asking": N_("Thinking…"),
@@ -270,6 +283,25 @@ def plural_forms() -> dict[str, dict[str, str]]:
     }
 
 
+def event_templates() -> dict[str, Any]:
+    """The events' sentences in the request's language, as templates: the page fills them
+    itself to count seats from 1, as it does everywhere (the API's messages say the API's
+    seat numbers, from 0). ``plurals`` are the counted ones: the counted parameter and a
+    template by CLDR plural category (as :func:`plural_forms`)."""
+    rule = Locale.parse(get_locale().language).plural_form
+    examples: dict[str, int] = {}
+    for number in range(1000):
+        examples.setdefault(rule(number), number)
+    return {
+        "messages": {kind: gettext(template)
+                     for kind, template in {**EVENT_MESSAGES, **TABLE_MESSAGES}.items()},
+        "plurals": {kind: [counted, {category: ngettext(singular, plural, number)
+                                     for category, number in examples.items()}]
+                    for kind, (counted, (singular, plural)) in EVENT_PLURALS.items()},
+        "sources": {source: pgettext("event source", source) for source in ("stock", "discard")},
+    }
+
+
 def texts() -> dict[str, str]:
     """The interface texts in the request's language."""
     return {key: gettext(text) for key, text in TEXTS.items()}
@@ -346,6 +378,7 @@ def page() -> str:
                           for card in DECKS["italian40"]},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
         "levels": levels(),
+        "events": event_templates(),
         # The rules site's first-game walkthrough in the page's language (English at the root).
         "how_to_play": "/first-game/" if language == "en" else f"/{language}/first-game/",
         "default_level": DEFAULT_LEVEL,

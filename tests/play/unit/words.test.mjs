@@ -7,6 +7,17 @@ import { before, test } from "node:test";
 const DATA = {
   language: "en", languages: {}, levels: {}, plurals: {}, categories: {},
   cards: { AS: "ace of spades", TH: "ten of hearts", "7C": "seven of clubs" },
+  // As play.py's event_templates gives them in English.
+  events: {
+    messages: {
+      shown: "Seat {seat} shows {points} points.", dealt: "Round {round}: seat {dealer} dealt.",
+      hand_swapped: "Seat {seat} swapped their hand with table hand {hand}.",
+      paid: "Seat {seat} paid {chips} chips into the pot.",
+    },
+    plurals: { paid: ["chips", { one: "Seat {seat} paid {chips} chip into the pot.",
+      other: "Seat {seat} paid {chips} chips into the pot." }] },
+    sources: { stock: "stock", discard: "discard pile" },
+  },
   texts: {
     seat: "Seat {seat}", seat_you: "You", hidden_card: "face-down card",
     you_won: "You won!", winner: "Winner: {name}.", winners: "Winners: {names}.",
@@ -90,4 +101,16 @@ test("a seat its player left is the computer's: it never wins for its player", (
   assert.equal(words.winnersText({ ...left, seat: 1 }), "Winner: Ann (the computer played the seat).");
   assert.equal(words.winnersText({ ...left, seat: 1, view: { winners: [0, 1] } }),
     "Winners: you and Ann (the computer played the seat).");
+});
+
+test("the server's events say their seats counted from 1, in the page's templates", () => {
+  assert.equal(words.eventText({ type: "shown", seat: 1, points: 30.5 }), "Seat 2 shows 30½ points.");
+  assert.equal(words.eventText({ type: "dealt", round: 2, dealer: 0 }), "Round 2: seat 1 dealt.");
+  assert.equal(words.eventText({ type: "paid", seat: 2, chips: 1 }), "Seat 3 paid 1 chip into the pot.");
+  assert.equal(words.eventText({ type: "paid", seat: 2, chips: 3 }), "Seat 3 paid 3 chips into the pot.");
+  assert.equal(words.eventText({ type: "hand_swapped", seat: 0, hand: 0 }),
+    "Seat 1 swapped their hand with table hand 1.");
+  // A template needing what the event lacks, or no template: the server's message stays.
+  assert.equal(words.eventText({ type: "shown", seat: 1 }), null);
+  assert.equal(words.eventText({ type: "unknown", seat: 1 }), null);
 });

@@ -8,6 +8,7 @@ import { join, NAME_LENGTH, showLobby, startFromQuery } from "./lobby.js";
 import { seatLink } from "./links.js";
 import { recallName } from "./storage.js";
 import { seatNumber } from "./words.js";
+import { applyTheme, settingsPanel } from "./settings.js";
 import { TableView } from "./table.js";
 
 const main = document.getElementById("app");
@@ -132,6 +133,9 @@ document.querySelector(".languages").addEventListener("click", (event) => {
   url.searchParams.set("lang", link.dataset.lang);
   location.assign(url.href);
 });
+
+applyTheme();
+document.querySelector(".top").append(settingsPanel());
 
 window.addEventListener("hashchange", route);
 route();

@@ -55,7 +55,9 @@ export function seats(ui) {
   const { answer } = ui;
   const view = answer.view;
   const last = ui.lastMove?.seat;
-  return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}` },
+  return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}`,
+    // On a phone the row scrolls sideways: the keyboard can scroll it too.
+    tabindex: "0", "aria-label": t("players") },
     view.seats.map((standing, seat) => {
       const badges = [
         ...presence(answer, seat),
