@@ -66,6 +66,9 @@ TEXTS: dict[str, str] = {
     "seats": N_("Who plays each seat"),
     "seat_you": N_("You"),
     "seat_bot": N_("Computer"),
+    # The computer players' names, one for each seat in turn (a list, by commas).
+    "bot_names": N_("Ada, Ben, Cleo, Dan, Eva, Finn, Gia, Hugo, Iris, Jon, Kai, Lena, Max, Nora, "
+                    "Otto"),
     "seat_friend": N_("A friend (by invitation)"),
     "options": N_("Options"),
     "start": N_("Start"),

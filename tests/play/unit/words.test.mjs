@@ -20,6 +20,7 @@ const DATA = {
   },
   texts: {
     seat: "Seat {seat}", seat_you: "You", hidden_card: "face-down card",
+    bot_names: "Ada, Ben, Cleo",
     you_won: "You won!", winner: "Winner: {name}.", winners: "Winners: {names}.",
     winners_you: "Winners: you and {names}.",
     mv_discarded: "{name} discards {card}.", mv_discarded_you: "You discard {card}.",
@@ -52,7 +53,10 @@ test("seats are counted from 1", () => {
 test("a seat is named: you, the player's name, else its number from 1", () => {
   assert.equal(words.seatName(table, 0), "You");
   assert.equal(words.seatName(table, 1), "Bea");
-  assert.equal(words.seatName(table, 2), "Seat 3");
+  // A computer player has a name of its own (the language's names, by seat).
+  assert.equal(words.seatName(table, 2), "Cleo");
+  assert.equal(words.botName(4), "Ben");
+  assert.equal(words.seatName({ seat: null, seats: [] }, 2), "Seat 3");
   // A spectator has no seat of their own.
   assert.equal(words.seatName({ ...table, seat: null }, 0), "Ann");
 });
@@ -63,7 +67,7 @@ test("a move names its player and its cards", () => {
   assert.equal(words.moveWords({ type: "discarded", seat: 0, card: "AS" }, table),
     "You discard ace of spades.");
   assert.equal(words.moveWords({ type: "drew", seat: 2, source: "stock" }, table),
-    "Seat 3 draws from the stock.");
+    "Cleo draws from the stock.");
   assert.equal(words.moveWords({ type: "drew", seat: 1, source: "discard", card: "TH" }, table),
     "Bea takes ten of hearts from the discard pile.");
   assert.equal(words.moveWords({ type: "exchanged", seat: 1, count: 2, gave: ["AS", "7C"],
@@ -80,7 +84,7 @@ test("the winners: you are never a name in 'Winner: {name}'", () => {
   assert.equal(words.winnersText(over([0])), "You won!");
   assert.equal(words.winnersText(over([0, 1])), "Winners: you and Bea.");
   assert.equal(words.winnersText(over([1])), "Winner: Bea.");
-  assert.equal(words.winnersText(over([1, 2])), "Winners: Bea, Seat 3.");
+  assert.equal(words.winnersText(over([1, 2])), "Winners: Bea, Cleo.");
   assert.equal(words.winnersText(over([0], null)), "Winner: Ann.");
   assert.equal(words.winnersText(over([])), null);
 });

@@ -138,4 +138,10 @@ applyTheme();
 document.querySelector(".top").append(settingsPanel());
 
 window.addEventListener("hashchange", route);
+// A closed tab (or one the browser puts away) ends its stream at once, so the server stops
+// counting the player as here; a page brought back from the back-forward cache opens again.
+window.addEventListener("pagehide", () => current?.close());
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) route();
+});
 route();

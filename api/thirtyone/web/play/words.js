@@ -26,11 +26,20 @@ export function resultName(answer, seat) {
   return seat === answer.seat ? t("your_seat_bot") : t("seat_bot_played", { name: seatName(answer, seat) });
 }
 
-/** How the page names a seat: "You" for this browser's, else the player's name, else its number. */
+/** The computer player's name at `seat` (the API's seat, from 0): one of the language's own
+names, the same at that seat at every table. */
+export function botName(seat) {
+  const names = t("bot_names").split(",").map((name) => name.trim()).filter(Boolean);
+  return names.length ? names[seat % names.length] : seatWords(seat);
+}
+
+/** How the page names a seat: "You" for this browser's, else the player's name, a computer
+player's own name, else its number. */
 export function seatName(answer, seat) {
   const mine = answer.seat !== null && answer.seat !== undefined && seat === answer.seat;
   if (mine) return t("seat_you");
-  return seatEntry(answer, seat)?.name || seatWords(seat);
+  const entry = seatEntry(answer, seat);
+  return entry?.name || (entry?.bot ? botName(seat) : seatWords(seat));
 }
 
 /** Who won the match, in a sentence ("You won!", "Winner: Anna.", "Winners: you and Anna."),
