@@ -212,9 +212,9 @@ def new_player(chromium: Any) -> Iterator[Callable[..., Player]]:
     contexts = []
 
     def make(seed: int = 0, *, locale: str = "en-GB", viewport: dict[str, int] = PHONE,
-             reduced_motion: str = "no-preference") -> Player:
+             reduced_motion: str = "no-preference", color_scheme: str = "light") -> Player:
         context = chromium.new_context(locale=locale, viewport=viewport,
-                                       reduced_motion=reduced_motion)
+                                       reduced_motion=reduced_motion, color_scheme=color_scheme)
         contexts.append(context)
         return Player(context.new_page(), seed)
 
