@@ -82,7 +82,7 @@ def test_without_the_server_extra_the_server_commands_say_how_to_install_it(
                         lambda name, *args: None if name == "flask" else found(name, *args))
     with pytest.raises(SystemExit) as exit:
         main([command])
-    assert "pip install 'thirtyone[server]'" in str(exit.value.code)
+    assert "pip install '.[server]'" in str(exit.value.code)
 
 
 def test_options_lists_a_presets_options_with_their_defaults_and_values(capsys):
