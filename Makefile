@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: install system translations site serve test test-fast lint bench bench-bots clean clients axe
+.PHONY: install system translations site site-zip serve test test-fast test-js lint bench bench-bots clean clients axe
 
 # What the tests start themselves: Debian's redis-server, redis-sentinel, nginx, haproxy,
 # postgresql (the archive of finished matches), prometheus (promtool checks the alert rules) and
@@ -56,6 +56,19 @@ $(SITE_STAMP): $(STAMP) $(SITE_SOURCES)
 
 site: $(SITE_STAMP)
 
+# The site to read offline: unpack the archive and open site/index.html from disk. Every link
+# names its file (no directory URLs); the Play buttons lead to `make serve` on 127.0.0.1:8000.
+SITE_ZIP ?= build/thirtyone-site.zip
+OFFLINE_DIR ?= build/site-offline
+site-zip: $(STAMP) $(SITE_SOURCES)
+	rm -rf $(OFFLINE_DIR) $(SITE_ZIP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -f site/mkdocs.yml --no-directory-urls \
+		-d $(abspath $(OFFLINE_DIR))/site
+	# A 404 page answers a server's missing address; from disk there is none to answer.
+	rm -f $(OFFLINE_DIR)/site/404.html $(OFFLINE_DIR)/site/*/404.html
+	cd $(OFFLINE_DIR) && $(abspath $(BIN))/python -m zipfile -c $(abspath $(SITE_ZIP)) site
+	@echo "$(SITE_ZIP): unpack it and open site/index.html"
+
 # The API always; the rules site at / when it builds (a failed site build leaves the API up).
 serve: translations
 	@$(MAKE) --no-print-directory site || echo "The rules site did not build: serving the API alone."
@@ -84,17 +97,28 @@ $(AXE)/node_modules/.installed: $(AXE)/package-lock.json
 
 axe: $(AXE)/node_modules/.installed
 
+# Then the npm package (clients/ts/dist) is built and `node --test` checks it, and the docs'
+# standalone table reader, against the conformance vectors with the tables this engine writes.
 clients: $(CLIENTS)/node_modules/.installed
-	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check
+	cd $(CLIENTS) && npm run --silent lint && npm run --silent generate && npm run --silent check \
+		&& npm run --silent build
+	$(BIN)/thirtyone tables vectors $(CLIENTS)/build/tables
+	cd $(CLIENTS) && npm test --silent
 
 # The inner loop: the engine's and the web layer's unit tests and doctests, without a browser,
 # the site, node, or a real server (those tests, and the heaviest random ones, are marked
 # `slow`: tests/conftest.py marks every test using chromium or a real Redis).
 FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py tests/test_imports.py \
+	tests/test_calibration.py \
 	api/thirtyone
 
 test-fast: $(STAMP) translations
 	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)
+
+# The play page's modules that need no browser, by node's own test runner (make test runs
+# them too, through tests/play/test_unit_js.py).
+test-js:
+	node --test tests/play/unit/
 
 test: $(STAMP) translations system
 	$(BIN)/ruff check api tests benchmarks
@@ -108,11 +132,14 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/games.py
 	bash benchmarks/http.sh
 	$(BIN)/python benchmarks/tables.py
+	$(BIN)/python benchmarks/fanout.py
+	$(BIN)/python benchmarks/lobby.py
+	$(BIN)/python benchmarks/layers.py
 
 # The strong bot against the greedy and random ones: 2,500 seeded matches, half an hour on 2 cores.
 bench-bots: $(STAMP)
 	$(BIN)/python benchmarks/bots.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build \
+	rm -rf $(VENV) build .pytest_cache .ruff_cache $(CLIENTS)/node_modules $(CLIENTS)/build $(CLIENTS)/dist \
 		$(AXE)/node_modules

@@ -30,8 +30,13 @@ WORKER_CLASS="${WORKER_CLASS:-thirtyone.web.serving.GeventWorker}"
 THREADS="${THREADS:-1}"
 STREAMS="${STREAMS:-100}"
 BIN=.venv/bin
-PORT_BASE=18431
-PORT_API=18432
+# Free ports, picked now: other runs on the machine must not collide with this one.
+read -r PORT_BASE PORT_API < <("$BIN/python" -c '
+import socket
+socks = [socket.socket() for _ in range(2)]
+for sock in socks:
+    sock.bind(("127.0.0.1", 0))
+print(*(sock.getsockname()[1] for sock in socks))')
 
 if ! command -v wrk >/dev/null; then
     echo "Installing wrk from Debian..."

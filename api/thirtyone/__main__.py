@@ -10,7 +10,7 @@ them for ``score``, ``compare`` and ``play``: ``thirtyone play scat -o lose_belo
 with the engine and checks its seed and every result; ``thirtyone replay RECORD.json`` shows
 it move by move.
 
-With the server extra (``pip install 'thirtyone[server]'``): ``thirtyone serve`` runs
+With the server extra (``pip install '.[server]'`` in a clone): ``thirtyone serve`` runs
 gunicorn with the API on http://127.0.0.1:8000 and, when the rules site is built
 (``build/site``, or ``--site``), the site at ``/``; ``thirtyone openapi`` writes
 ``openapi.yaml`` as ``flask openapi write --format yaml`` does; ``thirtyone archive migrate``
@@ -25,6 +25,7 @@ import importlib.util
 import json
 import os
 import secrets
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +39,7 @@ from thirtyone.game import view
 from thirtyone.hands import compare_hands, score_hand
 from thirtyone.race import solve
 from thirtyone.review import mistake_text, review
-from thirtyone.rules import OPTIONS, find_preset
+from thirtyone.rules import find_preset
 
 SERVER_MODULES = ("flask", "flask_smorest", "flask_babel", "gunicorn", "yaml")
 """What ``serve`` and ``openapi`` import, all from the server extra."""
@@ -59,7 +60,7 @@ def _serve(args: argparse.Namespace) -> None:
     if site is not None:
         os.environ["THIRTYONE_SITE_DIR"] = str(Path(site).resolve())
 
-    class Server(BaseApplication):  # type: ignore[misc]
+    class Server(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
         def load_config(self) -> None:
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
@@ -129,21 +130,14 @@ def _hand(text: str) -> list[str]:
 
 
 def _option(text: str) -> tuple[str, Any]:
-    """``name=value`` as typed, the value read by the option's kind: ``true``/``false``,
-    a number, ``none`` for an empty number; anything else is passed on as text, which the
-    rules check (and refuse with their own sentence)."""
+    """``name=value`` as typed, the value read by the option's kind
+    (:func:`~thirtyone.hands.portable.option_from_text`)."""
+    from thirtyone.hands.portable import option_from_text
+
     name, equals, value = text.partition("=")
     if not equals:
         raise argparse.ArgumentTypeError(f"an option is name=value, not {text!r}")
-    name, value = name.strip(), value.strip()
-    kind = OPTIONS[name].kind if name in OPTIONS else "choice"
-    if kind == "bool" and value.lower() in ("true", "false"):
-        return name, value.lower() == "true"
-    if kind == "int-or-none" and value.lower() in ("none", ""):
-        return name, None
-    if kind in ("int", "int-or-none") and value.lstrip("-").isdigit():
-        return name, int(value)
-    return name, value
+    return name.strip(), option_from_text(name.strip(), value)
 
 
 def _typed(value: Any) -> str:
@@ -257,6 +251,56 @@ def _replay(args: argparse.Namespace) -> None:
             return
 
 
+def _tables_export(args: argparse.Namespace) -> None:
+    """Write a variant's portable hand table (:mod:`thirtyone.hands.portable`)."""
+    from thirtyone.hands import portable
+
+    data = portable.export(args.variant, _options(args), args.format)
+    if args.output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        Path(args.output).write_bytes(data)
+        print(f"{args.output}: {len(data)} bytes", file=sys.stderr)
+
+
+def _tables_vectors(args: argparse.Namespace) -> None:
+    """The table of every rule set of the hand vectors, and ``index.json`` naming them."""
+    from thirtyone import conformance
+    from thirtyone.hands import portable
+
+    folder = Path(args.folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    index = []
+    for number, (variant, options) in enumerate(conformance.HAND_CASES):
+        name = f"{number:02d}-{variant}.bin"
+        (folder / name).write_bytes(portable.export(variant, options))
+        index.append({"variant": variant, "options": options, "file": name})
+    (folder / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    print(f"{folder}: {len(index)} tables", file=sys.stderr)
+
+
+def _conformance(args: argparse.Namespace) -> None:
+    """Write the conformance vectors, or check an implementation (or this engine) with them."""
+    from thirtyone import conformance
+
+    if args.write:
+        for path in conformance.write(args.dir):
+            print(path)
+        return
+    if args.command_line:
+        ask, stop = conformance.over_pipes(shlex.split(args.command_line))
+    else:
+        ask, stop = conformance.engine_answer, lambda: None
+    try:
+        report = conformance.check(args.dir, ask, games=not args.hands_only)
+    finally:
+        stop()
+    print("\n".join(report.lines(args.show)))
+    if not report.ok:
+        sys.exit(1)
+
+
 def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], None]:
     """``run``, or how to install what it needs when the server extra is missing."""
 
@@ -264,7 +308,8 @@ def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argpars
         missing = [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
         if missing:
             sys.exit(f"thirtyone {args.command} needs the server extra ({', '.join(missing)} "
-                     "missing): pip install 'thirtyone[server]'")
+                     "missing): pip install '.[server]' in a clone of thirtyone, or "
+                     "pip install 'thirtyone-VERSION-py3-none-any.whl[server]'")
         run(args)
 
     return checked
@@ -345,9 +390,40 @@ def main(argv: list[str] | None = None) -> None:
     openapi = commands.add_parser("openapi", help="write the OpenAPI document as YAML")
     openapi.add_argument("output", nargs="?", default="openapi.yaml")
     openapi.set_defaults(run=_with_server(_openapi))
+    tables = commands.add_parser("tables", help="portable hand tables for other languages")
+    table_commands = tables.add_subparsers(dest="action", required=True)
+    export = table_commands.add_parser(
+        "export", parents=[options],
+        help="write every three-card hand's value and rank (binary, or --format json)")
+    export.add_argument("variant", help="a variant id or name: scat, schnautz, ...")
+    export.add_argument("--format", choices=("binary", "json"), default="binary")
+    export.add_argument("--output", default="-", help="a file (default: standard output)")
+    export.set_defaults(run=_tables_export)
+    every = table_commands.add_parser(
+        "vectors", help="write the table of every rule set of the conformance hand vectors")
+    every.add_argument("folder", help="where to write them (and index.json)")
+    every.set_defaults(run=_tables_vectors)
+    vectors = commands.add_parser(
+        "conformance", help="check an implementation against the conformance vectors")
+    vectors.add_argument("--dir", type=Path, default=Path("conformance"),
+                         help="the vectors' folder (default: ./conformance)")
+    vectors.add_argument("--command", dest="command_line", metavar="COMMAND",
+                         help="the implementation: reads JSON lines, answers JSON lines "
+                              "(default: this engine)")
+    vectors.add_argument("--hands-only", action="store_true", help="skip the games")
+    vectors.add_argument("--show", type=int, default=10, help="failures to print")
+    vectors.add_argument("--write", action="store_true",
+                         help="write the vectors from this engine instead")
+    vectors.set_defaults(run=_conformance)
     args = parser.parse_args(argv)
     try:
         args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``thirtyone ... | head``): stop quietly, and keep Python from
+        # complaining again when it flushes stdout on exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except ThirtyOneError as error:
         sys.exit(f"thirtyone {args.command}: "
                  + words.format_message(_catalog(args), error.message, error.params))

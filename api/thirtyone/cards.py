@@ -273,6 +273,12 @@ DECKS: dict[str, Deck] = {
         Deck("full54", ALL_CARDS, name=N_("52 cards and two jokers")),
         Deck("race24", _suited(("A", "2", "3", "4", "5", "6")), ace_value=1,
              name=N_("24 cards, ace to six, the ace counting one")),
+        # RULES.md §4.15 (new turn 4): Schwimmen's short packs (stargames) and the Italian
+        # 40-card pack of "Il 31" (toysblog, lettera43), the French pack less 8, 9 and 10.
+        Deck("nine24", _suited(RANKS[7:]), name=N_("24 cards, nine to ace")),
+        Deck("five40", _suited(RANKS[3:]), name=N_("40 cards, five to ace")),
+        Deck("italian40", _suited(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")),
+             name=N_("40 Italian cards: ace, two to seven, jack, knight and king")),
     )
 }
 """The decks by id (RULES.md §1)."""

@@ -96,7 +96,8 @@ class Blitz(TypedDict):
 
 
 class Fire(TypedDict):
-    """Three aces as Feuer (``three_aces_fire``): shown at once, as a blitz."""
+    """Feuer: three aces (``three_aces_fire``), or any three of a kind with ``fire:
+    any-trips``: shown at once, as a blitz."""
 
     type: Literal["fire"]
     seat: int
@@ -334,7 +335,7 @@ EVENT_MESSAGES: dict[str, str] = {
                            "once."),
     "turn_limit": N_("The round reached {turns} turns: showdown."),
     "blitz": N_("Seat {seat} has a blitz!"),
-    "fire": N_("Seat {seat} has three aces: Feuer!"),
+    "fire": N_("Seat {seat} shows Feuer: {cards}!"),
     "showdown": N_("Showdown."),
     "shown": N_("Seat {seat} shows {points} points."),
     "lives_lost": N_("Seat {seat} lost lives: {lives}; lives left: {left}."),

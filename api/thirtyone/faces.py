@@ -14,6 +14,9 @@ True
 (True, False)
 >>> ">JOKER</text>" in card_svg("X1")
 True
+>>> italian = card_svg("QH", pack="italian", ranks=ITALIAN_RANK_LETTERS, label="cavallo di coppe")
+>>> ">C</text>" in italian and f'fill="{ITALIAN_SUIT_COLOURS["H"]}"' in italian
+True
 >>> card_svg("1S")
 Traceback (most recent call last):
 ...
@@ -44,13 +47,34 @@ SUIT_PATHS: dict[str, str] = {
     "C": "M50 4A23 23 0 0 1 66 44A23 23 0 1 1 54 70C55 84 59 93 68 100H32C41 93 45 84 46 70"
          "A23 23 0 1 1 34 44A23 23 0 0 1 50 4Z",
 }
+# The Italian regional pack (RULES.md §4.15, "Il 31"): coppe, denari, bastoni and spade, in the
+# places of hearts, diamonds, clubs and spades, each drawn by the project in the same box.
+ITALIAN_SUIT_PATHS: dict[str, str] = {
+    # A cup: the bowl, its stem and foot.
+    "H": "M18 4H82C82 36 70 54 57 58V78H73V94H27V78H43V58C30 54 18 36 18 4Z",
+    # A coin: a ring around a boss (drawn with the even-odd rule).
+    "D": "M50 2A48 48 0 1 0 50 98A48 48 0 1 0 50 2ZM50 20A30 30 0 1 1 50 80A30 30 0 1 1 50 20Z"
+         "M50 38A12 12 0 1 0 50 62A12 12 0 1 0 50 38Z",
+    # A baton: a knotted staff.
+    "C": "M43 2H57L61 20L55 25L59 45L53 50L57 72L51 77L56 98H44L49 77L43 72L47 50L41 45L45 25"
+         "L39 20Z",
+    # A sword: blade, guard and hilt.
+    "S": "M50 0L57 10V60H76V69H57V83H61V98H39V83H43V69H24V60H43V10Z",
+}
+ITALIAN_SUIT_COLOURS: dict[str, str] = {
+    "H": RED, "D": "#a87400", "C": "#2e6b30", "S": "#1f4e8c",
+}
+ITALIAN_RANK_LETTERS: dict[str, str] = {"A": "A", "J": "F", "Q": "C", "K": "R"}
+"""The letters of the Italian pack: fante, cavallo, re (the queen's place is the knight's)."""
+
 STAR_PATH = "M50 0L62 36H100L69 58L81 96L50 73L19 96L31 58L0 36H38Z"
 
 BACK_COLOUR = "#1f4e8c"
 
 
 def card_svg(
-    code: str | None, *, ranks: Mapping[str, str] | None = None, label: str | None = None
+    code: str | None, *, ranks: Mapping[str, str] | None = None, label: str | None = None,
+    pack: str = "french",
 ) -> str:
     """The SVG of ``code``'s face (``AS``, ``10H``, ``X1``...), or of a card's back for ``None``.
 
@@ -58,7 +82,8 @@ def card_svg(
     word) to the letters printed on the face; a rank it omits is printed as it is written in
     the card's code (``JOKER`` for a joker). ``label`` is the card's accessible name, its
     ``aria-label`` and ``<title>``. A code that is no card raises
-    :class:`~thirtyone.errors.CardError`.
+    :class:`~thirtyone.errors.CardError`. ``pack="italian"`` draws the suits of the Italian
+    regional pack (coppe, denari, bastoni, spade) in their own colours.
     """
     if code is None:
         body = _back()
@@ -68,7 +93,8 @@ def card_svg(
         if card.suit is None:
             body = _joker(JOKER_COLOURS[card.code], letters.get("X", "JOKER"))
         else:
-            body = _face(card.rank, card.suit, letters.get(card.rank, card.rank))
+            body = _face(card.rank, card.suit, letters.get(card.rank, card.rank),
+                         italian=pack == "italian")
     title = ""
     accessible = 'aria-hidden="true"'
     if label is not None:
@@ -83,8 +109,10 @@ def card_svg(
 
 
 def _shape(path: str, colour: str, x: float, y: float, size: float) -> str:
-    """A 100 x 100 path drawn ``size`` wide with its top-left corner at (x, y)."""
-    return (f'<path d="{path}" fill="{colour}" '
+    """A 100 x 100 path drawn ``size`` wide with its top-left corner at (x, y); a path of
+    several parts (the coin's ring and boss) leaves holes by the even-odd rule."""
+    rule = ' fill-rule="evenodd"' if path.count("M") > 1 else ""
+    return (f'<path d="{path}" fill="{colour}"{rule} '
             f'transform="translate({x:g} {y:g}) scale({size / 100:g})"/>')
 
 
@@ -101,9 +129,9 @@ def _index(letters: str, colour: str) -> str:
             f'{squeeze}>{escape(letters)}</text>')
 
 
-def _face(rank: str, suit: str, letters: str) -> str:
-    colour = SUIT_COLOURS[suit]
-    path = SUIT_PATHS[suit]
+def _face(rank: str, suit: str, letters: str, *, italian: bool = False) -> str:
+    colour = (ITALIAN_SUIT_COLOURS if italian else SUIT_COLOURS)[suit]
+    path = (ITALIAN_SUIT_PATHS if italian else SUIT_PATHS)[suit]
     corner = _corners(_index(letters, colour) + _shape(path, colour, 6, 33, 18))
     if rank in ("J", "Q", "K"):
         # Pictures: a framed panel with the rank letter large over its suit.

@@ -178,6 +178,7 @@ def _expect(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
 
 def loads(text: str | bytes) -> Record:
     """A record read from JSON text, its layout checked (:class:`RecordError` if not one)."""
+    data: Record
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -211,7 +212,7 @@ def loads(text: str | bytes) -> Record:
     _expect(data, "rounds", list)
     _expect(data, "winners", list)
     _expect(data, "is_over", bool)
-    return data  # type: ignore[return-value]
+    return data
 
 
 def load(path: str) -> Record:

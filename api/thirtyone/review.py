@@ -30,11 +30,11 @@ from __future__ import annotations
 import gettext
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from thirtyone.advice import MEASURE_TEXTS, advise_view
 from thirtyone.errors import N_, MoveError, StateError
-from thirtyone.game import apply_move, legal_moves, new_game, view
+from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 from thirtyone.policy import Move
 from thirtyone.words import describe_move, format_message
 
@@ -121,16 +121,16 @@ def review(record: Mapping[str, Any]) -> Review:
         seat = state.turn
         before = state
         try:
-            state, _ = apply_move(state, move)
+            played = apply_move(state, move)
         except MoveError:
             raise StateError("bad_record", N_("move {index} of the record is not legal "
                                               "there"), field=f"moves.{number}",
                              index=number) from None
+        state = played.state
         if seat is not None and len(legal) > 1:
-            # The move as the engine keeps it (canonical), to find it among the legal ones.
-            played = {key: value for key, value in state.history[-1].items() if key != "seat"}
+            # The move as the engine played it (canonical), to find it among the legal ones.
             positions.append((number, seat, before.round, view(before, seat), legal,
-                              legal.index(played)))
+                              legal.index(played.move)))
         if len(positions) > MAX_DECISIONS:
             raise StateError("record_too_long", N_("a review covers at most {limit} "
                                                    "decisions"), field="moves",
@@ -168,7 +168,7 @@ def mistake_text(translations: gettext.NullTranslations, decision: Decision,
     })
 
 
-def _read(record: Mapping[str, Any]) -> tuple[Any, Sequence[Move]]:
+def _read(record: Mapping[str, Any]) -> tuple[GameState, Sequence[Move]]:
     if not isinstance(record, Mapping):
         raise StateError("bad_record", N_("a record is an object"), field="record")
     moves = record.get("moves")
@@ -180,9 +180,10 @@ def _read(record: Mapping[str, Any]) -> tuple[Any, Sequence[Move]]:
     if isinstance(players, bool) or not isinstance(players, int):
         raise StateError("bad_record", N_("a record names its number of players"),
                          field="players")
+    variant: Any = record.get("variant")
     try:
         # new_game refuses a variant of any other type with an OptionError.
-        state = new_game(cast(str, record.get("variant")), players, seed=record.get("seed"),
+        state = new_game(variant, players, seed=record.get("seed"),
                          dealer=record.get("dealer"), options=record.get("options"))
     except (TypeError, ValueError, AttributeError):
         raise StateError("bad_record", N_("a record names its variant, players and seed"),

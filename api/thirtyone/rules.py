@@ -70,7 +70,11 @@ BragOrder: TypeAlias = Literal["traditional", "ace-high"]
 FirstDealer: TypeAlias = Literal["draw-low", "draw-high", "random"]
 FirstRoundKnock: TypeAlias = Literal["allowed", "forbidden", "showdown"]
 StockExhausted: TypeAlias = Literal["void", "showdown", "recycle", "reshuffle"]
-KnockerTies: TypeAlias = Literal["penalty", "safe", "shared"]
+KnockerTies: TypeAlias = Literal["penalty", "safe", "shared", "double"]
+Fire: TypeAlias = Literal["off", "aces", "any-trips"]
+Losers: TypeAlias = Literal["lowest", "all-but-best"]
+SpareHandTo: TypeAlias = Literal["dealer", "first-player"]
+DealPasses: TypeAlias = Literal["left", "right"]
 WidowDeal: TypeAlias = Literal["none", "face-up", "face-down"]
 WidowDiscards: TypeAlias = Literal["face-up", "face-down"]
 ExchangeRule: TypeAlias = Literal["up-to-max", "one-or-three"]
@@ -269,6 +273,11 @@ class Rules:
            "loses a life or pays the blitz fee."),
         kind="bool",
     )
+    fire: Fire = _choice(
+        Fire, "off",
+        N_("Feuer: none; three aces (the same as three_aces_fire); or any three of a kind, "
+           "dealt or made, ends the round at once as a blitz does."),
+    )
     wild: WildCards = _choice(
         WildCards, "none",
         N_("Wild cards: none, jokers, or the jack of clubs for three of a kind only."),
@@ -301,6 +310,11 @@ class Rules:
     first_dealer: FirstDealer = _choice(
         FirstDealer, "random",
         N_("How the first dealer is chosen when the caller does not name one."),
+    )
+    deal_passes: DealPasses = _choice(
+        DealPasses, "left",
+        N_("Where the deal passes after each round: to the dealer's left, or to the right "
+           "while play still goes to the left."),
     )
     max_turns: int = _option(
         300, N_("Turns after which a round goes straight to the showdown."),
@@ -339,15 +353,31 @@ class Rules:
            "turned over as the stock (recycle) or shuffled into it (reshuffle)."),
     )
     knocker_penalty: int = _option(
-        2, N_("Lives the knocker loses when alone lowest, and when tied for lowest too under "
-              "knocker_ties: penalty."),
+        2, N_("Lives the knocker loses when alone lowest, and when tied for lowest too if the "
+              "rule on ties makes the knocker pay."),
         kind="int", minimum=1, maximum=3,
     )
     knocker_ties: KnockerTies = _choice(
         KnockerTies, "penalty",
         N_("The knocker tied for lowest: penalty (the knocker alone pays the penalty, the "
-           "others tied pay nothing); safe (the knocker wins ties, the others tied lose); or "
-           "shared (every seat tied for lowest loses one, the knocker too)."),
+           "others tied pay nothing); safe (the knocker wins ties, the others tied lose); "
+           "shared (every seat tied for lowest loses one, the knocker too); or double (the "
+           "knocker pays the penalty, the others tied lose one)."),
+    )
+    knocker_caught: bool = _option(
+        False,
+        N_("With a blitz after a knock: a knocker caught by a 31 made after the knock loses "
+           "the knocker's penalty, the other seats one life."),
+        kind="bool",
+    )
+    knock_min: int | None = _option(
+        None,
+        N_("A seat may knock only with at least this many points; empty means any hand."),
+        kind="int-or-none", minimum=1, maximum=31,
+    )
+    losers: Losers = _choice(
+        Losers, "lowest",
+        N_("Who loses a life at a showdown: the lowest hand, or every seat but the best."),
     )
     knocker_must_win: bool = _option(
         False,
@@ -382,6 +412,11 @@ class Rules:
     widow: WidowDeal = _choice(
         WidowDeal, "none",
         N_("Cards dealt to the table: none, three face up, or three face down."),
+    )
+    spare_hand_to: SpareHandTo = _choice(
+        SpareHandTo, "dealer",
+        N_("Who chooses between the dealt hand and the spare hand: the dealer, or the seat "
+           "at the dealer's left, after whom play begins."),
     )
     widow_discards: WidowDiscards = _choice(
         WidowDiscards, "face-up", N_("How cards given to the widow lie: face up or face down."),
@@ -448,11 +483,15 @@ class Rules:
         return {name: getattr(self, name) for name in OPTIONS}
 
     def overrides(self) -> dict[str, Any]:
-        """The options whose value differs from the preset's default."""
+        """The options whose value differs from the preset's default (``fire`` only where
+        ``three_aces_fire``, its other spelling, does not already say it)."""
         base = PRESETS[self.variant].rules
-        return {
+        changed = {
             name: value for name in OPTIONS if (value := getattr(self, name)) != getattr(base, name)
         }
+        if changed.get("fire") == _fire_of(self.three_aces_fire):
+            del changed["fire"]
+        return changed
 
     @property
     def preset(self) -> Preset:
@@ -543,20 +582,62 @@ class Preset:
 
 
 _HAND = (
-    "three_of_a_kind", "trips_equal", "count_same_rank", "three_aces", "three_aces_fire", "wild",
-    "joker_card", "tie_break", "suit_order",
+    "three_of_a_kind", "trips_equal", "count_same_rank", "three_aces", "three_aces_fire", "fire",
+    "wild", "joker_card", "tie_break", "suit_order",
 )
-_ROUND = ("first_dealer", "max_turns", "rounds")
+_ROUND = ("first_dealer", "deal_passes", "max_turns", "rounds")
 _DRAW = (
-    "deck", "blitz", "may_discard_pickup", "knock_first_round", "blitz_after_knock",
+    "deck", "blitz", "may_discard_pickup", "knock_first_round", "knock_min", "blitz_after_knock",
     "stock_exhausted",
 )
 _LIVES = (
-    "knocker_penalty", "knocker_ties", "knocker_must_win", "lose_below", "lives", "free_ride",
+    "knocker_penalty", "knocker_ties", "knocker_must_win", "losers", "lose_below", "lives",
+    "free_ride",
 )
+_CAUGHT = ("knocker_caught",)
+"""Lives games where a 31 made after the knock may be a blitz (``blitz_after_knock``)."""
 _POT = ("ante", "tie", "knocker_must_win")
 _WIDOW = ("exchange_max", "widow_discards")
-_WIDOW_KNOCK = ("knock_first_round", "on_31", "close_after_exchange")
+_WIDOW_KNOCK = ("knock_first_round", "knock_min", "on_31", "close_after_exchange")
+
+_IL_31 = Preset(
+    id="trentuno-40", name=N_("Il 31"),
+    summary=N_("The Italian family game with the 40-card pack: draw and discard toward 31 in "
+               "one suit, knock from 26 points, the lowest hand loses a life into the pot; "
+               "the deal passes to the right."),
+    family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 12), sources=(),
+    defaults={"deck": "italian40", "first_dealer": "draw-high", "deal_passes": "right",
+              "knock_min": 26, "blitz_after_knock": True, "knocker_penalty": 1,
+              "knocker_ties": "shared", "free_ride": False, "lives_to_pot": True,
+              "stock_exhausted": "recycle"},
+    settable=_HAND + _ROUND + _DRAW + _LIVES + _CAUGHT + ("lives_to_pot",),
+    aliases=("Il 31", "Trentuno italiano", "Trentuno napoletano", "31 italiano",
+             "31 con le carte napoletane", "Il Trentuno con le carte napoletane"),
+)
+"""RULES.md §4.15: "Il 31" as most Italians play it [peer: toysblog.it "Come si gioca a 31",
+lettera43.it "Come si gioca a 31" (2018), unadonna.it "Gioco 31, regole e come si gioca"].
+
+- 2-12 players (toysblog: 4 to 12 with one pack; lettera43: 4 to 6; the engine seats from 2,
+  as every draw game, and the pack's 40 cards seat at most 12), `italian40`: the Italian
+  40-card pack (coppe, denari, bastoni, spade; asso, 2-7, fante, cavallo, re), or the French
+  pack less 8, 9, 10 and the jokers. Ace 11, fante, cavallo and re 10, the others their
+  number. Best suit, no trips, tie-break `none`, `blitz: any-31`.
+- First dealer: each player cuts, the highest card deals (`draw-high`); the deal then passes
+  to the dealer's right, counterclockwise (`deal_passes: right`), while the cards are dealt
+  and play goes clockwise, three cards face down to each, one at a time, the dealer included;
+  the rest is the stock (tallone), its top card turned up to start the discard pile.
+- A turn from the dealer's left: draw from the stock or take the discard pile's top card, then
+  discard one; or knock (bussare) instead, which is allowed only with more than 25 points
+  (`knock_min: 26`, unadonna). After a knock every other seat has one more turn.
+- A 31 is shown at once and every other seat loses a life, in the last turns after a knock
+  too (`blitz_after_knock: true`, lettera43: "quando un giocatore fa 31 si interrompe la
+  mano"). At the showdown the lowest hand loses a life; seats tied for lowest all lose one,
+  the knocker as anyone (`knocker_penalty: 1`, `knocker_ties: shared`).
+- Three lives, each lost life a stake paid into the pot (`lives_to_pot`); a seat with none
+  left is out (`free_ride: false`); the last seat standing takes the pot.
+- [resolved] A stock that runs out is turned over without shuffling (`stock_exhausted:
+  recycle`): the pages are silent.
+"""
 
 _PRESET_LIST = (
     Preset(
@@ -565,7 +646,7 @@ _PRESET_LIST = (
                    "the lowest hand loses a life."),
         family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 9), sources=("003",),
         defaults={},
-        settable=_HAND + _ROUND + _DRAW + _LIVES,
+        settable=_HAND + _ROUND + _DRAW + _LIVES + _CAUGHT,
         aliases=("Thirty-One", "31", "Big Tonka", "Nickel Nock", "Cadillac", "Cad", "Whammy",
                  "Jubel", "Clinker", "Klinker", "Skedaddle", "Snip Snap Snoop", "Schnitzel",
                  "Тридцать один", "Trente et un"),
@@ -579,7 +660,7 @@ _PRESET_LIST = (
         defaults={"blitz": "ace-king-ten", "stock_exhausted": "recycle", "knocker_penalty": 1,
                   "knocker_ties": "shared", "first_dealer": "draw-low", "lives_to_pot": True,
                   "honour_tie_break": True},
-        settable=_HAND + _ROUND + _DRAW + _LIVES + ("lives_to_pot", "honour_tie_break"),
+        settable=_HAND + _ROUND + _DRAW + _LIVES + _CAUGHT + ("lives_to_pot", "honour_tie_break"),
         aliases=("Тридцать одно",),
     ),
     Preset(
@@ -587,7 +668,7 @@ _PRESET_LIST = (
         summary=N_("Scat with no free ride, three of a kind worth 30½, and all trips equal."),
         family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 7), sources=("003",),
         defaults={"free_ride": False, "three_of_a_kind": "30.5", "trips_equal": True},
-        settable=_HAND + _ROUND + _DRAW + _LIVES,
+        settable=_HAND + _ROUND + _DRAW + _LIVES + _CAUGHT,
         aliases=("Cut Throat", "West Lansing Cut Throat"),
     ),
     Preset(
@@ -604,7 +685,7 @@ _PRESET_LIST = (
         summary=N_("The Dutch game: Scat with the 32-card piquet deck."),
         family=Family.DRAW, settlement=Settlement.LIVES, players=(2, 7), sources=("003",),
         defaults={"deck": "piquet32"},
-        settable=_HAND + _ROUND + _DRAW + _LIVES,
+        settable=_HAND + _ROUND + _DRAW + _LIVES + _CAUGHT,
         aliases=("Dutch", "Dutch Thirty-One"),
     ),
     Preset(
@@ -635,8 +716,8 @@ _PRESET_LIST = (
                   "three_of_a_kind": "30-below-suited", "tie_break": "ranks", "ante": 1,
                   "widow": "face-up", "exchange_max": 3, "knock": "take-all",
                   "dealt_31_wins": True, "widow_31_wins": True},
-        settable=("three_of_a_kind", "tie_break", "first_dealer", "max_turns", "rounds",
-                  "ante", "tie"),
+        settable=("three_of_a_kind", "tie_break", "first_dealer", "deal_passes", "max_turns",
+                  "rounds", "ante", "tie"),
         aliases=("Il Trentuno", "Trentuno con la vedova"),
     ),
     Preset(
@@ -647,7 +728,8 @@ _PRESET_LIST = (
         defaults={"deck": "full54", "wild": "jokers", "three_aces": 31, "exchange_max": 3,
                   "tie_break": "suit", "call_fee": 1, "ante": 1, "widow": "face-up",
                   "first_dealer": "draw-low"},
-        settable=("deck", "joker_card", "three_aces", "three_aces_fire", "suit_order", *_ROUND,
+        settable=("deck", "joker_card", "three_aces", "three_aces_fire", "fire", "suit_order",
+                  *_ROUND,
                   *_POT, *_WIDOW, *_WIDOW_KNOCK, "call_fee"),
     ),
     Preset(
@@ -657,8 +739,8 @@ _PRESET_LIST = (
         family=Family.WIDOW, settlement=Settlement.ESCALATING, players=(2, 9),
         sources=("000",),
         defaults={"deck": "piquet32", "widow": "face-down", "first_dealer": "draw-low"},
-        settable=("tie_break", "first_dealer", "max_turns", "table_face_up", "stakes",
-                  *_WIDOW_KNOCK),
+        settable=("tie_break", "first_dealer", "deal_passes", "max_turns", "table_face_up",
+                  "stakes", *_WIDOW_KNOCK),
     ),
     Preset(
         id="switch", name=N_("Switch"),
@@ -666,7 +748,7 @@ _PRESET_LIST = (
                    "the table hands, renew a table hand, or knock."),
         family=Family.SWITCH, settlement=Settlement.LIVES, players=(2, 7), sources=("003",),
         defaults={},
-        settable=_HAND + _ROUND + ("blitz", "blitz_after_knock") + _LIVES,
+        settable=_HAND + _ROUND + ("blitz", "blitz_after_knock") + _LIVES + _CAUGHT,
     ),
     Preset(
         id="stop-the-bus", name=N_("Stop the Bus"),
@@ -695,18 +777,22 @@ _PRESET_LIST = (
                    "of lives swims until the next loss."),
         family=Family.WIDOW, settlement=Settlement.LIVES, players=(2, 9), sources=(),
         defaults={"deck": "piquet32", "three_of_a_kind": "30.5", "three_aces": 33,
-                  "three_aces_fire": True, "tie_break": "trips", "knocker_penalty": 1,
-                  "knocker_ties": "shared", "widow": "face-down", "exchange": "one-or-three",
-                  "may_pass": True},
-        settable=("three_of_a_kind", "trips_equal", "three_aces", "three_aces_fire",
-                  "tie_break", "suit_order", *_ROUND, "knock_first_round", "on_31",
-                  "close_after_exchange", *_LIVES),
+                  "three_aces_fire": True, "fire": "aces", "tie_break": "trips",
+                  "knocker_penalty": 1, "knocker_ties": "shared", "widow": "face-down",
+                  "exchange": "one-or-three", "may_pass": True},
+        # RULES.md §4.15: count_same_rank, the deck, the spare hand's chooser and the
+        # exchange's sizes as the Schwimmen pages and apps play them.
+        settable=("deck", "three_of_a_kind", "trips_equal", "count_same_rank", "three_aces",
+                  "three_aces_fire", "fire", "tie_break", "suit_order", *_ROUND,
+                  "spare_hand_to", "exchange", "exchange_max", "knock_first_round",
+                  "knock_min", "on_31", "close_after_exchange", *_LIVES),
         aliases=("Einunddreißig", "Knack", "Hosn obi", "Швиммен", "Тридцать одно по-немецки"),
     ),
+    _IL_31,
 )
 
 PRESETS: dict[str, Preset] = {preset.id: preset for preset in _PRESET_LIST}
-"""The 14 presets by id, in the order of RULES.md §4."""
+"""The 15 presets by id, in the order of RULES.md §4."""
 
 _PRESET_RULES: dict[str, Rules] = {
     preset.id: Rules(
@@ -778,9 +864,30 @@ def make_rules(variant: str | Rules = "scat", options: Mapping[str, Any] | None 
                 field=f"options.{name}", option=name, variant=preset.id,
             )
         changes[name] = spec.check(value)
+    if "fire" in changes or "three_aces_fire" in changes:
+        _spell_fire(changes)
     rules = dataclasses.replace(preset.rules, **changes)
     check_combination(rules)
     return rules
+
+
+def _fire_of(three_aces_fire: bool) -> Fire:
+    return "aces" if three_aces_fire else "off"
+
+
+def _spell_fire(changes: dict[str, Any]) -> None:
+    """``three_aces_fire`` is ``fire``'s other spelling (RULES.md §4.15): true is ``aces`` or
+    ``any-trips``, false is ``off``. Either one given sets the other; both given must agree."""
+    fire, aces = changes.get("fire"), changes.get("three_aces_fire")
+    if fire is None:
+        changes["fire"] = _fire_of(bool(aces))
+    elif aces is None:
+        changes["three_aces_fire"] = fire != "off"
+    elif aces != (fire != "off"):
+        raise _conflict(
+            "fire", N_("fire {value} and three_aces_fire {other} say different things"),
+            value=fire, other=str(aces).lower(),
+        )
 
 
 _EARLIER_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -854,11 +961,33 @@ def check_combination(rules: Rules) -> None:
         raise _conflict(
             "trips_equal", N_("trips cannot tie each other when three of a kind is off")
         )
-    if rules.three_aces_fire and rules.three_aces is None:
+    if rules.fire == "aces" and rules.three_aces is None:
         raise _conflict(
             "three_aces_fire", N_("three aces can be Feuer only when they score (three_aces)")
         )
-    if rules.blitz_after_knock and rules.blitz == "off" and not rules.three_aces_fire:
+    if rules.fire == "any-trips" and rules.three_of_a_kind == "off" and not (
+            rules.count_same_rank):
+        raise _conflict(
+            "fire", N_("any three of a kind can be Feuer only when three of a kind counts "
+                       "(three_of_a_kind or count_same_rank)"),
+        )
+    if rules.knocker_caught and not rules.blitz_after_knock:
+        raise _conflict(
+            "knocker_caught",
+            N_("a knocker can be caught by a 31 made after the knock only when it is a blitz "
+               "(blitz_after_knock)"),
+        )
+    if rules.knock_min is not None and rules.close_after_exchange:
+        raise _conflict(
+            "knock_min", N_("a knock with a minimum cannot also close an exchange "
+                            "(close_after_exchange)"),
+        )
+    if rules.exchange == "one-or-three" and rules.exchange_max != 1:
+        raise _conflict(
+            "exchange_max", N_("exchange_max applies with exchange: up-to-max, not with "
+                               "one-or-three"),
+        )
+    if rules.blitz_after_knock and rules.blitz == "off" and rules.fire == "off":
         raise _conflict(
             "blitz_after_knock", N_("there is no blitz to show after a knock: blitz is off")
         )

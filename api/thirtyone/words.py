@@ -172,6 +172,8 @@ def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -
         return card_name(translations, value)
     if key == "hand" and isinstance(value, int):
         return ordinal(value)
+    if key == "cards" and isinstance(value, list) and all(isinstance(code, str) for code in value):
+        return ", ".join(card_name(translations, code) for code in value)
     if key == "source" and value == "stock":
         return translations.pgettext("event source", "stock")
     if key == "source" and value == "discard":

@@ -14,6 +14,7 @@ catalogs. Both are read straight from the ``.po`` files, so the site needs no co
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable
 from functools import cache
@@ -28,7 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-from site_cards import cards_picture, cards_text
+from site_cards import cards_picture, cards_text, pack_of
 from site_distinct import render_distinct
 from site_i18n import (
     LANGUAGES,
@@ -36,16 +37,23 @@ from site_i18n import (
     SITE,
     Gettext,
     engine_gettext,
+    offline,
     page_language,
     points_text,
+    set_directory_urls,
     site_gettext,
     site_ngettext,
 )
 from site_notfound import is_not_found, keep_404, write_404s
+from site_originals import render_original, render_original_link, source_title
 from site_problems import render_problem_codes
-from site_search import localize_page, split_search_index
+from site_search import localize_page, name_search_dialog, split_search_index, write_stems_worker
 from site_strategy import render_deal, render_knock
+from site_terms import render_terms
+from site_tools import add_script_strings
+from site_tools_pages import render_finder, render_score_sheets
 from site_variants import (
+    card_values,
     comparison_table,
     deck,
     first_dealer,
@@ -69,7 +77,6 @@ from thirtyone.hands import CATEGORY_NAMES, compare_hands, score_hand
 from thirtyone.race import VALUES, full_solve, opening_outcomes, solve
 from thirtyone.rules import (
     PRESETS,
-    SOURCES,
     Family,
     OptionSpec,
     Preset,
@@ -198,14 +205,16 @@ def render_options(preset: Preset, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _source_links(source_ids: Iterable[str]) -> str:
+def _source_links(source_ids: Iterable[str], lang: str) -> str:
     # A source's title stays in its own language, and says so (for readers and the site's
-    # one-language-per-page check alike).
-    return ", ".join(
-        f"[{SOURCES[source].title}](../sources/{SOURCE_PAGES[source]}.md)"
-        f'{{ lang="{SOURCES[source].language}" translate="no" }} [{source}]'
-        for source in source_ids
-    )
+    # one-language-per-page check alike); a translation goes by its original's title except
+    # in the translation's language (site_originals.cited_title).
+    links = []
+    for source in source_ids:
+        title, title_lang = source_title(source, lang)
+        links.append(f"[{title}](../sources/{SOURCE_PAGES[source]}.md)"
+                     f'{{ lang="{title_lang}" translate="no" }} [{source}]')
+    return ", ".join(links)
 
 
 def play_href(page: Page, preset: Preset, lang: str) -> str:
@@ -220,7 +229,11 @@ def play_href(page: Page, preset: Preset, lang: str) -> str:
 
 
 def site_root(page: Page) -> str:
-    """The relative path from ``page`` to the site's root (the folder that holds ``play``)."""
+    """The relative path from ``page`` to the site's root (the folder that holds ``play``).
+    Opened from disk (the offline archive) the site has no server beside it: the game is
+    where `make serve` answers."""
+    if offline():
+        return f"{LOCAL_SERVER}/"
     return "../" * page.url.count("/") if page.url else ""
 
 
@@ -255,6 +268,7 @@ def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
         (_("In short"), engine(preset.summary)),
         (_("Players"), players(preset)),
         (_("Deck"), deck(preset, lang)),
+        (_("Card values"), card_values(preset, lang)),
         (_("First dealer"), first_dealer(preset, lang)),
         (_("Order of play"), play_order(preset, lang)),
         (_("Game flow"), flow(preset, lang)),
@@ -264,7 +278,7 @@ def render_preset_facts(preset: Preset, page: Page, lang: str) -> str:
     if special := special_hands(preset, lang):
         rows.append((_("Special hands"), joined(special)))
     # A preset from how the game is played today (the rules branch's schwimmen) has none.
-    rows.append((_("Sources"), _source_links(preset.sources) if preset.sources else _(
+    rows.append((_("Sources"), _source_links(preset.sources, lang) if preset.sources else _(
         "none of the four texts: the game as it is played today, checked against "
         "several descriptions of it")))
     if preset.aliases:
@@ -338,6 +352,7 @@ def _category(preset: Preset, category: str, lang: str) -> str:
 def render_examples(preset: Preset, lang: str) -> str:
     """Hands scored by the engine under the preset, and how it decides equal hands."""
     _ = site_gettext(lang)
+    pack = pack_of(preset)
     # Under the brag ranking a hand's points decide nothing, so they are left out.
     brag = preset.rules.ranking == "brag"
     header = [_("Hand"), _("Points"), _("Category"), _("Counted cards"), _("Wild cards")]
@@ -349,8 +364,8 @@ def render_examples(preset: Preset, lang: str) -> str:
         wild = ", ".join(
             f"{code} → {cards_text(parse_cards([card]), lang)}" for code, card in score.wild.items()
         )
-        cells = [cards_picture(hand.split(), lang), points_text(score.points),
-                 _category(preset, score.category, lang), cards_text(score.counted, lang),
+        cells = [cards_picture(hand.split(), lang, pack), points_text(score.points),
+                 _category(preset, score.category, lang), cards_text(score.counted, lang, pack),
                  wild or "—"]
         if brag:
             del cells[1]
@@ -369,8 +384,8 @@ def render_examples(preset: Preset, lang: str) -> str:
             result = _("the first hand wins")
         else:
             result = _("the second hand wins")
-        lines.append(_row([cards_picture(first.split(), lang),
-                           cards_picture(second.split(), lang), result]))
+        lines.append(_row([cards_picture(first.split(), lang, pack),
+                           cards_picture(second.split(), lang, pack), result]))
     return "\n".join(lines)
 
 
@@ -801,7 +816,18 @@ def render_engine_reference() -> str:
 def _render(directive: str, argument: str | None, page: Page) -> str:
     lang = page_language(page)
     if directive == "parallel" and argument:
-        return render_parallel(argument, lang)
+        parallel = render_parallel(argument, lang)
+        if argument.startswith("sources/"):
+            return render_original_link(argument.removeprefix("sources/"), lang) + "\n\n" + parallel
+        return parallel
+    if directive == "variant-finder":
+        return render_finder(lang)
+    if directive == "score-sheets":
+        return render_score_sheets(lang)
+    if directive == "terms":
+        return render_terms(lang)
+    if directive == "original" and argument:
+        return render_original(argument, lang)
     if directive == "preset-facts":
         return render_preset_facts(page_preset(page), page, lang)
     if directive == "preset-details":
@@ -831,6 +857,15 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
     raise PluginError(f"{page.file.src_uri}: unknown directive {directive!r}")
 
 
+LOCAL_SERVER = "http://127.0.0.1:8000"
+"""Where `make serve` answers: the offline archive's Play buttons lead there."""
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    set_directory_urls(config.use_directory_urls)
+    return config
+
+
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Replace each ``{{ directive }}`` line of a page with its generated Markdown."""
     return _DIRECTIVE.sub(lambda match: _render(match[1], match[2], page), markdown)
@@ -841,7 +876,11 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     """Make the links the theme and the language plugin write from the site's root relative
     to the page, so the site works under any sub-path; point ru and it at their own search.
     A language's ``not-found`` page is also written as its 404.html."""
-    output = localize_page(output, page)
+    output = localize_page(output, page, canonical=bool(os.environ.get("THIRTYONE_SITE_URL")))
+    lang = page_language(page)
+    _ = site_gettext(lang)
+    output = name_search_dialog(output, _("Search the site"))
+    output = add_script_strings(output, lang)
     if is_not_found(page):
         keep_404(output, page, config)
     return output
@@ -852,4 +891,5 @@ def on_post_build(config: MkDocsConfig) -> None:
     """Split the one search index the language plugin writes into one per language; write
     each language's 404 page."""
     split_search_index(Path(config.site_dir))
+    write_stems_worker(Path(config.site_dir))
     write_404s()

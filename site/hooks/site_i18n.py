@@ -32,6 +32,25 @@ LANGUAGES = ("ru", "it", "en")
 DEFAULT_LANGUAGE = "en"
 
 Gettext = Callable[[str], str]
+
+_directory_urls = True
+"""False for the offline archive (``make site-zip``): every link names its page's file."""
+
+
+def set_directory_urls(value: bool) -> None:
+    global _directory_urls
+    _directory_urls = value
+
+
+def offline() -> bool:
+    """True for the archive read from disk: no directory URLs, no server beside it."""
+    return not _directory_urls
+
+
+def sibling_href(stem: str) -> str:
+    """A link, in raw HTML (which MkDocs leaves as it is), to the page ``<stem>.md`` in the
+    same folder as the page that holds it."""
+    return f"../{stem}/" if _directory_urls else f"{stem}.html"
 NGettext = Callable[[str, str, int], str]
 
 

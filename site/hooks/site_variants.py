@@ -17,11 +17,12 @@ from site_i18n import (
     engine_gettext,
     plural_count,
     points_text,
+    sibling_href,
     site_gettext,
     site_ngettext,
 )
 
-from thirtyone.cards import DECKS
+from thirtyone.cards import DECKS, RANK_NAMES, Card
 from thirtyone.rules import PRESETS, Family, Preset, Settlement
 
 
@@ -50,6 +51,29 @@ def deck(preset: Preset, lang: str) -> str:
     return engine(DECKS[preset.rules.deck].name)
 
 
+def card_values(preset: Preset, lang: str) -> str:
+    """What each card counts, read from the preset's deck and values: the ace, the cards worth
+    ten, and the numbered ones (RULES.md §1). The Italian pack's queen is its knight."""
+    _ = site_gettext(lang)
+    engine = engine_gettext(lang)
+    rules = preset.rules
+    deck = rules.deck_cards
+    ranks = {card.rank for card in deck if not card.is_joker}
+    names = {rank: engine(RANK_NAMES[rank]) for rank in ranks}
+    if rules.deck == "italian40":
+        names["Q"] = _("knight")
+    ace = 1 if rules.values == "race" else deck.value(Card.of("A", "S"))
+    parts = [_("{cards} {points}").format(cards=names["A"], points=ace)]
+    tens = [names[rank] for rank in ("K", "Q", "J", "10") if rank in ranks]
+    if tens:
+        parts.append(_("{cards} {points}").format(cards=", ".join(tens), points=10))
+    numbered = sorted(int(rank) for rank in ranks if rank.isdigit() and rank != "10")
+    if numbered:
+        parts.append(_("{low} to {high} their number").format(low=numbered[0],
+                                                              high=numbered[-1]))
+    return "; ".join(parts)
+
+
 def flow(preset: Preset, lang: str) -> str:
     _ = site_gettext(lang)
     names = {
@@ -73,6 +97,15 @@ def flow(preset: Preset, lang: str) -> str:
         # Knocking at once is the usual rule, said only where it does not hold; what an early
         # knock does under ``showdown`` is among the round's ends.
         text += "; " + _("nobody may knock until every player has had a turn")
+    if rules.knock_min is not None:
+        text += "; " + _("a knock needs at least {points} points in the hand").format(
+            points=rules.knock_min)
+    if rules.spare_hand_to == "first-player":
+        text += "; " + _("the player on the dealer's left chooses between the dealt hand and "
+                         "the spare one")
+    if preset.family is Family.WIDOW and rules.exchange == "up-to-max" and rules.may_pass:
+        text += "; " + _("up to {count} cards may be swapped at once").format(
+            count=rules.exchange_max)
     return text
 
 
@@ -87,6 +120,8 @@ def settlement(preset: Preset, lang: str) -> str:
         Settlement.NONE: _("the race is won or lost outright"),
     }
     text = names[preset.settlement]
+    if rules.losers == "all-but-best":
+        text = _("every player but the best hand loses a life")
     if preset.settlement is Settlement.LIVES:
         text += "; " + lives(preset, lang)
     elif preset.settlement is Settlement.POT and rules.ante:
@@ -114,6 +149,12 @@ def lives(preset: Preset, lang: str) -> str:
                 "a knocker alone lowest loses {count} life",
                 "a knocker alone lowest loses {count} lives", rules.knocker_penalty,
             ).format(count=rules.knocker_penalty)
+    elif rules.knocker_ties == "double":
+        text += "; " + ngettext(
+            "a knocker lowest or tied for lowest loses {count} life, the others tied one",
+            "a knocker lowest or tied for lowest loses {count} lives, the others tied one",
+            rules.knocker_penalty,
+        ).format(count=rules.knocker_penalty)
     elif rules.knocker_ties == "penalty":
         text += "; " + ngettext(
             "a knocker lowest or tied for lowest loses {count} life, and the others tied lose "
@@ -152,10 +193,19 @@ def round_ends(preset: Preset, lang: str) -> list[str]:
                     if rules.blitz_after_knock
                     else _("a blitz, shown at once; once someone has knocked it is only the "
                            "best hand at the showdown"))
+        if rules.knocker_caught:
+            ends.append(_("a knocker caught by a blitz made after the knock pays the knocker's "
+                          "penalty"))
     elif preset.family is Family.WIDOW and rules.ranking != "brag":
         ends.append(_("a 31 made by exchanging counts as a knock: every other player has one "
                       "more turn") if rules.on_31 == "knock" else _("a 31, shown at once"))
-    if rules.three_aces_fire:
+    if rules.fire == "any-trips":
+        ends.append(_("Feuer (any three of a kind), shown at once: every other player loses a "
+                      "life")
+                    if preset.settlement is Settlement.LIVES
+                    else _("Feuer (any three of a kind), shown at once: every other player pays "
+                           "the blitz fee"))
+    elif rules.three_aces_fire:
         ends.append(_("Feuer (three aces), shown at once: every other player loses a life")
                     if preset.settlement is Settlement.LIVES
                     else _("Feuer (three aces), shown at once: every other player pays the "
@@ -208,6 +258,8 @@ def special_hands(preset: Preset, lang: str) -> list[str]:
         hands.append(trips[rules.three_of_a_kind])
         if rules.trips_equal:
             hands.append(_("all three of a kind are equal"))
+    if rules.count_same_rank:
+        hands.append(_("cards of one rank add up too; three aces added up count 30"))
     if rules.three_aces is not None:
         ngettext = site_ngettext(lang)
         count = plural_count(rules.three_aces)
@@ -243,6 +295,9 @@ def play_order(preset: Preset, lang: str) -> str:
     if preset.family is Family.RACE:
         return _("the two players take cards in turn; the first is decided by {dealer}").format(
             dealer=first_dealer(preset, lang))
+    if preset.rules.deal_passes == "right":
+        return _("the player on the dealer's left plays first, then play goes clockwise; the "
+                 "deal passes to the right after each round")
     return _("the player on the dealer's left plays first, then play goes clockwise; the deal "
              "passes to the left after each round")
 
@@ -265,7 +320,7 @@ def comparison_table(lang: str) -> str:
     rows = []
     for preset in PRESETS.values():
         # The page sits at presets/comparison/, beside each preset's folder.
-        link = f'<a href="../{preset.id}/">{escape(engine(preset.name))}</a>'
+        link = f'<a href="{sibling_href(preset.id)}">{escape(engine(preset.name))}</a>'
         cells = [
             link, escape(deck(preset, lang)), players(preset), escape(flow(preset, lang)),
             _html_list(round_ends(preset, lang)), escape(settlement(preset, lang)),
@@ -314,6 +369,7 @@ def summary(preset: Preset, lang: str) -> str:
     facts = [
         (_("Players"), players(preset)),
         (_("Deck"), deck(preset, lang)),
+        (_("Card values"), card_values(preset, lang)),
         (_("Order of play"), play_order(preset, lang)),
         (_("Game flow"), flow(preset, lang)),
         (_("What ends a round"), joined(round_ends(preset, lang))),

@@ -138,6 +138,9 @@ def test_cards_are_immutable_hashable_and_ordered():
         ("short36", 36, ("6", "7", "8", "9", "10", "J", "Q", "K", "A"), 0, 11),
         ("full54", 54, RANKS, 2, 11),
         ("race24", 24, ("2", "3", "4", "5", "6", "A"), 0, 1),
+        ("nine24", 24, ("9", "10", "J", "Q", "K", "A"), 0, 11),
+        ("five40", 40, ("5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"), 0, 11),
+        ("italian40", 40, ("2", "3", "4", "5", "6", "7", "J", "Q", "K", "A"), 0, 11),
     ],
 )
 def test_decks(deck, size, ranks, jokers, ace):
@@ -157,4 +160,5 @@ def test_decks(deck, size, ranks, jokers, ace):
 
 
 def test_deck_ids():
-    assert set(DECKS) == {"full52", "piquet32", "short36", "full54", "race24"}
+    assert set(DECKS) == {"full52", "piquet32", "short36", "full54", "race24", "nine24",
+                          "five40", "italian40"}

@@ -6,9 +6,16 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from thirtyone.cards import ALL_CARDS
+from thirtyone.cards import ALL_CARDS, DECKS
 from thirtyone.errors import CardError
-from thirtyone.faces import SUIT_COLOURS, card_svg
+from thirtyone.faces import (
+    ITALIAN_RANK_LETTERS,
+    ITALIAN_SUIT_COLOURS,
+    ITALIAN_SUIT_PATHS,
+    SUIT_COLOURS,
+    SUIT_PATHS,
+    card_svg,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -46,3 +53,19 @@ def test_the_back_shows_no_rank_and_a_bad_code_is_refused():
     assert "<text" not in card_svg(None)
     with pytest.raises(CardError):
         card_svg("ZZ")
+
+
+@pytest.mark.parametrize("code", [card.code for card in DECKS["italian40"]])
+def test_the_italian_pack_draws_its_own_suits(code):
+    """RULES.md §4.15: cups, coins, batons and swords, drawn by the project, in their colours,
+    with the pack's letters (F, C, R for fante, cavallo, re)."""
+    svg = card_svg(code, pack="italian", ranks=ITALIAN_RANK_LETTERS, label="x")
+    root = ET.fromstring(svg)
+    suit = code[-1]
+    paths = [node.get("d") for node in root.iter(f"{SVG}path")]
+    assert ITALIAN_SUIT_PATHS[suit] in paths and SUIT_PATHS[suit] not in paths
+    assert f'fill="{ITALIAN_SUIT_COLOURS[suit]}"' in svg
+    texts = [node.text for node in root.iter(f"{SVG}text")]
+    letter = {"J": "F", "Q": "C", "K": "R"}.get(code[:-1], code[:-1])
+    assert texts[0] == letter
+    assert svg != card_svg(code, ranks=ITALIAN_RANK_LETTERS, label="x")

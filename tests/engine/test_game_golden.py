@@ -32,7 +32,7 @@ def test_golden_playthrough_replays_exactly(path):
 
 
 def test_every_move_played_in_the_golden_files_is_a_listed_move_type():
-    from thirtyone.game.moves import MOVE_TYPES
+    from thirtyone.game.operations import MOVE_TYPES
 
     played = {move["type"] for path in GOLDEN for move in json.loads(path.read_text())["moves"]}
     assert played <= set(MOVE_TYPES)

@@ -12,9 +12,11 @@ from thirtyone.cards import DECKS
 from thirtyone.errors import MoveError
 from thirtyone.events import EVENT_MESSAGES
 from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
-from thirtyone.rules import PRESETS
+from thirtyone.game.dealing import most_players
+from thirtyone.rules import PRESETS, make_rules
 
-PRESETS_PLAYED = ["scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "race"]
+PRESETS_PLAYED = ["scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "race",
+                  "trentuno-40"]
 MATCHES = 1000
 MAX_MOVES = 20_000
 LOOK_EVERY = 10  # the views, the costliest check, after every move of one match in 10
@@ -37,7 +39,7 @@ def _match_setup(variant, rng):
         options["blitz_after_knock"] = True
     if "knocker_ties" in settable and rng.random() < 0.2:
         safe = () if PRESETS[variant].rules.honour_tie_break else ("safe",)
-        options["knocker_ties"] = rng.choice(("penalty", "shared", *safe))
+        options["knocker_ties"] = rng.choice(("penalty", "shared", "double", *safe))
     if "knocker_must_win" in settable and rng.random() < 0.2:
         options["knocker_must_win"] = True
     if "lose_below" in settable and rng.random() < 0.2:
@@ -55,7 +57,26 @@ def _match_setup(variant, rng):
         options["may_discard_pickup"] = True
     if "rounds" in settable and rng.random() < 0.1:
         options["rounds"] = rng.randint(1, 4)
+    _house_rules_turn4(variant, rng, options)
+    if "deck" in settable and variant != "race" and rng.random() < 0.2:
+        options["deck"] = rng.choice(("piquet32", "nine24", "five40", "italian40", "full52"))
+        players = min(players, most_players(make_rules(variant, options)))
     return players, options
+
+
+def _house_rules_turn4(variant, rng, options):
+    """RULES.md §4.15 (new turn 4), each in some matches where the preset takes it."""
+    settable = PRESETS[variant].settable
+    if "deal_passes" in settable and rng.random() < 0.2:
+        options["deal_passes"] = "right"
+    if "knock_min" in settable and rng.random() < 0.2:
+        options["knock_min"] = rng.choice((15, 21, 26))
+    if "losers" in settable and rng.random() < 0.2:
+        options["losers"] = "all-but-best"
+    if "knocker_caught" in settable and rng.random() < 0.2:
+        options |= {"blitz_after_knock": True, "knocker_caught": True}
+    if "fire" in settable and rng.random() < 0.1:
+        options |= {"fire": "any-trips", "three_of_a_kind": "30.5", "count_same_rank": False}
 
 
 def _public_codes(state, seat):

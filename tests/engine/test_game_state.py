@@ -83,7 +83,8 @@ def test_first_dealer_by_seeded_draw(mode, pick):
 def test_presets_first_dealer_defaults(variant):
     # RULES.md §3: draw-low for the presets from [000] and [001], draw-high for
     # no-elimination, random for the others.
-    if variant == "no-elimination":
+    if variant in ("no-elimination", "trentuno-40"):
+        # Il 31: the highest card cut deals (toysblog, lettera43).
         expected = "draw-high"
     elif {"000", "001"} & set(PRESETS[variant].sources):
         expected = "draw-low"

@@ -94,6 +94,10 @@ CASES = [
     ("stop-the-bus", None, "AS QD 9H", 11, "high-card", None, {}),
     # schwimmen: three aces are Feuer, worth 33; three of a kind 30½
     ("schwimmen", None, "AH AD AC", 33, "three-aces", None, {}),
+    # trentuno-40 (Il 31): the Italian pack, asso 11, fante, cavallo and re 10
+    ("trentuno-40", None, "AH QH KH", 31, "blitz", "H", {}),
+    ("trentuno-40", None, "AS JS 5D", 21, "suit", "S", {}),
+    ("trentuno-40", None, "7C 6C 2D", 13, "suit", "C", {}),
     ("schwimmen", None, "7H 7D 7C", 30.5, "three-of-a-kind", None, {}),
     ("schwimmen", None, "AS KS QS", 31, "blitz", "S", {}),
     ("schwimmen", None, "AS KS 9D", 21, "suit", "S", {}),
@@ -456,6 +460,8 @@ def ref_thirty_one_claims(cards, rules):
             if len(group) >= 2:
                 others = [card for card in cards if card.rank != rank]
                 points = sum(ref_value(card, rules) for card in group)
+                if len(group) == 3 and rank == "A":
+                    points = 30  # RULES.md §4.15: three aces added up count 30
                 claims.append(ref_claim(rules, points, "same-rank", None, group, others, None))
     ranks = {card.rank for card in cards}
     if len(ranks) == 1:

@@ -24,6 +24,7 @@ from thirtyone.rules import (
 PRESET_IDS = [
     "scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "schnautz", "bank",
     "trentuno", "jokers", "no-trips", "switch", "stop-the-bus", "race", "schwimmen",
+    "trentuno-40",
 ]
 
 # What RULES.md §4 says of each preset: family, players, sources and option values.
@@ -78,7 +79,14 @@ PRESET_FACTS = {
         "free_ride": True, "knocker_penalty": 1, "knocker_ties": "shared", "first_dealer": "random",
         "widow": "face-down",
         "exchange": "one-or-three", "may_pass": True, "on_31": "showdown",
-        "knock_first_round": "allowed",
+        "knock_first_round": "allowed", "fire": "aces", "spare_hand_to": "dealer",
+    }),
+    # RULES.md §4.15 (new turn 4): "Il 31" with the Italian 40-card pack.
+    "trentuno-40": (Family.DRAW, (2, 12), (), {
+        "deck": "italian40", "first_dealer": "draw-high", "deal_passes": "right",
+        "knock_min": 26, "blitz": "any-31", "blitz_after_knock": True, "knocker_penalty": 1,
+        "knocker_ties": "shared", "lives": 3, "free_ride": False, "lives_to_pot": True,
+        "three_of_a_kind": "off", "tie_break": "none", "losers": "lowest", "fire": "off",
     }),
 }
 
@@ -228,7 +236,8 @@ def test_overrides_and_round_trip():
         ("scat", {"knock_first_round": 1}, "bad_option_type", "options.knock_first_round",
          {"option": "knock_first_round", "type": "choice", "value": 1}),
         ("scat", {"knocker_ties": "knocker"}, "bad_option_value", "options.knocker_ties",
-         {"option": "knocker_ties", "value": "knocker", "choices": "penalty, safe, shared"}),
+         {"option": "knocker_ties", "value": "knocker",
+          "choices": "penalty, safe, shared, double"}),
         ("scat", {"blitz_after_knock": "yes"}, "bad_option_type", "options.blitz_after_knock",
          {"option": "blitz_after_knock", "type": "bool", "value": "yes"}),
         ("scat", {"stock_exhausted": "shuffle"}, "bad_option_value",
@@ -256,8 +265,8 @@ def test_overrides_and_round_trip():
          {"option": "knocker_ties", "variant": "schnautz"}),
         ("schnautz", {"blitz_after_knock": True}, "option_not_applicable",
          "options.blitz_after_knock", {"option": "blitz_after_knock", "variant": "schnautz"}),
-        ("schwimmen", {"deck": "full52"}, "option_not_applicable", "options.deck",
-         {"option": "deck", "variant": "schwimmen"}),
+        ("schwimmen", {"lives_to_pot": True}, "option_not_applicable", "options.lives_to_pot",
+         {"option": "lives_to_pot", "variant": "schwimmen"}),
         ("schwimmen", {"stock_exhausted": "reshuffle"}, "option_not_applicable",
          "options.stock_exhausted", {"option": "stock_exhausted", "variant": "schwimmen"}),
         ("race", {"three_aces_fire": True}, "option_not_applicable",
@@ -364,7 +373,8 @@ def test_knock_first_round_still_takes_its_old_booleans(options, value):
 def test_the_new_settable_options_by_preset():
     settable = {preset_id: set(PRESETS[preset_id].settable) for preset_id in PRESET_IDS}
     draw_and_widow = {"scat", "blitz", "cut-throat", "no-elimination", "eenendertigen", "bank",
-                      "schnautz", "jokers", "no-trips", "stop-the-bus", "schwimmen"}
+                      "schnautz", "jokers", "no-trips", "stop-the-bus", "schwimmen",
+                      "trentuno-40"}
     assert {p for p, names in settable.items() if "knock_first_round" in names} == (
         draw_and_widow)
     assert {p for p, names in settable.items() if "on_31" in names} == {

@@ -276,6 +276,33 @@ def test_every_new_event_has_its_message():
 # Random matches
 
 
+def _house_rules_turn4(rng, options, players):
+    """RULES.md §4.15 (new turn 4) on Schwimmen, each in some matches: the deck (one that
+    seats ``players``), the spare hand's chooser, two cards swapped, any trips as Feuer,
+    cards of one rank added up, every seat but the best losing, the knocker's double, a
+    minimum to knock, the deal passing right."""
+    if rng.random() < 0.3:
+        decks = [deck for deck, most in (("nine24", 7), ("five40", 12), ("italian40", 12))
+                 if players <= most]
+        options["deck"] = rng.choice(decks)
+    if rng.random() < 0.2:
+        options["spare_hand_to"] = "first-player"
+    if rng.random() < 0.2:
+        options |= {"exchange": "up-to-max", "exchange_max": rng.choice((2, 3))}
+    if rng.random() < 0.2:
+        options["fire"] = "any-trips"
+    elif rng.random() < 0.15:
+        options |= {"count_same_rank": True, "three_of_a_kind": "off"}
+    if rng.random() < 0.2:
+        options["losers"] = "all-but-best"
+    if rng.random() < 0.15 and "knocker_ties" not in options:
+        options["knocker_ties"] = "double"
+    if rng.random() < 0.2 and not options.get("close_after_exchange"):
+        options["knock_min"] = rng.choice((15, 21, 25))
+    if rng.random() < 0.2:
+        options["deal_passes"] = "right"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4, 9])
 def test_random_matches_keep_every_invariant(players):
@@ -307,6 +334,7 @@ def test_random_matches_keep_every_invariant(players):
             options["lose_below"] = rng.choice((21, 25))
         if rng.random() < 0.2:
             options["tie_break"] = rng.choice(("none", "ranks"))
+        _house_rules_turn4(rng, options, players)
         state = new_game("schwimmen", players, seed=f"schwimmen:{players}:{match}",
                          options=options)
         look = match % 10 == 0

@@ -124,3 +124,19 @@ def test_the_history_keeps_the_last_moves_of_the_deal():
         moves += 1
     assert len(state.history) == HISTORY_LIMIT
     assert GameState.from_dict(state.to_dict()) == state
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("seat", 5), ("type", "fold"), ("source", "deck"), ("card", "1X"), ("value", 12),
+    ("give", ["AS", "KS", "QS", "JS"]), ("take", [9]), ("hand", 2), ("face_up", "yes"),
+    ("knock", False),
+])
+def test_history_field_out_of_its_declared_domain_is_refused(field, value):
+    """The history check is read from each field's MoveField (moves.MOVE_FIELDS)."""
+    data = new_game("scat", 2, seed="fields", dealer=0).to_dict()
+    data["history"] = [{"seat": 1, "type": "knock"}]
+    GameState.from_dict(data)  # the shape alone is checked: this one fits
+    data["history"] = [{"seat": 1, "type": "knock", field: value}]
+    with pytest.raises(StateError) as caught:
+        GameState.from_dict(data)
+    assert caught.value.code == "bad_history"

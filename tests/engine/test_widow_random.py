@@ -39,6 +39,8 @@ def _setup(variant, rng):
         options["tie"] = "carry"
     if "exchange_max" in preset.settable and rng.random() < 0.3:
         options["exchange_max"] = rng.randint(1, 3)
+        if preset.rules.exchange == "one-or-three":
+            options["exchange"] = "up-to-max"
     if "widow_discards" in preset.settable and rng.random() < 0.3:
         options["widow_discards"] = "face-down"
     if "table_face_up" in preset.settable and rng.random() < 0.3:
@@ -53,6 +55,11 @@ def _setup(variant, rng):
     for name in ("close_after_exchange", "knocker_must_win"):
         if name in preset.settable and rng.random() < 0.2:
             options[name] = True
+    if "knock_min" in preset.settable and not options.get("close_after_exchange") and (
+            rng.random() < 0.2):
+        options["knock_min"] = rng.choice((15, 21))
+    if "deal_passes" in preset.settable and rng.random() < 0.2:
+        options["deal_passes"] = "right"
     if "lose_below" in preset.settable and preset.rules.ranking != "brag" and rng.random() < 0.2:
         options["lose_below"] = 21
     options = {key: value for key, value in options.items() if value is not None}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from thirtyone.game.moves import MOVES
+from thirtyone.game.operations import MOVES
 from thirtyone.words import LANGUAGES, NULL, describe_move, event_message, load_catalogs, ordinal
 
 CATALOGS = load_catalogs()

@@ -144,8 +144,18 @@ def test_leave_hands_the_seat_to_the_computer(server, new_player):
     player.page.locator("[data-leave]").click()
     # A second press, once it says what it does, leaves.
     player.page.locator("[data-leave][aria-pressed='true']").click()
+    # Out of the match at once: New game and Leave the table, without watching the rest.
+    player.page.wait_for_selector(".own-links [data-new-game], #table[data-over='true']")
+    if player.attribute("over") != "true":
+        assert player.page.locator(".own-links [data-leave-table]").count() == 1
     player.page.wait_for_selector("#table[data-over='true']", timeout=60_000)
     assert "computer" in seat_text(player, 0)
+    # The seat's result is the computer's: never "You won!", and no rematch for one who left.
+    status = player.page.locator(".status h2").inner_text()
+    assert "You won" not in status, status
+    assert status.startswith("The match is over."), status
+    assert player.page.locator("[data-rematch]").count() == 0
+    assert "computer" in player.page.locator("[data-summary]").inner_text()
     assert player.errors == []
 
 

@@ -7,6 +7,7 @@ import json
 from urllib.parse import urlsplit
 
 import pytest
+from tests.play.conftest import DESKTOP
 
 # One preset per family, with options that keep the match short: one life and no free ride,
 # one deal, at most ten turns a round; no-trips (the widow family's dealer who may take the
@@ -166,7 +167,36 @@ def test_the_lobby_starts_a_table_with_a_friends_seat(server, new_player):
     table = player.page.request.get(f"{server}/v1/tables/{player.table_id}").json()
     # The friend has not claimed the seat yet: the table waits, with the options chosen.
     assert table["phase"] == "waiting" and table["options"] == {"rounds": 2}
-    assert "Giocatore 2" in player.page.locator(".invites").inner_text()
+    # Seats are counted from 1: the API's seat 2 is the third.
+    assert "Giocatore 3" in player.page.locator(".invites").inner_text()
+    assert player.errors == []
+
+
+def test_each_seat_keeps_its_choice_when_the_number_of_players_changes(server, new_player):
+    player = new_player(seed=6)
+    player.page.goto(f"{server}/play")
+    player.page.select_option("#variant", "scat")
+    player.page.fill("#players", "3")
+    player.page.locator("#players").dispatch_event("change")
+    player.page.select_option("[data-seat-choice='1']", "friend")
+
+    def choices() -> list[str]:
+        found = player.page.locator("[data-seat-choice]")
+        return [found.nth(index).input_value() for index in range(found.count())]
+
+    assert choices() == ["friend", "bot"]
+    for players, expected in (("4", ["friend", "bot", "bot"]), ("2", ["friend"]),
+                              ("5", ["friend", "bot", "bot", "bot"])):
+        player.page.fill("#players", players)
+        player.page.locator("#players").dispatch_event("change")
+        assert choices() == expected, players
+    # Seats counted from 1: "You" sit at seat 1, the friend at seat 2.
+    assert player.page.locator(".seat-choices li").first.inner_text().startswith("Seat 1")
+    player.page.get_by_role("button", name="Start").click()
+    player.settled()
+    # Start dealt nothing: the friend's invitation waits.
+    assert player.page.locator("[data-invite]").count() == 1
+    assert player.attribute("phase") == "waiting"
     assert player.errors == []
 
 
@@ -217,3 +247,70 @@ def test_a_start_link_the_api_refuses_says_why_and_offers_the_lobby(server, new_
     assert player.page.locator("#table").count() == 0
     # The refused request is the only console error: the browser reports the 422 itself.
     assert len(player.errors) == 1 and "422" in player.errors[0], player.errors
+
+
+def test_schwimmens_dealer_choice_offers_two_buttons_and_no_card_to_choose(server, new_player):
+    player = new_player(seed=7)
+    # Seat 0 deals the first round of Schwimmen: take the face-down table or turn it up.
+    player.page.goto(f"{server}/play?variant=schwimmen&players=2&bots=1")
+    player.settled()
+    moves = player.page.locator("button[data-move]")
+    kinds = sorted(json.loads(moves.nth(index).get_attribute("data-move"))["type"]
+                   for index in range(moves.count()))
+    assert kinds == ["exchange", "reveal"], kinds
+    # Neither the hand's nor the table's cards look selectable: the exchange is all or none.
+    assert player.page.locator("#table .card-button, [data-select]").count() == 0
+    assert player.page.locator(".hand .card, .widow .card").count() == 6
+    assert player.errors == []
+
+
+def test_at_the_end_of_a_match_on_a_desktop_the_log_stays_beside_the_board(server, new_player):
+    player = new_player(seed=8, viewport=DESKTOP)
+    player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
+    player.play_alone()
+    player.settled()
+    box = {name: player.page.locator(f"#table > {selector}").bounding_box()
+           for name, selector in (("board", ".board"), ("ending", ".ending"), ("log", ".log"))}
+    # Rematch and the record under the board, in its column; the log in the right column,
+    # level with the board (not pushed below the ending's row).
+    right = box["board"]["x"] + box["board"]["width"]
+    assert box["ending"]["x"] + box["ending"]["width"] <= right + 1
+    assert box["log"]["x"] >= right
+    assert box["log"]["y"] < box["board"]["y"] + box["board"]["height"]
+    assert player.errors == []
+
+
+@pytest.mark.parametrize(("locale", "walkthrough", "ways", "invites"), [
+    ("en-GB", "/first-game/", "You may draw from the stock", "Ana invites you to a game of"),
+    ("ru-RU", "/ru/first-game/", "Вы можете взять карту из прикупа", "Ana приглашает вас сыграть"),
+    ("it-IT", "/it/first-game/", "Puoi pescare dal tallone", "Ana ti invita a una partita di"),
+])
+def test_a_first_time_player_is_told_how_to_play(server, new_player, locale, walkthrough, ways,
+                                                  invites):
+    player = new_player(seed=9, locale=locale)
+    language = locale[:2]
+    player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lang={language}")
+    # "How to play" leads to the rules site's first game, in the page's language.
+    assert player.page.locator("[data-how-to-play]").get_attribute("href") == walkthrough
+    for _ in range(5):
+        player.settled()
+        if player.may_move():
+            break
+        player.page.reload()
+    # Under "Your turn." the moves the seat may make, in words, joined by the language's "or".
+    said = player.page.locator(".status [data-ways]").inner_text()
+    assert said.startswith(ways), said
+    # An invitation says what it is to: the game, the host and the options chosen.
+    made = player.page.request.post(f"{server}/v1/tables?lang={language}", data={
+        "variant": "scat", "players": 3, "bots": {"2": "greedy"}, "options": {"lives": 2},
+        "name": "Ana"}).json()
+    invitation = next(seat["invitation"] for seat in made["seats"] if seat["invitation"])
+    player.page.goto(f"{server}/play?lang={language}#table={made['table']}&seat=1"
+                     f"&invite={invitation}")
+    about = player.page.locator("[data-invitation] li[data-option='lives']")
+    about.wait_for()
+    text = player.page.locator("[data-invitation]").inner_text()
+    scat = player.page.request.get(f"{server}/v1/variants?lang={language}").json()["variants"][0]
+    assert text.startswith(invites) and scat["name"] in text, text
+    assert about.inner_text().endswith(": 2")
+    assert player.errors == []

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import ROOT, missing
+from tests.conftest import ROOT, calibrated, missing
 
 DEPLOY = ROOT / "deploy"
 
@@ -65,7 +65,7 @@ def free_port(bus: bool = False) -> int:
 
 
 def wait_for(check, timeout: float = 30.0, what: str = "a condition") -> Any:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + calibrated(timeout)
     while True:
         try:
             result = check()
@@ -204,7 +204,7 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
 # Every client of these tests is 127.0.0.1: the rate limits per address would stop them.
 UNLIMITED = {name: "1000000 per minute" for name in (
     "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES", "THIRTYONE_LIMIT_STREAMS",
-    "THIRTYONE_LIMIT_ADVICE")} | {"THIRTYONE_OPEN_TABLES": "1000000"}
+    "THIRTYONE_LIMIT_ADVICE", "THIRTYONE_ADVICE_CPU")} | {"THIRTYONE_OPEN_TABLES": "1000000"}
 
 
 class Instance:

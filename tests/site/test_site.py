@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 import pytest
 import yaml
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from thirtyone.rules import OPTIONS, PRESETS, make_rules
 
@@ -62,6 +63,8 @@ class Built:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    # The site's address unknown, as under `make site` without THIRTYONE_SITE_URL.
+    env.pop("THIRTYONE_SITE_URL", None)
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(SITE / "mkdocs.yml"),
          "-d", str(out)],
@@ -276,18 +279,61 @@ def _runs(words: list[str], length: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + length]) for i in range(len(words) - length + 1)}
 
 
+def _originals() -> dict[str, dict[str, Any]]:
+    rows = yaml.safe_load((SITE / "data" / "originals.yml").read_text(encoding="utf-8"))
+    return {row["page"]: row for row in rows}
+
+
+def _licensed_original(page: str) -> bool:
+    """The page of an original whose licence lets the site show its text (Wikipedia's)."""
+    match = re.fullmatch(r"(?:(?:ru|it)/)?sources/originals/([a-z]+)/index\.html", page)
+    return match is not None and "text" in _originals()[match[1]]
+
+
 @pytest.mark.skipif(not SOURCES.is_dir(), reason="the source texts are not next to the repo")
 def test_no_sentence_of_a_source_is_copied(built: Built) -> None:
     source_runs: set[tuple[str, ...]] = set()
     for path in sorted(SOURCES.glob("[0-9]*.txt")):
         source_runs |= _runs(_words(path.read_text(encoding="utf-8")), COPIED_RUN)
     assert source_runs
+    # The copyrighted sources are retold, never copied: only a licensed original is shown.
     copied = {
         page: " ".join(run)
-        for page, words in _site_text(built).items()
+        for page, words in _site_text(built).items() if not _licensed_original(page)
         for run in _runs(words, COPIED_RUN) & source_runs
     }
     assert not copied, copied
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("source", SOURCE_PAGES)
+def test_each_retold_source_links_to_its_original(built: Built, lang: str, source: str) -> None:
+    retold = built.page(lang, f"sources/{source}.md")
+    links = [href for href in _hrefs(retold) if f"originals/{source}/" in href]
+    assert links, (lang, source)
+    original = built.page(lang, f"sources/originals/{source}.md")
+    document = parse_html(original)
+    article = main_content(document)
+    row = _originals()[source]
+    assert row["cite"][lang] in " ".join(article.text().split())
+    shown = [node for node in article.iter() if "original" in node.classes()]
+    if "text" in row:
+        # Shown in its own language, marked so, as the copy the rules were read from.
+        assert [node.attrs["lang"] for node in shown] == [row["language"]]
+        text = (SITE / "data" / row["text"]).read_text(encoding="utf-8")
+        first = next(line.strip() for line in text.splitlines() if line.strip())
+        assert first in shown[0].text()
+    else:
+        assert not shown
+
+
+def test_wikipedia_is_cited_by_its_own_title_outside_russian(built: Built) -> None:
+    for lang in LANGUAGES:
+        text = main_content(parse_html(built.page(lang, "presets/scat.md"))).text()
+        if lang == "ru":
+            assert "Тридцать один (карточная игра)" in text
+        else:
+            assert "Thirty-one (card game)" in text and "Тридцать один (" not in text
 
 
 def test_copy_check_would_catch_a_copy() -> None:
@@ -570,6 +616,8 @@ class _HouseRules:
     ("schwimmen", "knock_first_round"), ("scat", "knock_first_round"),
     ("scat", "knocker_ties"), ("schwimmen", "knocker_ties"), ("scat", "blitz_after_knock"),
     ("scat", "stock_exhausted"), ("stop-the-bus", "brag_order"),
+    ("schwimmen", "fire"), ("scat", "losers"), ("schwimmen", "spare_hand_to"),
+    ("trentuno-40", "knocker_caught"), ("trentuno-40", "deal_passes"),
 ])
 def test_every_value_of_a_rules_option_reads_differently(preset_id: str, option: str) -> None:
     variants, _walkthrough = _hooks()
@@ -578,7 +626,8 @@ def test_every_value_of_a_rules_option_reads_differently(preset_id: str, option:
     for value in choices:
         preset = _HouseRules(preset_id, {option: value})
         texts.add(" | ".join([
-            variants.flow(preset, "en"), *variants.round_ends(preset, "en"),
+            variants.flow(preset, "en"), variants.play_order(preset, "en"),
+            *variants.round_ends(preset, "en"),
             variants.settlement(preset, "en"), *variants.special_hands(preset, "en"),
         ]))
     assert len(texts) == len(choices), (preset_id, option)
@@ -713,7 +762,12 @@ _TABLES_OVERFLOW = """() => {
     };
     const wide = Array.from(document.querySelectorAll('.md-content table'))
         .filter(table => table.getBoundingClientRect().right > width + 1 && !framed(table));
-    return [document.documentElement.scrollWidth - width, wide.length];
+    // A frame that scrolls says so (a visible cue) and takes keyboard focus (arrow keys).
+    const unmarked = Array.from(document.querySelectorAll('.md-typeset__scrollwrap'))
+        .filter(frame => frame.scrollWidth > frame.clientWidth + 1)
+        .filter(frame => frame.tabIndex !== 0 || !frame.getAttribute('aria-label')
+            || getComputedStyle(frame, '::before').content.length < 4);
+    return [document.documentElement.scrollWidth - width, wide.length, unmarked.length];
 }"""
 
 
@@ -727,7 +781,7 @@ def test_new_pages_in_a_browser(chromium: Any, served: str, artifacts: Path, lan
             try:
                 assert page.locator("h1").count() == 1
                 if viewport == "phone":
-                    assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], (doc, lang)
+                    assert page.evaluate(_TABLES_OVERFLOW) == [0, 0, 0], (doc, lang)
                 name = doc.removesuffix(".md").replace("/", "-")
                 page.screenshot(path=str(artifacts / f"site-{lang}-{name}-{viewport}.png"),
                                 full_page=True)
@@ -741,21 +795,64 @@ _COLUMNS_FROM_THE_TOP = """() => Array.from(document.querySelector('.grid.parall
     .map(column => column.lang)"""
 
 
+_VISIBLE_COLUMNS = """() => Array.from(document.querySelector('.grid.parallel').children)
+    .filter(column => column.getBoundingClientRect().height > 0)
+    .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top
+        || a.getBoundingClientRect().left - b.getBoundingClientRect().left)
+    .map(column => column.lang)"""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_phone_shows_the_readers_language_first(chromium: Any, served: str, lang: str) -> None:
+def test_parallel_view_puts_the_reader_first_and_lets_them_choose(
+        chromium: Any, served: str, lang: str) -> None:
     failures: list[str] = []
-    page = _open(chromium, _url(served, lang, "sources/parlett.md"), "phone", failures)
+    others = [other for other in COLUMNS if other != lang]
+    url = _url(served, lang, "sources/parlett.md")
+    # A phone starts with the reader's language alone; the other two are a tap away.
+    page = _open(chromium, url, "phone", failures)
     try:
-        assert page.evaluate(_COLUMNS_FROM_THE_TOP)[0] == lang
-        for preset in ("scat", "jokers"):
-            page.goto(_url(served, lang, f"presets/{preset}.md"), wait_until="load")
-            assert page.evaluate(_TABLES_OVERFLOW) == [0, 0], preset
-        page.set_viewport_size({"width": VIEWPORTS["desktop"][0], "height": 900})
-        page.goto(_url(served, lang, "sources/parlett.md"), wait_until="load")
-        assert page.evaluate(_COLUMNS_FROM_THE_TOP) == COLUMNS or len(set(
-            page.evaluate("""() => Array.from(document.querySelector('.grid.parallel')
-                .children).map(column => column.getBoundingClientRect().top)"""))) == 1
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang]
+        boxes = page.locator("fieldset.parallel-languages input[type=checkbox]")
+        assert [boxes.nth(i).get_attribute("value") for i in range(boxes.count())] == others
+        assert not any(boxes.nth(i).is_checked() for i in range(boxes.count()))
+        page.check(f"fieldset.parallel-languages input[value={others[1]}]")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang, others[1]]
+        # Remembered: the next page of sources opens the same way.
+        page.goto(_url(served, lang, "sources/handbook.md"), wait_until="load")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang, others[1]]
+        page.uncheck(f"fieldset.parallel-languages input[value={others[1]}]")
+        page.reload(wait_until="load")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang]
+    finally:
+        page.close()
+    # A wide screen shows the three, side by side, the reader's first (leftmost).
+    page = _open(chromium, url, "desktop", failures)
+    try:
+        columns = page.evaluate(_VISIBLE_COLUMNS)
+        assert columns[0] == lang and sorted(columns) == sorted(COLUMNS), columns
+        tops = page.evaluate("""() => Array.from(document.querySelector('.grid.parallel')
+            .children).map(column => Math.round(column.getBoundingClientRect().top))""")
+        assert len(set(tops)) == 1
+        page.uncheck(f"fieldset.parallel-languages input[value={others[0]}]")
+        assert page.evaluate(_VISIBLE_COLUMNS) == [lang, others[1]]
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+@pytest.mark.slow
+def test_language_switch_keeps_the_readers_place(chromium: Any, served: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, "en", "presets/scat.md"), "desktop", failures)
+    try:
+        headings = page.eval_on_selector_all(".md-content h2[id]", "hs => hs.map(h => h.id)")
+        page.goto(f"{_url(served, 'en', 'presets/scat.md')}#{headings[2]}", wait_until="load")
+        # The theme's language menu: its Russian entry.
+        page.locator(".md-select__link[hreflang=ru]").first.dispatch_event("click")
+        page.wait_for_url("**/ru/presets/scat/#*")
+        russian = page.eval_on_selector_all(".md-content h2[id]", "hs => hs.map(h => h.id)")
+        assert page.evaluate("decodeURIComponent(location.hash.slice(1))") == russian[2]
     finally:
         page.close()
     assert not failures, failures
@@ -1234,13 +1331,46 @@ def test_strategy_shows_the_engines_figures(built: Built, lang: str) -> None:
     assert str(round(deal.hands / deal.blitzes)) in text
     rows = [[cell.text().strip() for cell in row.elements()] for row in article.iter()
             if row.tag == "tr" and row.elements()[0].tag == "td"]
-    knocks = {row[0]: row for row in rows if len(row) == 4}
+    knocks = {row[0]: row for row in rows if len(row) == 6}
     assert list(knocks) == [str(threshold) for threshold in strategy.THRESHOLDS]
+    best = min(strategy.thresholds(), key=lambda row: row.lost)
     for row in strategy.thresholds():
-        assert knocks[str(row.knock_at)][2] == str(row.knocks)
+        cells = knocks[str(row.knock_at)]
+        # Numbers as the language writes them (Babel): 1,721 / 1 721 / 1.721; 36% / 36 %.
+        assert cells[4] == format_decimal(row.knocks, locale=lang)
+        assert cells[1] == strategy._percent(row.lost / row.rounds, lang)
+        low, high = row.interval()
+        assert low <= row.lost / row.rounds <= high and " – " in cells[2]
         assert 0 <= row.knocks_lost <= row.knocks and 0 <= row.lost <= row.rounds
+        if row is not best:
+            mean, below, above = row.against(best)
+            assert below <= mean <= above and mean >= 0
+    # Enough rounds that a threshold's interval is narrow: ±2 points at most.
+    assert all(high - low < 0.04 for low, high in (row.interval() for row in strategy.thresholds()))
     shares = [row for row in rows if len(row) == 2]
     assert len(shares) == len(strategy.VALUE_BANDS)
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("en", "pays two lives at once, the last one and the free ride"),
+    ("ru", "платит сразу две жизни — последнюю и «честное слово»"),
+    ("it", "paga subito due vite, l’ultima e quella «sulla parola»"),
+])
+def test_strategy_states_why_a_last_life_knock_is_risky(built: Built, lang: str,
+                                                        reason: str) -> None:
+    text = " ".join(main_content(parse_html(built.page(lang, "strategy.md"))).text().split())
+    assert reason in text
+
+
+@pytest.mark.parametrize(("lang", "share", "written"), [
+    ("ru", 0.001, "0,1\u00a0%"), ("it", 0.001, "lo 0,1%"), ("it", 0.11, "l’11%"),
+    ("it", 0.27, "il 27%"), ("it", 0.08, "l’8,0%"), ("en", 0.27, "27%"),
+])
+def test_percentages_read_as_the_language_writes_them(lang: str, share: float,
+                                                      written: str) -> None:
+    strategy = _strategy()
+    the = strategy._the_percent(share, lang) if lang == "it" else strategy._percent(share, lang)
+    assert the.replace("'", "’") == written
 
 
 HISTORY_FACTS = {
@@ -1295,7 +1425,7 @@ def test_phone_tables_never_split_a_word(chromium: Any, served: str, lang: str) 
             page.goto(_url(served, lang, doc), wait_until="load")
             if words := page.evaluate(_SPLIT_WORDS):
                 split[doc] = words[:5]
-            if (overflow := page.evaluate(_TABLES_OVERFLOW)) != [0, 0]:
+            if (overflow := page.evaluate(_TABLES_OVERFLOW)) != [0, 0, 0]:
                 wide[doc] = overflow
     finally:
         page.close()
@@ -1378,16 +1508,30 @@ def test_no_page_makes_a_failing_or_third_party_request(
     assert index_bytes[0] < raw / 3, (index_bytes[0], raw)
 
 
-ENDINGS = {
-    "ru": ("тузы", "вдове"),
-    "it": ("vedove", "busso", "mazzieri"),
-    "en": ("widows", "knocked"),
+INFLECTED = {
+    "ru": ("тузы", "вдове", "семерка", "бубен", "счет", "четверка", "расчет", "сдающему",
+           "фишками", "стучит"),
+    "it": ("vedove", "busso", "mazzieri", "bussare", "giocatori", "scartato", "vite", "gettoni",
+           "round", "semi"),
+    "en": ("widows", "knocked", "dealers", "jokers", "chips", "discarded", "rounds", "lives",
+           "suits", "knocking"),
 }
-"""Words in a form the pages may not use as such: the stemmer must find their pages."""
-RULES_QUERIES = {"en": "knock", "ru": "стук", "it": "bussare"}
+"""Ten words per language in a form the pages may not use as such: each finds pages, none
+is marked missing in a result, and no API page ranks above a rules page."""
+FOLDED = (("семерка", "семёрка"), ("бубен", "бубён"), ("счет", "счёт"), ("четверка", "четвёрка"),
+          ("расчет", "расчёт"))
+"""Most Russian readers type е for ё: both spellings find the same pages."""
 
 
-def _search(chromium: Any, served: str, lang: str, query: str) -> list[str]:
+@dataclass
+class Found:
+    pages: list[str]
+    missing: list[str]
+    """The words a result marks missing (the theme's «Отсутствует: ~~тузы~~»)."""
+    snippets: list[str]
+
+
+def _search(chromium: Any, served: str, lang: str, query: str) -> Found:
     """The pages the theme's search lists for ``query``, best first."""
     failures: list[str] = []
     url = f"{_url(served, lang, 'index.md')}?{urlencode({'q': query})}"
@@ -1403,20 +1547,70 @@ def _search(chromium: Any, served: str, lang: str, query: str) -> list[str]:
         }""", timeout=SEARCH_READY_SECONDS * 1000)
         found = page.eval_on_selector_all(
             ".md-search-result__item > a:first-child", "links => links.map(link => link.href)")
+        missing = page.eval_on_selector_all(
+            ".md-search-result del", "words => words.map(word => word.textContent.trim())")
+        snippets = page.eval_on_selector_all(
+            ".md-search-result__article", "articles => articles.map(a => a.innerHTML)")
     finally:
         page.close()
     assert not failures, failures
-    return [href.split("#")[0].split("?")[0] for href in found]
+    return Found([href.split("#")[0].split("?")[0] for href in found], missing, snippets)
+
+
+def _is_api(url: str) -> bool:
+    return "/api/" in url
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_search_knows_word_endings(chromium: Any, served: str, lang: str) -> None:
-    for word in ENDINGS[lang]:
-        assert _search(chromium, served, lang, word), word
-    rules = _search(chromium, served, lang, RULES_QUERIES[lang])
-    # The rules come first; the API reference, weighted below them, comes after.
-    assert rules and "/api/" not in rules[0], rules
+    for word in INFLECTED[lang]:
+        found = _search(chromium, served, lang, word)
+        assert found.pages, word
+        # Each word is sent once, as its stem: a found word is never marked missing.
+        assert not found.missing, (word, found.missing)
+        # The rules come first; the API guide and reference, weighted below them, after.
+        kinds = [_is_api(page) for page in found.pages]
+        assert kinds == sorted(kinds), (word, found.pages)
+
+
+@pytest.mark.slow
+def test_russian_search_folds_yo(chromium: Any, served: str) -> None:
+    for plain, with_yo in FOLDED:
+        pages = _search(chromium, served, "ru", plain).pages
+        assert pages, plain
+        assert pages == _search(chromium, served, "ru", with_yo).pages, (plain, with_yo)
+
+
+@pytest.mark.slow
+def test_search_marks_a_word_missing_only_where_it_is(chromium: Any, served: str) -> None:
+    # A two-word query: a page with one of them lists the other as missing, the check works.
+    found = _search(chromium, served, "en", "widow stock")
+    assert found.pages and set(found.missing) <= {"widow", "stock"}
+    assert found.missing, "no result lacks a word: the check has nothing to catch"
+
+
+def test_snippets_keep_table_cells_apart(built: Built) -> None:
+    docs = _search_index(built, "ru")["docs"]
+    facts = next(doc for doc in docs if doc["location"] == "presets/trentuno/")
+    # A row is a paragraph, its cells parted: «Игроки · 3–9», never «Игроки 3–9 Колода».
+    assert re.search(r"<p> ?Игроки +· 3–9 ?</p>", facts["text"]), facts["text"][:400]
+    assert "<p> ·" not in facts["text"] and "<p>  </p>" not in facts["text"]
+
+
+def test_search_dialog_has_a_name_on_every_page(built: Built) -> None:
+    names = {"en": "Search the site", "ru": "Поиск по сайту", "it": "Cerca nel sito"}
+    for lang in LANGUAGES:
+        for page in doc_pages():
+            html = built.page(lang, page).read_text(encoding="utf-8")
+            assert f'role="dialog" aria-label="{names[lang]}"' in html, (lang, page)
+
+
+def test_canonical_is_left_out_without_the_sites_address(built: Built) -> None:
+    for lang in LANGUAGES:
+        html = built.page(lang, "index.md").read_text(encoding="utf-8")
+        assert 'rel="canonical"' not in html
+        assert "127.0.0.1:8000" not in html.split("</head>")[0]
 
 
 def _section(article: Node, title: str) -> str:
@@ -1503,3 +1697,172 @@ def test_make_rebuilds_the_site_only_when_one_of_its_sources_changed(tmp_path: P
                    "api/thirtyone/cards.py", "openapi.yaml", "site/mkdocs.yml"):
         assert not up_to_date(source), source
     assert up_to_date("api/thirtyone/web/site.py")
+
+
+def _terms() -> dict[str, Any]:
+    return yaml.safe_load((SITE / "data" / "terms.yml").read_text(encoding="utf-8"))
+
+
+def _forbidden_uses(text: str, lang: str) -> list[str]:
+    found = []
+    for row in _terms()["terms"]:
+        for pattern in row[lang].get("forbidden", ()):
+            found += [f"{row['concept']}: {match[0]}" for match in re.finditer(pattern, text)]
+    return found
+
+
+TERM_FREE_PAGES = ("glossary.md", "sources/originals/")
+"""The glossary names the other words on purpose; an original is its authors' own words."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_thing_has_one_word_on_every_page(built: Built, lang: str) -> None:
+    found = {}
+    for page in doc_pages():
+        if page.startswith(TERM_FREE_PAGES):
+            continue
+        text = " ".join(main_content(parse_html(built.page(lang, page))).text().split())
+        if uses := _forbidden_uses(text, lang):
+            found[page] = uses[:5]
+    assert not found, found
+
+
+def test_term_check_would_catch_the_widow_called_the_stock() -> None:
+    # The defect the check was made for: the Trentuno row called the widow «прикуп».
+    assert _forbidden_uses("если в сданном прикупе 31, банк забирает сдающий", "ru") == [
+        "widow: сданном прикуп", "pot: банк", "dealer: сдающий"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_glossary_gives_synonyms_and_related_games(built: Built, lang: str) -> None:
+    text = " ".join(main_content(parse_html(built.page(lang, "glossary.md"))).text().split())
+    for row in _terms()["terms"]:
+        for synonym in row[lang].get("synonyms", ()):
+            assert synonym in text, synonym
+    for game in _terms()["relatives"][lang]:
+        assert game["name"] in text
+
+
+# -- RULES.md §4.15 (new turn 4): players and card values from the preset, "Il 31" ------------
+
+_NUMBER_WORDS = {
+    "en": ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+           "twelve", "thirteen", "fourteen", "fifteen"],
+    "ru": ["двух", "трёх", "четырёх", "пяти", "шести", "семи", "восьми", "девяти", "десяти",
+           "одиннадцати", "двенадцати", "тринадцати", "четырнадцати", "пятнадцати"],
+    "it": ["due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci", "undici",
+           "dodici", "tredici", "quattordici", "quindici"],
+}
+_PLAYER_RANGES = {
+    "en": re.compile(r"\b(\w+) to (\w+) players", re.IGNORECASE),
+    "ru": re.compile(r"\bот (\w+) до (\w+) игрок", re.IGNORECASE),
+    "it": re.compile(r"\bda (\w+) a (\w+) giocator", re.IGNORECASE),
+}
+
+
+def _number(word: str, lang: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS[lang].index(word.casefold()) + 2
+
+
+def _fact(sheet: str, label: str) -> str:
+    found = re.search(rf"^\| \*\*{re.escape(label)}\*\* \| (.*) \|$", sheet, re.MULTILINE)
+    assert found, label
+    return found[1]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_sheet_gives_the_presets_own_players_and_card_values(lang: str) -> None:
+    """One source of truth: the players and the card values of every printed sheet (and the
+    rules it prints, the base game's too) are the preset's own."""
+    variants, _walkthrough = _hooks()
+    labels = _catalog_texts(lang)
+    for preset in PRESETS.values():
+        sheet = variants.summary(preset, lang)
+        low, high = preset.players
+        assert _fact(sheet, labels["Players"]) == (str(low) if low == high else f"{low}–{high}")
+        for found in _PLAYER_RANGES[lang].finditer(sheet):
+            said = (_number(found[1], lang), _number(found[2], lang))
+            assert said == preset.players, (preset.id, found[0])
+        rules = preset.rules
+        values = [int(number) for number in re.findall(r"\d+", _fact(sheet, labels["Card values"]))]
+        deck = [card for card in rules.deck_cards if not card.is_joker]
+        ace = 1 if rules.values == "race" else 11
+        numbered = sorted({int(card.rank) for card in deck if card.rank.isdigit()} - {10})
+        tens = [card for card in deck if card.rank in ("10", "J", "Q", "K")]
+        assert values == [ace, *([10] if tens else []), numbered[0], numbered[-1]], preset.id
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("it", ("cavallo", "napoletane", "trentuno", "coppe", "denari", "bastoni", "spade")),
+    ("en", ("cavallo", "napoletane", "trentuno")),
+    ("ru", ("cavallo", "napoletane", "trentuno")),
+])
+def test_search_finds_il_31_by_the_words_italians_use(built: Built, lang: str,
+                                                       words: tuple[str, ...]) -> None:
+    index = _search_index(built, lang)
+    page = [doc for doc in index["docs"] if doc["location"].startswith("presets/trentuno-40/")]
+    assert page
+    text = set(_words(" ".join(doc["title"] + " " + doc["text"] for doc in page)))
+    assert set(words) <= text
+
+
+def test_il_31_shows_the_italian_pack(built: Built) -> None:
+    page = built.page("it", "presets/trentuno-40.md").read_text("utf-8")
+    assert 'aria-label="cavallo di coppe"' in page or "cavallo di" in page
+    assert "asso di coppe" in page
+
+
+def _fitting(players: int | None, deck: str | None, scoring: str | None) -> set[str]:
+    """The presets the finder should keep, from the engine's own presets."""
+    kinds = {"lives": "lives", "pot": "chips", "escalating": "chips", "points": "points",
+             "none": "none"}
+    return {preset.id for preset in PRESETS.values()
+            if (players is None or preset.players[0] <= players <= preset.players[1])
+            and (deck is None or preset.rules.deck == deck)
+            and (scoring is None or kinds[preset.settlement.value] == scoring)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_variant_finder_keeps_the_presets_that_fit(chromium: Any, served: str,
+                                                   lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "presets/finder.md"), "phone", failures)
+    shown = """() => Array.from(document.querySelectorAll('.variant-finder-list > li'))
+        .filter(item => !item.hidden && item.getBoundingClientRect().height > 0)
+        .map(item => item.querySelector('a').getAttribute('href'))"""
+
+    def ids() -> set[str]:
+        return {href.rstrip("/").split("/")[-1].removesuffix(".html")
+                for href in page.evaluate(shown)}
+
+    try:
+        assert ids() == set(PRESETS)
+        for players, deck, scoring in ((2, None, None), (12, None, None), (3, "piquet32", None),
+                                       (4, None, "chips"), (None, "full52", "lives"),
+                                       (2, "race24", None), (15, "piquet32", "lives")):
+            page.fill("form.variant-finder input[name=players]",
+                      "" if players is None else str(players))
+            page.select_option("form.variant-finder select[name=deck]", deck or "")
+            page.select_option("form.variant-finder select[name=scoring]", scoring or "")
+            expected = _fitting(players, deck, scoring)
+            assert ids() == expected, (players, deck, scoring)
+            status = page.text_content(".variant-finder-count") or ""
+            assert str(len(expected)) in status
+        assert page.evaluate(_TABLES_OVERFLOW)[0] == 0
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_preset_has_a_score_sheet(built: Built, lang: str) -> None:
+    article = main_content(parse_html(built.page(lang, "presets/score-sheets.md")))
+    sheets = {node.attrs["id"]: node for node in article.iter()
+              if "score-sheet" in node.classes()}
+    assert set(sheets) == {f"sheet-{preset}" for preset in PRESETS}
+    for preset in PRESETS.values():
+        table = next(node for node in sheets[f"sheet-{preset.id}"].iter() if node.tag == "table")
+        header = next(node for node in table.iter() if node.tag == "tr")
+        # A column per player (up to six) beside the round's number.
+        assert len(header.elements()) == 1 + min(preset.players[1], 6), preset.id

@@ -119,7 +119,7 @@ def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
 
 
 def test_a_tables_hint_is_computed_once_per_version_and_seat(tmp_path, monkeypatch):
-    from thirtyone.web import advice as web_advice
+    from thirtyone.web import compute
 
     calls = []
 
@@ -128,7 +128,7 @@ def test_a_tables_hint_is_computed_once_per_version_and_seat(tmp_path, monkeypat
         calls.append(args[1:])
         return function(*args, **kwargs)
 
-    monkeypatch.setattr(web_advice.compute, "run", counted)
+    monkeypatch.setattr(compute, "run", counted)
     app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
     client = app.test_client()
     created = open_table(client, variant="scat", players=2, bots={"1": "greedy"})

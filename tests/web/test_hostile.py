@@ -255,3 +255,18 @@ def test_a_body_of_too_many_objects_and_arrays_is_400_before_it_is_read(client, 
     # The largest batch the API takes is read.
     hands = json.dumps({"hands": [["AS", "KS", "QS"]] * app.config["BATCH_LIMIT"]}).encode()
     assert post(client, "/v1/hands/score-batch", hands).status_code == 200
+
+
+def test_the_body_watchdog_calls_what_is_due_and_nothing_cancelled():
+    import threading
+
+    from thirtyone.web.connections import Watchdog
+
+    watchdog, fired, done = Watchdog(), [], threading.Event()
+    late = watchdog.set(0.2, lambda: (fired.append("late"), done.set()))
+    cancelled = watchdog.set(0.05, lambda: fired.append("cancelled"))
+    watchdog.set(0.1, lambda: fired.append("soon"))
+    watchdog.cancel(cancelled)
+    assert done.wait(10)
+    watchdog.cancel(late)  # already called: nothing to cancel
+    assert fired == ["soon", "late"]

@@ -9,7 +9,7 @@ import pytest
 NEW_OPTIONS = {
     "brag_order": ("choice", ["traditional", "ace-high"]),
     "blitz_after_knock": ("bool", []),
-    "knocker_ties": ("choice", ["penalty", "safe", "shared"]),
+    "knocker_ties": ("choice", ["penalty", "safe", "shared", "double"]),
     "knocker_must_win": ("bool", []),
     "lose_below": ("int-or-none", []),
     "count_same_rank": ("bool", []),

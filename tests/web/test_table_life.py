@@ -360,3 +360,42 @@ def test_a_player_gone_without_a_move_is_pushed_to_the_others_streams(store_url)
     # The second player made no request for longer than the window: gone, and told so, while
     # the first (streaming) stays.
     assert shown == [(None, [True, True]), ("presence", [True, False])]
+
+
+def test_nobody_but_its_player_revokes_or_claims_a_rematch_seat(client):
+    table, keys = _two_humans(client, options=QUICK, name="Ana")
+    answer: dict[str, Any] = {"is_over": False}
+    while not answer["is_over"]:
+        answer = play_one(client, table, keys)
+    opened = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[1])).json
+    new = opened["table"]
+    # The one who opened the rematch may not revoke Ana's kept seat to hand it to another.
+    revoked = client.post(f"/v1/tables/{new}/seats/0/invitation",
+                          headers=bearer(opened["key"]))
+    assert (revoked.status_code, revoked.json["code"]) == (403, "seat_reserved")
+    taken = claim(client, new, 0, {"name": "Ana"})
+    assert taken.status_code in (403, 409) and taken.json["code"] in (
+        "seat_reserved", "invitation_required")
+    mine = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[0]))
+    assert mine.status_code == 201 and mine.json["seat"] == 0
+
+
+def test_a_key_rotation_gives_no_more_time(client, clock):
+    for _ in range(5):
+        table, keys = _two_humans(client, turn_seconds=5)
+        answer = client.get(f"/v1/tables/{table}").json
+        seat = answer["to_move"]
+        if seat is not None:
+            break
+    deadline = answer["seats"][seat]["deadline"]
+    for _ in range(10):
+        clock.now += 0.4
+        rotated = client.post(f"/v1/tables/{table}/seats/{seat}/key", headers=bearer(keys[seat]))
+        assert rotated.status_code == 201
+        keys[seat] = rotated.json["key"]
+    # The rotations restarted nothing: past the first deadline the autopilot moves the seat.
+    assert client.get(f"/v1/tables/{table}").json["seats"][seat]["deadline"] == deadline
+    clock.now += 1.1
+    moved = client.get(f"/v1/tables/{table}").json
+    assert "autopilot" in [event["type"] for event in _events_since(client, table, 0)]
+    assert moved["to_move"] != seat or moved["version"] > answer["version"] + 10

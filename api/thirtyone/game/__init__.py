@@ -6,10 +6,8 @@ A state is plain data through :meth:`GameState.to_dict` and :meth:`GameState.fro
 """
 
 from thirtyone.game.checks import read_state
-from thirtyone.game.flow import apply_move, legal_moves, new_game, validate_move
+from thirtyone.game.flow import Played, apply_move, legal_moves, new_game, validate_move
 from thirtyone.game.moves import (
-    MOVE_TYPES,
-    MOVES,
     DeclareMove,
     DiscardMove,
     DrawMove,
@@ -29,6 +27,7 @@ from thirtyone.game.moves import (
     SwapHandMove,
     TakeMove,
 )
+from thirtyone.game.operations import MOVE_TYPES, MOVES
 from thirtyone.game.state import GameState, Phase, RoundResult, Seat, SeatData, ShownHand
 from thirtyone.game.views import View, view
 
@@ -51,6 +50,7 @@ __all__ = [
     "NextRoundMove",
     "PassMove",
     "Phase",
+    "Played",
     "PlayedExchange",
     "PlayedMove",
     "RenewMove",

@@ -19,9 +19,10 @@ from typing import Any
 from thirtyone.errors import N_, MoveError, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import AFTER_DRAWING, DRAW, KNOCK, STAND, DrawFlow
+from thirtyone.game.exchange import exchange_moves, exchange_sizes, hide_gift, read_exchange, swap
 from thirtyone.game.family import Events, shows_blitz
-from thirtyone.game.moves import move_card, refuse
-from thirtyone.game.operations import Exchange, Operation
+from thirtyone.game.moves import Move, PlayedMove, move_card, refuse
+from thirtyone.game.operations import Exchange, Join, Operation, Pass
 from thirtyone.game.settlers import settle_blitz
 from thirtyone.game.state import GameState, Phase
 from thirtyone.game.widow import (
@@ -29,12 +30,7 @@ from thirtyone.game.widow import (
     WIDOW_SIZE,
     WidowPhase,
     check_carried_deal,
-    exchange_moves,
-    exchange_sizes,
-    hide_gift,
     next_player,
-    read_exchange,
-    swap,
     to_join,
 )
 from thirtyone.hands import evaluator
@@ -91,7 +87,7 @@ class BankFlow(DrawFlow):
         """A carried deal is joined (or passed) first; ``join`` and ``pass`` are for it."""
         if state.table and state.phase == WidowPhase.JOIN:
             return refuse("must_join", N_("join the carried deal or pass first"), field="type")
-        if state.table and kind in ("join", "pass") and state.rules.tie == "carry":
+        if state.table and kind in (Join.type, Pass.type) and state.rules.tie == "carry":
             return refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
                           field="type", move=kind, phase=str(state.phase))
         return super().refusal(state, kind)
@@ -105,7 +101,7 @@ class BankFlow(DrawFlow):
         return new, events
 
     def public_move(self, entry: Mapping[str, Any], seat: int | None,
-                    rules: Rules) -> dict[str, Any]:
+                    rules: Rules) -> PlayedMove:
         return hide_gift(entry, rules)
 
     def check_state(self, state: GameState) -> None:
@@ -127,18 +123,18 @@ class WidowExchange(Exchange[BankFlow]):
     """Exchange with the widow instead of drawing: the turn ends (a blitz it makes is shown
     at once)."""
 
-    def legal(self, flow: BankFlow, state: GameState) -> list[dict[str, Any]]:
-        hand = state.hands[state.turn]  # type: ignore[index]
-        return exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
+    def legal(self, flow: BankFlow, state: GameState) -> list[Move]:
+        hand = state.hands[state.seat_to_act]
+        return list(exchange_moves(hand, len(state.table), exchange_sizes(state.rules)))
 
     def verify(self, flow: BankFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+               move: Mapping[str, Any]) -> Move:
+        hand = state.hands[state.seat_to_act]
         return read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
 
     def apply(self, flow: BankFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         cards = [move_card({"card": code}) for code in move["give"]]
         state, event = swap(state, seat, cards, move["take"],
                             state.rules.widow_discards == "face-up")

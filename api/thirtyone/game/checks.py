@@ -23,7 +23,8 @@ from typing import Any
 from thirtyone.cards import ALL_CARDS, SUITS, Card, parse_card
 from thirtyone.errors import N_, CardError, OptionError, StateError
 from thirtyone.game.families import flow_for
-from thirtyone.game.moves import MOVE_TYPES
+from thirtyone.game.moves import MOVE_FIELDS, MoveField
+from thirtyone.game.operations import MOVE_TYPES
 from thirtyone.game.public import read_public
 from thirtyone.game.settlement import PointsSettler, rounds_in_match
 from thirtyone.game.settlers import settler_for
@@ -308,22 +309,29 @@ def _check_seats(state: GameState) -> None:
 
 # The history and the result: plain data, read field by field
 
-_MOVE_FIELDS: dict[str, Callable[[Any, int], bool]] = {
-    "seat": lambda value, n: value is None or _is_seat(value, n),
-    "type": lambda value, n: value in MOVE_TYPES,
-    "source": lambda value, n: value in ("stock", "discard"),
-    "card": lambda value, n: _is_code(value),
-    "value": lambda value, n: _is_int(value) and 1 <= value <= 11,
-    # Cards given face down are hidden (``None``) in a seat's view, never in the state.
-    "give": lambda value, n: _is_list(value, 3) and all(_is_code(code) for code in value),
-    "take": lambda value, n: _is_list(value, 3) and all(
-        _is_int(position) and 0 <= position < 9 for position in value),
-    "hand": lambda value, n: value in (0, 1) and not isinstance(value, bool),
-    "face_up": lambda value, n: isinstance(value, bool),
-    "knock": lambda value, n: value is True,
-}
-"""Every field a move in the history may have (those of :mod:`thirtyone.game.moves`), and
-whether a value fits it at a table of ``n`` seats."""
+def _fits(spec: MoveField) -> Callable[[Any, int], bool]:
+    """Whether a value fits a move's field (:data:`~thirtyone.game.moves.MOVE_FIELDS`) in the
+    history of a table of ``n`` seats."""
+    low, high, most = spec.low, spec.high, spec.most
+    fits: dict[str, Callable[[Any, int], bool]] = {
+        "seat": lambda value, n: value is None or _is_seat(value, n),
+        "type": lambda value, n: value in MOVE_TYPES,
+        "choice": lambda value, n: value in spec.choices,
+        "card": lambda value, n: _is_code(value),
+        # Cards given face down are hidden (``None``) in a seat's view, never in the state.
+        "cards": lambda value, n: _is_list(value, most) and all(_is_code(code) for code in value),
+        "int": lambda value, n: _is_int(value) and low <= value <= high,
+        "positions": lambda value, n: _is_list(value, most) and all(
+            _is_int(position) and low <= position <= high for position in value),
+        "bool": lambda value, n: isinstance(value, bool),
+        "flag": lambda value, n: value is True,
+    }
+    return fits[spec.kind]
+
+
+_MOVE_FIELDS = {name: _fits(spec) for name, spec in MOVE_FIELDS.items()}
+"""Every field a move in the history may have, and whether a value fits it at a table of
+``n`` seats."""
 
 
 def check_history(history: Any, players: int) -> None:
@@ -455,8 +463,8 @@ def _check_settlement(state: GameState) -> None:
                   field="result.round", part="round")
     if over and result is None:
         raise malformed("result")
-    if phase == Phase.GAME_OVER and list(result.get("winners", ())) != list(  # type: ignore[union-attr]
-            state.winners):
+    if (phase == Phase.GAME_OVER and result is not None
+            and list(result.get("winners", ())) != list(state.winners)):
         raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
     carry = result.get("carry") if result else None
     if carry and (rules.tie != "carry" or len(carry) < 2

@@ -6,7 +6,7 @@ from thirtyone.cards import Card
 from thirtyone.game.shuffle import Stream, shuffled
 from thirtyone.game.state import GameState
 from thirtyone.hands import HAND_SIZE
-from thirtyone.rules import Rules
+from thirtyone.rules import Family, Rules
 
 
 def first_dealer(rules: Rules, seed: int | str, players: int) -> int:
@@ -30,6 +30,29 @@ def first_dealer(rules: Rules, seed: int | str, players: int) -> int:
         candidates = [seat for seat in candidates if keys[seat] == best]
         attempt += 1
     return candidates[0]
+
+
+def most_players(rules: Rules) -> int:
+    """The most seats the deck deals to: three cards each and three more (the turned-up
+    card and a stock, the widow, or the spare hand), three more again for a draw game's
+    widow (bank) or Switch's second hand; the race's layout aside."""
+    if rules.family is Family.RACE:
+        return rules.preset.players[1]
+    extra = HAND_SIZE
+    if rules.family is Family.SWITCH or (rules.family is Family.DRAW and rules.widow != "none"):
+        extra += HAND_SIZE
+    return (len(rules.deck_cards) - extra) // HAND_SIZE
+
+
+def next_dealer(state: GameState) -> int:
+    """The next round's dealer: the first seat still in the match on the dealer's left, or
+    with ``deal_passes: right`` on the dealer's right (Italian "31": "il compito del mazziere
+    passa al giocatore alla sua destra"), while play still goes left."""
+    if state.rules.deal_passes == "left":
+        return state.next_active(state.dealer)
+    n = state.players
+    return next(seat for step in range(1, n + 1)
+                if not state.seats[seat := (state.dealer - step) % n].eliminated)
 
 
 def dealing_order(state: GameState) -> tuple[int, ...]:

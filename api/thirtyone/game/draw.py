@@ -34,7 +34,7 @@ from thirtyone.game.family import (
     showdown_due,
     shows_blitz,
 )
-from thirtyone.game.moves import move_card, refuse, unknown_move
+from thirtyone.game.moves import Move, move_card, refuse, unknown_move
 from thirtyone.game.operations import Discard, Draw, Operation
 from thirtyone.game.settlement import Outcome
 from thirtyone.game.settlers import settle_blitz, settle_round, settle_showdown
@@ -135,8 +135,8 @@ class DrawCard(Draw["DrawFlow"]):
     """Take the top card of the stock (the discard pile turned over first when the rules
     recycle it) or of the discard pile."""
 
-    def legal(self, flow: DrawFlow, state: GameState) -> list[dict[str, Any]]:
-        moves: list[dict[str, Any]] = []
+    def legal(self, flow: DrawFlow, state: GameState) -> list[Move]:
+        moves: list[Move] = []
         if state.stock or _can_recycle(state):
             moves.append({"type": "draw", "source": "stock"})
         if state.discard:
@@ -144,7 +144,7 @@ class DrawCard(Draw["DrawFlow"]):
         return moves
 
     def verify(self, flow: DrawFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         source = self.read(move)
         if source == "stock" and not state.stock and not _can_recycle(state):
             raise refuse("stock_empty", N_("the stock is empty"), field="source")
@@ -153,8 +153,8 @@ class DrawCard(Draw["DrawFlow"]):
         return {"type": "draw", "source": source}
 
     def apply(self, flow: DrawFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         source = move["source"]
         hands = list(state.hands)
         stock, discard = state.stock, state.discard
@@ -184,15 +184,15 @@ class DiscardCard(Discard["DrawFlow"]):
     """Discard a card after drawing (not the one just taken from the discard pile unless
     ``may_discard_pickup``)."""
 
-    def legal(self, flow: DrawFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: DrawFlow, state: GameState) -> list[Move]:
         pickup = None if state.rules.may_discard_pickup else state.pickup
         return [{"type": "discard", "card": card.code}
-                for card in state.hands[state.turn] if card is not pickup]  # type: ignore[index]
+                for card in state.hands[state.seat_to_act] if card is not pickup]
 
     def verify(self, flow: DrawFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         card = move_card(move)
-        if card not in state.hands[state.turn]:  # type: ignore[index]
+        if card not in state.hands[state.seat_to_act]:
             raise refuse("card_not_in_hand", N_("{card} is not in your hand"),
                          field="card", card=card.code)
         if card is state.pickup and not state.rules.may_discard_pickup:
@@ -202,8 +202,8 @@ class DiscardCard(Discard["DrawFlow"]):
         return {"type": "discard", "card": card.code}
 
     def apply(self, flow: DrawFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         card = move_card(move)
         hands = list(state.hands)
         hand = tuple(held for held in hands[seat] if held is not card)

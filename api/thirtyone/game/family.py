@@ -27,10 +27,10 @@ from typing import Any, ClassVar
 
 from thirtyone.errors import N_, MoveError, OptionError
 from thirtyone.game.dealing import dealing_order
-from thirtyone.game.moves import refuse, unknown_move
+from thirtyone.game.moves import Move, PlayedMove, refuse, unknown_move
 from thirtyone.game.operations import Events, Knock, Operation, Stand
 from thirtyone.game.state import GameState, thaw
-from thirtyone.hands import HandScore
+from thirtyone.hands import HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
 __all__ = ["Events", "FamilyFlow", "PlainKnock", "PlainStand", "TurnFlow"]
@@ -74,19 +74,10 @@ class FamilyFlow(ABC):
                 return operation
         raise self.refusal(state, kind)
 
-    def legal_moves(self, state: GameState) -> list[dict[str, Any]]:
+    def legal_moves(self, state: GameState) -> list[Move]:
         """The moves the seat to act may make, in a turn phase of this family."""
         return [move for operation in self.operations(state)
                 for move in operation.legal(self, state)]
-
-    def check(self, state: GameState, move: Mapping[str, Any], kind: str) -> dict[str, Any]:
-        """Refuse an illegal move with a :class:`~thirtyone.errors.MoveError`; return it in
-        canonical form (codes for cards, no ``seat``) for :meth:`play` and the history."""
-        return self.operation(state, kind).verify(self, state, move)
-
-    def play(self, state: GameState, move: dict[str, Any]) -> tuple[GameState, Events]:
-        """Apply a move returned by :meth:`check`."""
-        return self.operation(state, move["type"]).apply(self, state, move)
 
     @abstractmethod
     def check_state(self, state: GameState) -> None:
@@ -94,10 +85,10 @@ class FamilyFlow(ABC):
         phase data are inconsistent (the shared checks have passed)."""
 
     def public_move(self, entry: Mapping[str, Any], seat: int | None,
-                    rules: Rules) -> dict[str, Any]:
+                    rules: Rules) -> PlayedMove:
         """A history entry as ``seat`` may see it under ``rules`` (a face-down card given is
         hidden)."""
-        shown: dict[str, Any] = thaw(entry)
+        shown: PlayedMove = thaw(entry)
         return shown
 
     def players(self, state: GameState) -> tuple[int, ...]:
@@ -117,19 +108,33 @@ class TurnFlow(FamilyFlow):
 
     def may_knock(self, state: GameState) -> bool:
         """Knocking is refused in the first round of turns when ``knock_first_round`` is
-        ``forbidden``."""
+        ``forbidden``, and to a hand below ``knock_min``."""
+        return self._knock_in_round(state) and self._holds_knock_min(state)
+
+    @staticmethod
+    def _holds_knock_min(state: GameState) -> bool:
+        minimum = state.rules.knock_min
+        if minimum is None or state.turn is None:
+            return True
+        return evaluator(state.rules).score(state.hands[state.turn]).points >= minimum
+
+    def _knock_in_round(self, state: GameState) -> bool:
         return (state.rules.knock_first_round != "forbidden"
                 or state.turns >= len(self.players(state)))
 
-    def check_knock(self, state: GameState) -> dict[str, Any]:
+    def check_knock(self, state: GameState) -> Move:
         if state.knocker is not None:
             raise refuse("already_knocked", N_("seat {knocker} has already knocked"),
                          knocker=state.knocker)
-        if not self.may_knock(state):
+        if not self._knock_in_round(state):
             raise refuse("no_knock_first_round", N_("nobody may knock in the first round"))
+        if not self._holds_knock_min(state):
+            raise refuse("knock_below_minimum",
+                         N_("a knock needs at least {minimum} points in the hand"),
+                         minimum=state.rules.knock_min)
         return {"type": "knock"}
 
-    def check_stand(self, state: GameState) -> dict[str, Any]:
+    def check_stand(self, state: GameState) -> Move:
         if state.knocker is None:
             raise refuse("cannot_stand", N_("you may stand only in your last turn after a knock"))
         return {"type": "stand"}
@@ -147,16 +152,16 @@ class TurnFlow(FamilyFlow):
 class PlainKnock(Knock[TurnFlow]):
     """The knock: every other seat playing has one final turn (:meth:`TurnFlow.knock`)."""
 
-    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: TurnFlow, state: GameState) -> list[Move]:
         return [{"type": "knock"}] if state.knocker is None and flow.may_knock(state) else []
 
     def verify(self, flow: TurnFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return flow.check_knock(state)
 
     def apply(self, flow: TurnFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         events: Events = [{"type": "knocked", "seat": seat}]
         return flow.end_turn(state, seat, events, **flow.knock(state, seat, events))
 
@@ -164,16 +169,16 @@ class PlainKnock(Knock[TurnFlow]):
 class PlainStand(Stand[TurnFlow]):
     """Keeping the hand in the final turn after a knock."""
 
-    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: TurnFlow, state: GameState) -> list[Move]:
         return [{"type": "stand"}] if state.knocker is not None else []
 
     def verify(self, flow: TurnFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return flow.check_stand(state)
 
     def apply(self, flow: TurnFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         return flow.end_turn(state, seat, [{"type": "stood", "seat": seat}])
 
 

@@ -24,13 +24,16 @@ naming another seat than the one to act is refused with ``not_your_turn``.
 Cards are read with :func:`~thirtyone.cards.parse_card`, so ``"10h"`` and ``"T♥"`` are fine;
 the move kept in the history is canonical.
 
-Each move type's fields are a :class:`~typing.TypedDict` below (the contract documents them);
-what a move type does is its operation (:mod:`thirtyone.game.operations`).
+Each move type's fields are a :class:`~typing.TypedDict` below (the contract documents them),
+what each field may hold is in :data:`MOVE_FIELDS`, and what a move type does is its operation
+(:mod:`thirtyone.game.operations`, whose :data:`~thirtyone.game.operations.OPERATIONS` is the
+one registry of move types).
 """
 
 
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired, TypedDict
 
 from thirtyone.cards import Card, CardCode, parse_card
 from thirtyone.errors import N_, CardError, MoveError
@@ -147,15 +150,42 @@ Move = (DrawMove | DiscardMove | KnockMove | StandMove | NextRoundMove | TakeMov
         | SwapHandMove | RenewMove)
 """Any move of any family: a dict whose ``type`` says which."""
 
-MOVES: dict[str, type] = {
-    get_args(get_type_hints(kind)["type"])[0]: kind for kind in get_args(Move)
-}
-"""Each move type's :class:`~typing.TypedDict`, by its ``type``: the one list of move types
-(a new move is one more class in :data:`Move`, and its operation in
-:data:`thirtyone.game.operations.OPERATIONS`)."""
+@dataclass(frozen=True, slots=True)
+class MoveField:
+    """What one field of a move may hold, declared once for every move type that has it: the
+    history's check (:mod:`thirtyone.game.checks`) and the API's request schema
+    (``MoveSchema`` in :mod:`thirtyone.web.games`) are read from it.
 
-MOVE_TYPES: tuple[str, ...] = tuple(MOVES)
-"""Every move type of every family, as listed above."""
+    ``kind`` is ``seat`` (a seat or ``None``), ``type`` (a registered move type), ``choice``
+    (one of ``choices``), ``card`` (a card code), ``cards`` (at most ``most`` codes), ``int``
+    (``low`` to ``high``), ``positions`` (at most ``most`` integers ``low`` to ``high``),
+    ``bool``, or ``flag`` (a boolean the engine records only when true).
+    """
+
+    kind: Literal["seat", "type", "choice", "card", "cards", "int", "positions", "bool", "flag"]
+    description: str = ""
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+    most: int = 0
+
+
+MOVE_FIELDS: dict[str, MoveField] = {
+    "seat": MoveField("seat", "Ignored: the move is the asking seat's."),
+    "type": MoveField("type"),
+    "source": MoveField("choice", choices=("stock", "discard")),
+    "card": MoveField("card"),
+    "value": MoveField("int", "Race: take a card by its value.", low=1, high=11),
+    "give": MoveField("cards", "Exchanges: the cards given to the table.", most=3),
+    "take": MoveField("positions", "Exchanges: the positions of the table cards taken.",
+                      low=0, high=8, most=3),
+    "hand": MoveField("int", "Switch: the hand kept or named.", low=0, high=1),
+    "face_up": MoveField("bool", "Switch: whether a renewed table hand lies face up."),
+    "knock": MoveField("flag", "Exchanges with `close_after_exchange`: knock at the end of "
+                       "the exchange, in the same turn."),
+}
+"""Every field of every move type (the keys of the :data:`Move` TypedDicts), and what it may
+hold."""
 
 
 class PlayedExchange(Seated):

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import builtins
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_
+from thirtyone.events import Event
 from thirtyone.game.moves import (
     DeclareMove,
     DiscardMove,
@@ -27,8 +28,11 @@ from thirtyone.game.moves import (
     JoinMove,
     KeepMove,
     KnockMove,
+    Move,
     NextRoundMove,
     PassMove,
+    PlayedExchange,
+    PlayedMove,
     RenewMove,
     RevealMove,
     StandMove,
@@ -36,9 +40,9 @@ from thirtyone.game.moves import (
     TakeMove,
     refuse,
 )
-from thirtyone.game.state import GameState
+from thirtyone.game.state import GameState, thaw
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 """What a move caused, in order (:mod:`thirtyone.events`)."""
 
 F = TypeVar("F")
@@ -74,6 +78,65 @@ def top_discard(seen: Mapping[str, Any]) -> CardNames:
     return CardNames(tuple(seen["discard"][-1:]))
 
 
+R = TypeVar("R")
+"""What a :class:`MoveReader` makes of a move."""
+
+
+class MoveReader(Generic[R]):
+    """A reading of moves with one method per move type, which the move's operation finds
+    (:func:`read_move`; :meth:`Operation.reading` for many moves of a type): a bot asks the
+    operation what a move is rather than compare its ``type`` with names. A method not
+    overridden reads the move with :meth:`other`."""
+
+    __slots__ = ()
+
+    def other(self, move: Mapping[str, Any]) -> R:
+        """A move this reading has no method of its own for."""
+        raise NotImplementedError(f"no reading of {move!r}")
+
+    def draw(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def discard(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def knock(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def stand(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def next_round(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def take(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def exchange(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def declare(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def pass_(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def join(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def reveal(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def keep(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def swap_hand(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def renew(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+
 class Operation(ABC, Generic[F]):
     """One move type: its ``type``, its ``fields`` (a TypedDict of :data:`Move`), its words,
     and, in the subclass a family plays, which of these moves are legal now, how one is
@@ -88,23 +151,39 @@ class Operation(ABC, Generic[F]):
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         """The move in words, with the cards named that ``seen`` (the mover's view) shows."""
 
+    @staticmethod
     @abstractmethod
-    def legal(self, flow: F, state: GameState) -> list[dict[str, Any]]:
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        """The ``reader``'s method for this move type."""
+
+    @classmethod
+    def face_down(cls, entry: Mapping[str, Any]) -> PlayedMove:
+        """A history entry of this type as everyone sees it when the cards given lie face
+        down (only an exchange gives any)."""
+        shown: PlayedMove = thaw(entry)
+        return shown
+
+    @abstractmethod
+    def legal(self, flow: F, state: GameState) -> list[Move]:
         """The moves of this type the seat to act may make now."""
 
     @abstractmethod
-    def verify(self, flow: F, state: GameState, move: Mapping[str, Any]) -> dict[str, Any]:
+    def verify(self, flow: F, state: GameState, move: Mapping[str, Any]) -> Move:
         """Refuse the move if it cannot be played now; else return it canonical."""
 
     @abstractmethod
     def apply(self, flow: F, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
         """Play a move :meth:`verify` returned: the new state and the events."""
 
 
 class Draw(Operation[F]):
     type = "draw"
     fields = DrawMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.draw
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -113,18 +192,22 @@ class Draw(Operation[F]):
         return Phrase(N_("Take from the discard pile: {card}"), {"card": top_discard(seen)})
 
     @staticmethod
-    def read(move: Mapping[str, Any]) -> str:
+    def read(move: Mapping[str, Any]) -> Literal["stock", "discard"]:
         """The pile drawn from."""
         source = move.get("source")
         if source not in ("stock", "discard"):
             raise refuse("bad_move", N_("draw from the stock or the discard pile"),
                          field="source", source=source)
-        return str(source)
+        return "stock" if source == "stock" else "discard"
 
 
 class Discard(Operation[F]):
     type = "discard"
     fields = DiscardMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.discard
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -135,6 +218,10 @@ class Knock(Operation[F]):
     type = "knock"
     fields = KnockMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.knock
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Knock"))
@@ -143,6 +230,10 @@ class Knock(Operation[F]):
 class Stand(Operation[F]):
     type = "stand"
     fields = StandMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.stand
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -153,6 +244,10 @@ class NextRound(Operation[F]):
     type = "next_round"
     fields = NextRoundMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.next_round
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Next round"))
@@ -162,6 +257,10 @@ class Take(Operation[F]):
     type = "take"
     fields = TakeMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.take
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Take: {card}"), {"card": CardNames((move["card"],))})
@@ -170,6 +269,10 @@ class Take(Operation[F]):
 class Exchange(Operation[F]):
     type = "exchange"
     fields = ExchangeMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.exchange
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -182,10 +285,20 @@ class Exchange(Operation[F]):
                 if move.get("knock") else N_("Exchange with the table: give {given}; take {taken}"))
         return Phrase(text, {"given": CardNames(tuple(move["give"])), "taken": taken})
 
+    @classmethod
+    def face_down(cls, entry: Mapping[str, Any]) -> PlayedMove:
+        shown: PlayedExchange = thaw(entry)
+        shown["give"] = [None] * len(shown["give"])
+        return shown
+
 
 class Declare(Operation[F]):
     type = "declare"
     fields = DeclareMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.declare
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -196,6 +309,10 @@ class Pass(Operation[F]):
     type = "pass"
     fields = PassMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.pass_
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Pass"))
@@ -205,6 +322,10 @@ class Join(Operation[F]):
     type = "join"
     fields = JoinMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.join
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Join the deal"))
@@ -213,6 +334,10 @@ class Join(Operation[F]):
 class Reveal(Operation[F]):
     type = "reveal"
     fields = RevealMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.reveal
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -231,6 +356,10 @@ class Keep(Operation[F]):
     type = "keep"
     fields = KeepMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.keep
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Keep hand {hand}"), {"hand": Ordinal(move["hand"])})
@@ -240,6 +369,10 @@ class SwapHand(Operation[F]):
     type = "swap_hand"
     fields = SwapHandMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.swap_hand
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Swap your hand for table hand {hand}"), {"hand": Ordinal(move["hand"])})
@@ -248,6 +381,10 @@ class SwapHand(Operation[F]):
 class Renew(Operation[F]):
     type = "renew"
     fields = RenewMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.renew
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -261,10 +398,29 @@ OPERATIONS: dict[str, type[Operation[Any]]] = {
     for operation in (Draw, Discard, Knock, Stand, NextRound, Take, Exchange, Declare, Pass,
                       Join, Reveal, Keep, SwapHand, Renew)
 }
-"""Each move type's operation, by its ``type`` (the same types as
-:data:`~thirtyone.game.moves.MOVES`)."""
+"""Each move type's operation, by its ``type``: the one registry of move types (a new move
+is one more operation here, with its TypedDict in :data:`~thirtyone.game.moves.Move`)."""
+
+MOVES: dict[str, type] = {kind: operation.fields for kind, operation in OPERATIONS.items()}
+"""Each move type's :class:`~typing.TypedDict`, by its ``type``."""
+
+MOVE_TYPES: tuple[str, ...] = tuple(OPERATIONS)
+"""Every move type of every family."""
 
 
 def operation_of(move: Mapping[str, Any]) -> type[Operation[Any]]:
     """The operation of a move the engine made (a legal or a played one)."""
     return OPERATIONS[move["type"]]
+
+
+def read_move(reader: MoveReader[R], move: Mapping[str, Any]) -> R:
+    """What ``reader`` makes of ``move`` (a legal or a played one): its operation calls the
+    reader's method for its type."""
+    return OPERATIONS[move["type"]].reading(reader)(move)
+
+
+def is_move(move: Mapping[str, Any],
+            operation: type[Operation[Any]] | tuple[type[Operation[Any]], ...]) -> bool:
+    """Whether ``move`` (a legal or a played one) is of ``operation``'s type (or of one of
+    them)."""
+    return issubclass(OPERATIONS[move["type"]], operation)

@@ -61,7 +61,7 @@ def playing_seats(outcome: Outcome, active: Sequence[int]) -> list[int]:
 
 def best_of(outcome: Outcome, seats: Sequence[int]) -> list[int]:
     scores = outcome.scores
-    best = max(scores[seat] for seat in seats)  # type: ignore[type-var]
+    best = max(outcome.score(seat) for seat in seats)
     return [seat for seat in seats if scores[seat] == best]
 
 
@@ -164,7 +164,7 @@ class EscalatingSettler(Settler):
             losers = [seat for seat in active if seat not in outcome.blitz]
         else:
             scores = outcome.scores
-            low = min(scores[seat] for seat in active)  # type: ignore[type-var]
+            low = min(outcome.score(seat) for seat in active)
             losers = [seat for seat in active if scores[seat] == low]
         seats = list(state.seats)
         pot = state.pot

@@ -14,7 +14,7 @@ from typing import Any
 from thirtyone.cards import Card
 from thirtyone.errors import N_, StateError
 from thirtyone.game.family import Events, FamilyFlow
-from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.moves import Move, move_card, refuse
 from thirtyone.game.operations import Operation, Take
 from thirtyone.game.state import GameState, Phase
 from thirtyone.rules import Family, Rules
@@ -74,13 +74,13 @@ def _won(state: GameState, seat: int, reason: str, events: Events) -> tuple[Game
 class TakeCard(Take[RaceFlow]):
     """Take a card from the layout, named or by value, without passing 31."""
 
-    def legal(self, flow: RaceFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: RaceFlow, state: GameState) -> list[Move]:
         room = GOAL - race_total(state)
         value = state.rules.deck_cards.value
         return [{"type": "take", "card": card.code} for card in state.table if value(card) <= room]
 
     def verify(self, flow: RaceFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         value = state.rules.deck_cards.value
         if "card" not in move and "value" in move:
             wanted = move["value"]
@@ -101,9 +101,9 @@ class TakeCard(Take[RaceFlow]):
         return {"type": "take", "card": card.code}
 
     def apply(self, flow: RaceFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
         card: Card = move_card(move)
-        seat: int = state.turn  # type: ignore[assignment]
+        seat = state.seat_to_act
         index = state.table.index(card)
         taken = (*state.discard, card)
         state = state.evolve(
@@ -116,7 +116,7 @@ class TakeCard(Take[RaceFlow]):
         if total == GOAL:
             return _won(state, seat, "thirty_one", events)
         if not flow.legal_moves(state):
-            events.append({"type": "stuck", "seat": state.turn, "total": total})
+            events.append({"type": "stuck", "seat": state.seat_to_act, "total": total})
             return _won(state, seat, "stuck", events)
         return state, events
 

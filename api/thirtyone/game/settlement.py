@@ -38,6 +38,13 @@ class Outcome:
     knocker: int | None = None
     blitz: tuple[int, ...] = ()
 
+    def score(self, seat: int) -> HandScore:
+        """The score of a seat that played the round (every seat a settlement compares)."""
+        score = self.scores[seat]
+        if score is None:
+            raise AssertionError(f"seat {seat} did not play the round")
+        return score
+
 
 class Settler:
     """The hooks of one settlement. The base class takes no antes."""
@@ -170,7 +177,8 @@ def rounds_in_match(state: GameState) -> int | None:
 
 class LivesSettler(Settler):
     """The lowest hand loses a life (RULES.md §3, §4.1-§4.3, §4.14): the knocker's penalty and
-    ``knocker_ties``, ``knocker_must_win`` and ``lose_below``, the free ride, eliminations, the
+    ``knocker_ties``, ``knocker_must_win``, ``lose_below`` and ``losers``, the free ride,
+    eliminations, the
     last seat standing; with
     ``lives_to_pot`` each lost life is a chip paid into the pot that the winner takes, and
     ``honour_tie_break`` breaks a two-seat tie. A blitz (or Feuer) costs every other seat a
@@ -181,6 +189,7 @@ class LivesSettler(Settler):
         return Seat(lives=rules.lives)
 
     def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
+        rules = state.rules
         active = state.active_seats
         events: Events = []
         drawn_match = False
@@ -189,6 +198,10 @@ class LivesSettler(Settler):
             shown: Sequence[int] = ()
         elif outcome.reason == "blitz":
             losses = {seat: 1 for seat in active if seat not in outcome.blitz}
+            knocker = outcome.knocker
+            if rules.knocker_caught and knocker is not None and knocker in losses:
+                # Caught by a 31 made after the knock: the knocker pays the penalty.
+                losses[knocker] = rules.knocker_penalty
             shown = outcome.blitz
         else:
             shown = active
@@ -240,6 +253,12 @@ class LivesSettler(Settler):
         ranked = [seat for seat in active if seat not in below]
         losses = {seat: 1 for seat in below}
         lowest: list[int] = []
+        if rules.losers == "all-but-best" and ranked:
+            # Every seat but the best hand loses one; the lowest of them as the knocker
+            # rules say (RULES.md §4.15); all tied for best, nobody.
+            best = max(outcome.score(seat) for seat in ranked)
+            ranked = [seat for seat in ranked if outcome.score(seat) != best]
+            losses |= {seat: 1 for seat in ranked}
         if ranked:
             lowest, drawn = self._lowest(state, outcome, ranked)
             if drawn:
@@ -247,7 +266,7 @@ class LivesSettler(Settler):
             losses |= self._lowest_losses(rules, knocker, lowest)
         if (rules.knocker_must_win and knocker is not None and knocker not in losses
                 and knocker not in lowest):
-            best = max(scores[seat] for seat in active)  # type: ignore[type-var]
+            best = max(outcome.score(seat) for seat in active)
             if scores[knocker] != best or sum(scores[seat] == best for seat in active) > 1:
                 losses[knocker] = 1
         return losses, False
@@ -258,7 +277,7 @@ class LivesSettler(Settler):
         two seats left in the match), and whether the match ends drawn."""
         rules = state.rules
         scores = outcome.scores
-        low = min(scores[seat] for seat in seats)  # type: ignore[type-var]
+        low = min(outcome.score(seat) for seat in seats)
         lowest = [seat for seat in seats if scores[seat] == low]
         knocker = outcome.knocker
         if (
@@ -291,6 +310,9 @@ class LivesSettler(Settler):
         if rules.knocker_ties == "safe":
             # The knocker wins ties: only the others tied for lowest lose.
             return {seat: 1 for seat in lowest if seat != knocker}
+        if rules.knocker_ties == "double":
+            # The knocker pays the penalty, the others tied lose one (pagat's variations).
+            return {seat: 1 for seat in lowest} | {knocker: rules.knocker_penalty}
         return {seat: 1 for seat in lowest}
 
     def _take_lives(
@@ -422,11 +444,11 @@ class PointsSettler(Settler):
             gains[seat], ranks[seat] = self.BLITZ, "blitz"
         if not others:
             return
-        low = min(scores[seat] for seat in others)  # type: ignore[type-var]
+        low = min(outcome.score(seat) for seat in others)
         at_bottom = [seat for seat in others if scores[seat] == low]
         for seat in others:
             knocked = seat == outcome.knocker
-            if not any(scores[other] > scores[seat] for other in others):  # type: ignore[operator]
+            if not any(outcome.score(other) > outcome.score(seat) for other in others):
                 gains[seat], ranks[seat] = self.HIGH + knocked, "high"
             elif at_bottom == [seat]:
                 gains[seat], ranks[seat] = self.LOW - knocked, "low"

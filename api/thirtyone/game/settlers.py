@@ -60,8 +60,11 @@ def settle_blitz(state: GameState, seats: Sequence[int],
     scores = hand_scores(state)
     for seat in seats:
         score = scores[seat]
-        fire = score is not None and score.category == "three-aces"
-        events.append({"type": "fire" if fire else "blitz", "seat": seat,
-                       "cards": [card.code for card in state.hands[seat]]})
+        fire = score is not None and score.category != "blitz"
+        cards = [card.code for card in state.hands[seat]]
+        if fire:
+            events.append({"type": "fire", "seat": seat, "cards": cards})
+        else:
+            events.append({"type": "blitz", "seat": seat, "cards": cards})
     outcome = Outcome("blitz", scores, state.knocker, tuple(seats))
     return settle_round(state, outcome, events)

@@ -216,6 +216,15 @@ class GameState:
         return self.turn
 
     @property
+    def seat_to_act(self) -> int:
+        """The seat whose turn is being played: for the code of a turn phase, where ``turn``
+        is never ``None`` (between rounds and after the match there is no such seat)."""
+        seat = self.turn
+        if seat is None:
+            raise AssertionError(f"no seat acts in the {self.phase} phase")
+        return seat
+
+    @property
     def active_seats(self) -> tuple[int, ...]:
         """The seats still in the match, in seat order."""
         return tuple(i for i, seat in enumerate(self.seats) if not seat.eliminated)

@@ -27,7 +27,9 @@ from enum import StrEnum
 from typing import Any
 
 from thirtyone.errors import N_, StateError
+from thirtyone.events import HandSwapped
 from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.exchange import exchange_moves, read_exchange, swap
 from thirtyone.game.family import (
     Events,
     PlainKnock,
@@ -37,11 +39,11 @@ from thirtyone.game.family import (
     showdown_due,
     shows_blitz,
 )
-from thirtyone.game.moves import move_card, refuse
+from thirtyone.game.moves import Move, move_card, refuse
 from thirtyone.game.operations import Exchange, Keep, Operation, Renew, SwapHand, read_table_hand
 from thirtyone.game.settlers import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
-from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
+from thirtyone.game.widow import check_widow_state
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
@@ -146,16 +148,16 @@ class SwitchFlow(TurnFlow):
 class KeepHand(Keep[SwitchFlow]):
     """The dealer keeps one of their two hands and lays the other face up."""
 
-    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[Move]:
         return [{"type": "keep", "hand": index} for index in range(TABLE_HANDS)]
 
     def verify(self, flow: SwitchFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return {"type": "keep", "hand": read_table_hand(move, TABLE_HANDS)}
 
     def apply(self, flow: SwitchFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        return flow.keep(state, state.turn, move["hand"])  # type: ignore[arg-type]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        return flow.keep(state, state.seat_to_act, move["hand"])
 
 
 def _after_swap(flow: SwitchFlow, state: GameState, seat: int,
@@ -169,17 +171,17 @@ def _after_swap(flow: SwitchFlow, state: GameState, seat: int,
 class SwapCard(Exchange[SwitchFlow]):
     """Swap one card for a table card; a face-down one is taken unseen."""
 
-    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
-        return exchange_moves(state.hands[state.turn], len(state.table), (1,))  # type: ignore[index]
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[Move]:
+        return list(exchange_moves(state.hands[state.seat_to_act], len(state.table), (1,)))
 
     def verify(self, flow: SwitchFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+               move: Mapping[str, Any]) -> Move:
+        hand = state.hands[state.seat_to_act]
         return read_exchange(move, hand, len(state.table), (1,))
 
     def apply(self, flow: SwitchFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         card = move_card({"card": move["give"][0]})
         state, event = swap(state, seat, [card], move["take"], True)
         return _after_swap(flow, state, seat, [event])
@@ -188,20 +190,20 @@ class SwapCard(Exchange[SwitchFlow]):
 class SwapWholeHand(SwapHand[SwitchFlow]):
     """Swap the whole hand with a table hand; the hand given lies face up."""
 
-    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[Move]:
         return [{"type": "swap_hand", "hand": index} for index in range(TABLE_HANDS)]
 
     def verify(self, flow: SwitchFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return {"type": "swap_hand", "hand": read_table_hand(move, TABLE_HANDS)}
 
     def apply(self, flow: SwitchFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         start = HAND_SIZE * move["hand"]
         positions = list(range(start, start + HAND_SIZE))
         state, swapped = swap(state, seat, state.hands[seat], positions, True)
-        event = {"type": "hand_swapped", "seat": seat, "hand": move["hand"],
+        event: HandSwapped = {"type": "hand_swapped", "seat": seat, "hand": move["hand"],
                  "gave": swapped["gave"], "took": swapped["took"]}
         return _after_swap(flow, state, seat, [event])
 
@@ -209,14 +211,14 @@ class SwapWholeHand(SwapHand[SwitchFlow]):
 class RenewHand(Renew[SwitchFlow]):
     """Put a table hand out of play for three cards of the stock, face up or down."""
 
-    def legal(self, flow: SwitchFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: SwitchFlow, state: GameState) -> list[Move]:
         if len(state.stock) < HAND_SIZE:
             return []
         return [{"type": "renew", "hand": index, "face_up": up}
                 for index in range(TABLE_HANDS) for up in (True, False)]
 
     def verify(self, flow: SwitchFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         index = read_table_hand(move, TABLE_HANDS)
         face_up = move.get("face_up")
         if not isinstance(face_up, bool):
@@ -228,8 +230,8 @@ class RenewHand(Renew[SwitchFlow]):
         return {"type": "renew", "hand": index, "face_up": face_up}
 
     def apply(self, flow: SwitchFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        return flow.renew(state, state.turn, move["hand"], move["face_up"])  # type: ignore[arg-type]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        return flow.renew(state, state.seat_to_act, move["hand"], move["face_up"])
 
 
 KEEPING: tuple[Operation[Any], ...] = (KeepHand(),)

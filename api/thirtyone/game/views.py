@@ -14,7 +14,7 @@ once the match is over, so anyone can then check the deals.
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+from typing import TypedDict
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_, StateError
@@ -95,8 +95,7 @@ def view(state: GameState, seat: int | None) -> View:
         "result": thaw(state.result),
         "winners": list(state.winners),
         # Entries the engine wrote when the moves were played: each a PlayedMove.
-        "history": cast(list[PlayedMove], [flow.public_move(entry, seat, state.rules)
-                                           for entry in state.history]),
+        "history": [flow.public_move(entry, seat, state.rules) for entry in state.history],
         "public": state.public.to_dict(state.players),
         "is_over": state.is_over,
         "seed": state.seed if state.is_over else None,

@@ -14,8 +14,9 @@ The phases of a deal, each optional:
 - ``join`` (``tie: carry``): the deal after a tied deal is played by the tied seats; every
   other seat, seeing its cards, ``join``\\s by paying the pot's amount or ``pass``\\es (its
   cards go out of play face down) [resolved: the source does not say when they decide];
-- ``choose`` (a face-down table, no-trips): the dealer exchanges all three cards for the table
-  cards, which then lie face up, or ``reveal``\\s the table;
+- ``choose`` (a face-down table, no-trips): the dealer (with ``spare_hand_to: first-player``
+  the seat at the dealer's left) exchanges all three cards for the table cards, which then
+  lie face up, or ``reveal``\\s the table;
 - ``declare`` (``declarations``): from the dealer's left each seat may ``declare`` a 31 of one
   suit, three of a kind or three cards of one suit, or ``pass``; the first declaration ends
   the deal with a showdown;
@@ -45,12 +46,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from itertools import combinations
 from typing import Any, Protocol
 
 from thirtyone.cards import Card
 from thirtyone.errors import N_, OptionError, StateError
 from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.exchange import (
+    exchange_moves,
+    exchange_sizes,
+    hide_gift,
+    read_exchange,
+    swap,
+)
 from thirtyone.game.family import (
     Events,
     PlainKnock,
@@ -59,12 +66,20 @@ from thirtyone.game.family import (
     close_turn,
     showdown_due,
 )
-from thirtyone.game.moves import move_card, refuse
-from thirtyone.game.operations import Declare, Exchange, Join, Operation, Pass, Reveal
+from thirtyone.game.moves import Move, PlayedMove, move_card, refuse
+from thirtyone.game.operations import (
+    Declare,
+    Exchange,
+    Join,
+    Operation,
+    Pass,
+    Reveal,
+    is_move,
+)
 from thirtyone.game.pot import carried_seats
 from thirtyone.game.settlement import Outcome, hand_scores, pay
 from thirtyone.game.settlers import settle_blitz, settle_round, settle_showdown
-from thirtyone.game.state import GameState, thaw
+from thirtyone.game.state import GameState
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
@@ -88,9 +103,10 @@ def has_31(rules: Rules, score: HandScore) -> bool:
 
 
 def is_fire(score: HandScore) -> bool:
-    """Whether a hand is Feuer: three aces that end the deal as a blitz does (the evaluator
-    reads them as a blitz under ``three_aces_fire``)."""
-    return score.is_blitz and score.category == "three-aces"
+    """Whether a hand is Feuer: three aces, or with ``fire: any-trips`` any three of a kind,
+    that end the deal as a blitz does (the evaluator reads them as a blitz); a blitz 31 is
+    not (``on_31`` says what it does)."""
+    return score.is_blitz and score.category != "blitz"
 
 
 def passes_in_a_row(state: GameState) -> int:
@@ -106,81 +122,10 @@ def trailing_passes(history: Sequence[Mapping[str, Any]]) -> int:
     """The passes at the end of ``history``."""
     count = 0
     for entry in reversed(history):
-        if entry.get("type") != "pass":
+        if not is_move(entry, Pass):
             break
         count += 1
     return count
-
-
-def exchange_sizes(rules: Rules) -> tuple[int, ...]:
-    """How many cards one exchange may swap."""
-    if rules.exchange == "one-or-three":
-        return (1, WIDOW_SIZE)
-    return tuple(range(1, rules.exchange_max + 1))
-
-
-def read_exchange(move: Mapping[str, Any], hand: Sequence[Card], positions: int,
-                  sizes: Sequence[int]) -> dict[str, Any]:
-    """An exchange move checked, in canonical form (card codes, table positions)."""
-    give, take = move.get("give"), move.get("take")
-    if not isinstance(give, list) or not isinstance(take, list) or not give:
-        raise refuse("bad_move", N_("an exchange names the cards given and the table "
-                                    "positions taken"), field="give")
-    cards = [move_card({"give": code}, "give") for code in give]
-    for card in cards:
-        if card not in hand:
-            raise refuse("card_not_in_hand", N_("{card} is not in your hand"), field="give",
-                         card=card.code)
-    if len(set(cards)) != len(cards):
-        raise refuse("bad_move", N_("a card may be given only once"), field="give")
-    if any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < positions
-           for p in take) or len(set(take)) != len(take):
-        raise refuse("bad_position", N_("take distinct table positions from 0 to {last}"),
-                     field="take", last=positions - 1)
-    if len(take) != len(cards):
-        raise refuse("bad_move", N_("give as many cards as you take"), field="take")
-    if len(cards) not in sizes:
-        raise refuse("bad_exchange_size",
-                     N_("exchange {sizes} cards, not {count}"), field="give",
-                     sizes=" or ".join(map(str, sizes)), count=len(cards))
-    return {"type": "exchange", "give": [card.code for card in cards], "take": list(take)}
-
-
-def swap(state: GameState, seat: int, cards: Sequence[Card], positions: Sequence[int],
-         given_face_up: bool) -> tuple[GameState, dict[str, Any]]:
-    """Exchange ``cards`` of ``seat``'s hand for the table cards at ``positions``; the cards
-    given take the places of those taken. Returns the state and the public ``exchanged``
-    event (a face-down card is not named)."""
-    table, face_up = list(state.table), list(state.table_face_up)
-    taken = [table[p] for p in positions]
-    seen = [table[p].code if face_up[p] else None for p in positions]
-    for card, position in zip(cards, positions, strict=True):
-        table[position], face_up[position] = card, given_face_up
-    hand = [card for card in state.hands[seat] if card not in cards] + taken
-    hands = list(state.hands)
-    hands[seat] = tuple(hand)
-    event = {"type": "exchanged", "seat": seat, "count": len(cards),
-             "gave": [card.code if given_face_up else None for card in cards],
-             "took": seen, "positions": list(positions)}
-    return state.evolve(hands=tuple(hands), table=tuple(table),
-                        table_face_up=tuple(face_up)), event
-
-
-def exchange_moves(hand: Sequence[Card], positions: int,
-                   sizes: Sequence[int]) -> list[dict[str, Any]]:
-    """Every exchange, one per set of cards given and set of positions taken."""
-    return [{"type": "exchange", "give": [card.code for card in give], "take": list(take)}
-            for size in sizes
-            for give in combinations(hand, size)
-            for take in combinations(range(positions), size)]
-
-
-def hide_gift(entry: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
-    """A history entry with the cards given face down hidden from everyone."""
-    shown: dict[str, Any] = thaw(entry)
-    if shown.get("type") == "exchange" and rules.widow_discards == "face-down":
-        shown["give"] = [None] * len(shown["give"])
-    return shown
 
 
 class WidowFlow(TurnFlow):
@@ -237,7 +182,7 @@ class WidowFlow(TurnFlow):
             reason = "dealt_31" if rules.dealt_31_wins else "thirty_one"
             return self.end(state, reason, dealt, events)
         if not state.table_face_up[0]:
-            return state.evolve(phase=WidowPhase.CHOOSE, turn=state.dealer), events
+            return state.evolve(phase=WidowPhase.CHOOSE, turn=chooser(state, order)), events
         first = WidowPhase.DECLARE if rules.declarations else WidowPhase.EXCHANGE
         return state.evolve(phase=first, turn=order[0]), events
 
@@ -304,7 +249,7 @@ class WidowFlow(TurnFlow):
                             events)
 
     def public_move(self, entry: Mapping[str, Any], seat: int | None,
-                    rules: Rules) -> dict[str, Any]:
+                    rules: Rules) -> PlayedMove:
         return hide_gift(entry, rules)
 
     # Consistency of a state read from data
@@ -315,7 +260,8 @@ class WidowFlow(TurnFlow):
         rules, phase = state.rules, state.phase
         if (
             (phase == WidowPhase.CHOOSE
-                and (state.turn != state.dealer or any(state.table_face_up)))
+                and (state.turn != chooser(state, self.players(state))
+                     or any(state.table_face_up)))
             or (phase == WidowPhase.DECLARE and not rules.declarations)
         ):
             raise StateError("bad_phase", N_("the {phase} phase does not fit this position"),
@@ -332,32 +278,32 @@ class CarriedDeal(Protocol):
 class JoinCarried(Join[CarriedDeal]):
     """Join a carried deal by paying the pot's amount."""
 
-    def legal(self, flow: CarriedDeal, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: CarriedDeal, state: GameState) -> list[Move]:
         return [{"type": "join"}]
 
     def verify(self, flow: CarriedDeal, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return {"type": "join"}
 
     def apply(self, flow: CarriedDeal, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        state, events, decided = join_or_pass(state, state.turn, True)  # type: ignore[arg-type]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        state, events, decided = join_or_pass(state, state.seat_to_act, True)
         return flow.begin(state, events) if decided else (state, events)
 
 
 class SitOut(Pass[CarriedDeal]):
     """Sit a carried deal out: the seat's cards go out of play face down."""
 
-    def legal(self, flow: CarriedDeal, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: CarriedDeal, state: GameState) -> list[Move]:
         return [{"type": "pass"}]
 
     def verify(self, flow: CarriedDeal, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return {"type": "pass"}
 
     def apply(self, flow: CarriedDeal, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        state, events, decided = join_or_pass(state, state.turn, False)  # type: ignore[arg-type]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        state, events, decided = join_or_pass(state, state.seat_to_act, False)
         return flow.begin(state, events) if decided else (state, events)
 
 
@@ -373,19 +319,19 @@ def _opened(state: GameState, seat: int, events: Events) -> tuple[GameState, Eve
 class TakeTable(Exchange[WidowFlow]):
     """The dealer takes the face-down table cards for their whole hand."""
 
-    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+    def legal(self, flow: WidowFlow, state: GameState) -> list[Move]:
+        hand = state.hands[state.seat_to_act]
         return [{"type": "exchange", "give": [card.code for card in hand],
                  "take": list(range(WIDOW_SIZE))}]
 
     def verify(self, flow: WidowFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+               move: Mapping[str, Any]) -> Move:
+        hand = state.hands[state.seat_to_act]
         return read_exchange(move, hand, len(state.table), (WIDOW_SIZE,))
 
     def apply(self, flow: WidowFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         cards = [move_card({"card": code}) for code in move["give"]]
         state, event = swap(state, seat, cards, move["take"], True)
         events: Events = [event]
@@ -401,16 +347,16 @@ class TakeTable(Exchange[WidowFlow]):
 class RevealTable(Reveal[WidowFlow]):
     """The dealer turns the face-down table cards face up."""
 
-    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: WidowFlow, state: GameState) -> list[Move]:
         return [{"type": "reveal"}]
 
     def verify(self, flow: WidowFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return {"type": "reveal"}
 
     def apply(self, flow: WidowFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         state = state.evolve(table_face_up=(True,) * len(state.table))
         return _opened(state, seat, [{"type": "widow_revealed", "seat": seat,
                                       "cards": [card.code for card in state.table]}])
@@ -419,21 +365,21 @@ class RevealTable(Reveal[WidowFlow]):
 class DeclareHand(Declare[WidowFlow]):
     """Declare a 31 of one suit, three of a kind or three cards of one suit: the showdown."""
 
-    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+    def legal(self, flow: WidowFlow, state: GameState) -> list[Move]:
+        hand = state.hands[state.seat_to_act]
         return [{"type": "declare"}] if _declarable(state.rules, hand) else []
 
     def verify(self, flow: WidowFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
-        if not _declarable(state.rules, state.hands[state.turn]):  # type: ignore[index]
+               move: Mapping[str, Any]) -> Move:
+        if not _declarable(state.rules, state.hands[state.seat_to_act]):
             raise refuse("nothing_to_declare",
                          N_("only a 31, three of a kind or three cards of one suit may be "
                             "declared"))
         return {"type": "declare"}
 
     def apply(self, flow: WidowFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         score = evaluator(state.rules).score(state.hands[seat])
         events: Events = [{"type": "declared", "seat": seat,
                            "category": score.category, "points": score.points}]
@@ -443,16 +389,16 @@ class DeclareHand(Declare[WidowFlow]):
 class DeclinePass(Pass[WidowFlow]):
     """Declare nothing: the next seat decides, and after the last the exchanges begin."""
 
-    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: WidowFlow, state: GameState) -> list[Move]:
         return [{"type": "pass"}]
 
     def verify(self, flow: WidowFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return {"type": "pass"}
 
     def apply(self, flow: WidowFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         events: Events = [{"type": "passed", "seat": seat}]
         order = flow.players(state)
         if seat == order[-1]:
@@ -465,16 +411,16 @@ class WidowExchange(Exchange[WidowFlow]):
     ``knock: take-all`` taking all three cards is the knock; with ``close_after_exchange`` the
     exchange may end with a knock (``"knock": true``)."""
 
-    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+    def legal(self, flow: WidowFlow, state: GameState) -> list[Move]:
+        hand = state.hands[state.seat_to_act]
         moves = exchange_moves(hand, len(state.table), exchange_sizes(state.rules))
         if flow.may_close(state):
             moves += [{**move, "knock": True} for move in moves]
-        return moves
+        return list(moves)
 
     def verify(self, flow: WidowFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
-        hand = state.hands[state.turn]  # type: ignore[index]
+               move: Mapping[str, Any]) -> Move:
+        hand = state.hands[state.seat_to_act]
         exchange = read_exchange(move, hand, len(state.table), exchange_sizes(state.rules))
         closes = move.get("knock", False)
         if closes is not False:
@@ -490,8 +436,8 @@ class WidowExchange(Exchange[WidowFlow]):
         return exchange
 
     def apply(self, flow: WidowFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        seat: int = state.turn  # type: ignore[assignment]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        seat = state.seat_to_act
         rules = state.rules
         cards = [move_card({"card": code}) for code in move["give"]]
         state, event = swap(state, seat, cards, move["take"],
@@ -521,20 +467,20 @@ class WidowExchange(Exchange[WidowFlow]):
 class WidowKnock(PlainKnock):
     """The knock (``knock: plain``), which costs ``call_fee``."""
 
-    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: TurnFlow, state: GameState) -> list[Move]:
         if not (state.rules.may_pass or state.rules.knock == "plain"):
             return []
         return super().legal(flow, state)
 
     def verify(self, flow: TurnFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         if state.rules.knock != "plain":
             raise refuse("no_plain_knock", N_("knock by taking all three widow cards"))
         return super().verify(flow, state, move)
 
     def apply(self, flow: TurnFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        return knock_paying(flow, state, state.turn, [])  # type: ignore[arg-type]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        return knock_paying(flow, state, state.seat_to_act, [])
 
 
 def knock_paying(flow: TurnFlow, state: GameState, seat: int,
@@ -552,11 +498,11 @@ def knock_paying(flow: TurnFlow, state: GameState, seat: int,
 class WidowStand(PlainStand):
     """Standing after a knock, when a turn need not exchange (``knock: plain``)."""
 
-    def legal(self, flow: TurnFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: TurnFlow, state: GameState) -> list[Move]:
         return super().legal(flow, state) if state.rules.knock == "plain" else []
 
     def verify(self, flow: TurnFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         if state.rules.knock != "plain":
             raise refuse("must_exchange", N_("every turn must exchange with the widow"))
         return super().verify(flow, state, move)
@@ -565,16 +511,16 @@ class WidowStand(PlainStand):
 class TurnPass(Pass[WidowFlow]):
     """Schwimmen: keep the hand, before a knock and in the last turn after one."""
 
-    def legal(self, flow: WidowFlow, state: GameState) -> list[dict[str, Any]]:
+    def legal(self, flow: WidowFlow, state: GameState) -> list[Move]:
         return [{"type": "pass"}]
 
     def verify(self, flow: WidowFlow, state: GameState,
-               move: Mapping[str, Any]) -> dict[str, Any]:
+               move: Mapping[str, Any]) -> Move:
         return {"type": "pass"}
 
     def apply(self, flow: WidowFlow, state: GameState,
-              move: dict[str, Any]) -> tuple[GameState, Events]:
-        return flow.pass_turn(state, state.turn)  # type: ignore[arg-type]
+              move: Mapping[str, Any]) -> tuple[GameState, Events]:
+        return flow.pass_turn(state, state.seat_to_act)
 
 
 _EXCHANGE = WidowExchange()
@@ -588,6 +534,12 @@ TURN: tuple[Operation[Any], ...] = (_EXCHANGE, WidowKnock(), WidowStand())
 """A turn: exchange, or knock (``stand`` after a knock)."""
 PASSING_TURN: tuple[Operation[Any], ...] = (_EXCHANGE, TurnPass(), WidowKnock())
 """A turn with ``may_pass``: exchange, pass, or knock."""
+
+
+def chooser(state: GameState, order: Sequence[int]) -> int:
+    """Who chooses between the dealt hand and the face-down table: the dealer, or with
+    ``spare_hand_to: first-player`` the seat at the dealer's left, after whom play begins."""
+    return order[0] if state.rules.spare_hand_to == "first-player" else state.dealer
 
 
 def next_player(state: GameState, seat: int) -> int:
@@ -614,7 +566,10 @@ def join_or_pass(state: GameState, seat: int,
     seat has decided: the flow then begins the play."""
     events: Events
     if joins:
-        stake = int(state.result["stake"])  # type: ignore[index]
+        result = state.result
+        if result is None:
+            raise AssertionError("a carried deal follows the settled deal that names its stake")
+        stake = int(result["stake"])
         state = _pay(state, seat, stake)
         events = [{"type": "joined", "seat": seat, "chips": stake}]
     else:

@@ -27,12 +27,15 @@ Where RULES.md leaves a case open, this package decides so:
   they rank just below every other 30, a suited one included, as a pure trips ties with a
   suited 30 under no tie-break; the jack of clubs with two aces makes three aces;
 - with ``count_same_rank`` a hand whose cards of one rank count as much as its best suit counts
-  the rank (category ``same-rank``), whose cards rank higher: K-K over K-Q;
+  the rank (category ``same-rank``), whose cards rank higher: K-K over K-Q; three aces added up
+  count 30, not 33 (RULES.md §4.15), unless ``three_aces`` gives them more;
 - a wild card takes the best hand; among equal hands, higher ranks, then the higher suit; the
   short-deck wild card may stand for itself;
 - under the brag ranking ``points`` is the hand's usual count, for information only;
-- three aces that are Feuer (``three_aces_fire``) are a blitz (``is_blitz``) whatever their
-  points, with the category ``three-aces``; the flows end the round on them as on a blitz.
+- three aces that are Feuer (``three_aces_fire``, ``fire: aces``) are a blitz (``is_blitz``)
+  whatever their points, with the category ``three-aces``; with ``fire: any-trips`` every
+  three of a kind is (category ``three-of-a-kind`` or ``same-rank``); the flows end the round
+  on them as on a blitz.
 
 >>> score_hand("AS KS QS")
 HandScore(points=31, category='blitz', suit='S', counted='AS KS QS')

@@ -12,6 +12,7 @@ from typing import Any
 from thirtyone.rules import (
     BlitzHand,
     BragOrder,
+    Fire,
     HandRanking,
     Rules,
     ThreeOfAKind,
@@ -24,6 +25,7 @@ HAND_SIZE = 3
 SCORING_OPTIONS: tuple[str, ...] = (
     "deck", "values", "three_of_a_kind", "trips_equal", "count_same_rank", "three_aces", "wild",
     "joker_card", "tie_break", "suit_order", "blitz", "ranking", "three_aces_fire", "brag_order",
+    "fire",
 )
 """The options that change what a hand is worth, the one list the tables are keyed by: rule
 sets that agree on these share a table, whatever their other options. An option that changes
@@ -53,6 +55,8 @@ class Basis:
     ranking: HandRanking
     three_aces_fire: bool
     brag_order: BragOrder | None
+    fire: Fire
+    """Which hands are Feuer: none, three aces (``three_aces_fire``), or any three of a kind."""
 
     @classmethod
     def of(cls, rules: Mapping[str, Any]) -> Basis:
@@ -75,6 +79,7 @@ class Basis:
             ranking=rules["ranking"],
             three_aces_fire=rules["three_aces_fire"] and rules["three_aces"] is not None,
             brag_order=rules["brag_order"] if rules["ranking"] == "brag" else None,
+            fire=rules["fire"],
         )
 
 

@@ -14,6 +14,7 @@ _ACE = 14
 _ABOVE_ACE = 15  # the traditional brag order's prial of threes and A-2-3 rank above the ace
 _ACE_KING_TEN = 14 << 8 | 13 << 4 | 10
 _TEN = 10
+_SAME_RANK_ACES = 30  # three aces added up under count_same_rank
 
 
 class Reading(NamedTuple):
@@ -103,17 +104,19 @@ class Reader:
             order = rank_order
         else:
             order = self.trips_part(ranks)
+        # fire: any-trips makes every three of a kind Feuer, read by the flows as a blitz.
+        fire = basis.fire == "any-trips"
         if basis.three_of_a_kind == "30":
             # A plain 30, compared as any other 30; made with the jack, just below them all.
             level = 60 << 2 | 1 if pure else 60 << 2 | 0
             return Reading(level << _TIE_BITS | order, 30, "three-of-a-kind", None, cards,
-                            False, detail)
+                            fire, detail)
         part = (_PURE if pure else 0) | order
         if basis.three_of_a_kind == "30-below-suited":
             key = (60 << 2 | 0) << _TIE_BITS | part
-            return Reading(key, 30, "three-of-a-kind", None, cards, False, detail)
+            return Reading(key, 30, "three-of-a-kind", None, cards, fire, detail)
         key = (61 << 2 | 1) << _TIE_BITS | part
-        return Reading(key, 30.5, "three-of-a-kind", None, cards, False, detail)
+        return Reading(key, 30.5, "three-of-a-kind", None, cards, fire, detail)
 
     def same_rank(self, cards: tuple[Card, ...]) -> Reading | None:
         """With ``count_same_rank``: the reading that adds up the hand's cards of one rank,
@@ -130,18 +133,24 @@ class Reader:
         else:
             return None
         points = sum(self.value[card.index] for card in group)
+        if len(group) == HAND_SIZE and first.rank == "A":
+            # Three aces added up would be 33, above every 31: they count 30 (Board Game
+            # Arena: "valued 30, not 33, if not playing with fire"); three_aces and Feuer,
+            # read after this, may ask for more (RULES.md §4.15).
+            points = _SAME_RANK_ACES
         ranks, other_ranks = _ranks(group), _ranks(others)
         key = (points * 2 << 2 | 1) << _TIE_BITS | self.tie_part(ranks, other_ranks, None)
         detail = (ranks << 12 | other_ranks) << 3
-        return Reading(key, points, "same-rank", None, group, False, detail)
+        fire = not others and self.basis.fire == "any-trips"
+        return Reading(key, points, "same-rank", None, group, fire, detail)
 
     def three_aces(self, cards: tuple[Card, ...]) -> Reading:
         points = self.basis.three_aces
         assert points is not None
         ranks = _ACE * 0x111
         key = (points * 2 << 2 | 1) << _TIE_BITS | self.trips_part(ranks)
-        # Feuer (three_aces_fire) ends a round as a blitz does: the flows read it as one.
-        fire = self.basis.three_aces_fire
+        # Feuer (three_aces_fire, fire) ends a round as a blitz does: the flows read it as one.
+        fire = self.basis.fire != "off"
         return Reading(key, points, "three-aces", None, cards, fire, ranks << 15)
 
     def read(self, cards: tuple[Card, ...]) -> Reading:

@@ -28,7 +28,7 @@ from flask.views import MethodView
 from thirtyone.advice import MEASURE_TEXTS, MEASURES, Advice, advise_view
 from thirtyone.errors import N_, StateError
 from thirtyone.game import view
-from thirtyone.web import compute
+from thirtyone.web import limits
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import EXAMPLE_STATE, GameRequestSchema, Table
@@ -196,7 +196,7 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
             _cache.move_to_end(key)
     if advice is None:
         try:
-            advice = compute.run(advise_view, seen, samples, seed)
+            advice = limits.budgeted("THIRTYONE_ADVICE_CPU", advise_view, seen, samples, seed)
         except StateError as error:
             raise Problem.from_engine(error, status=409, fields=fields) from None
         if key is not None:

@@ -14,11 +14,14 @@ trusted proxies).
 
 from __future__ import annotations
 
+import heapq
 import io
+import itertools
 import os
 import select
 import socket
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -211,6 +214,9 @@ def _shut_reading(environ: Environ) -> None:
 def _read_within(environ: Environ, seconds: float, most: int | None) -> bytes | None:
     """The body, or None when it did not arrive within ``seconds``."""
     stream = environ["wsgi.input"]
+    if isinstance(stream, io.BytesIO):
+        # Already in memory (a test client's, or a server that buffers bodies): no wait.
+        return _read_all(stream, most)
     if _gevent_patched():
         import gevent
 
@@ -227,9 +233,7 @@ def _read_within(environ: Environ, seconds: float, most: int | None) -> bytes | 
         expired.set()
         _shut_reading(environ)
 
-    timer = threading.Timer(seconds, expire)
-    timer.daemon = True
-    timer.start()
+    alarm = _WATCHDOG.set(seconds, expire)
     try:
         body = _read_all(stream, most)
     except Exception:
@@ -237,8 +241,61 @@ def _read_within(environ: Environ, seconds: float, most: int | None) -> bytes | 
             return None
         raise
     finally:
-        timer.cancel()
+        _WATCHDOG.cancel(alarm)
     return None if expired.is_set() else body
+
+
+class Watchdog:
+    """One thread per process that calls each callback set with :meth:`set` when its time
+    comes, unless cancelled first: a body read under threads costs a heap entry, not a timer
+    thread of its own (starting one took about 200 us, most of a small request)."""
+
+    def __init__(self) -> None:
+        self._alarms: list[tuple[float, int, Callable[[], None]]] = []
+        self._cancelled: set[int] = set()
+        self._count = itertools.count()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def set(self, seconds: float, callback: Callable[[], None]) -> int:
+        """Call ``callback`` in ``seconds``; the alarm's number, for :meth:`cancel`."""
+        number = next(self._count)
+        with self._changed:
+            heapq.heappush(self._alarms, (time.monotonic() + seconds, number, callback))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="body-deadlines",
+                                                daemon=True)
+                self._thread.start()
+            elif self._alarms[0][1] == number:
+                self._changed.notify()
+        return number
+
+    def cancel(self, number: int) -> None:
+        with self._changed:
+            if self._alarms and self._alarms[0][1] == number:
+                heapq.heappop(self._alarms)
+            elif any(alarm[1] == number for alarm in self._alarms):
+                # Dropped when it comes to the top (the heap holds one per body being read).
+                self._cancelled.add(number)
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while self._alarms and self._alarms[0][1] in self._cancelled:
+                    self._cancelled.discard(heapq.heappop(self._alarms)[1])
+                if not self._alarms:
+                    self._changed.wait()
+                    continue
+                when, _, callback = self._alarms[0]
+                wait = when - time.monotonic()
+                if wait > 0:
+                    self._changed.wait(wait)
+                    continue
+                heapq.heappop(self._alarms)
+            callback()
+
+
+_WATCHDOG = Watchdog()
 
 
 def _gevent_patched() -> bool:

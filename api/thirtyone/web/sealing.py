@@ -96,6 +96,9 @@ class Sealer:
         return secrets.token_urlsafe(12)
 
     def seal(self, game_id: str, state: Mapping[str, Any]) -> str:
+        # Fernet stays: AES-GCM was measured in its place (a mid-game scat state, 7
+        # interleaved rounds): seal 25.7 us against Fernet's 22.6, open 43.6 against 26.6
+        # (best rounds); the JSON and zlib around it are most of the cost either way.
         payload = dumps({"v": _VERSION, "game": game_id, "state": state})
         # The fastest level: a third of the default's time, for tokens a sixth longer.
         return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")

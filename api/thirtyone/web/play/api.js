@@ -2,7 +2,7 @@
 // language. A seat's key goes in the Authorization header; only the event stream, which a
 // browser's EventSource cannot give headers, carries it in its query (the server keeps it out
 // of its logs).
-import { LANGUAGE } from "./i18n.js";
+import { LANGUAGE, t } from "./i18n.js";
 
 /** Seconds to wait from a Retry-After header (seconds or an HTTP date), or null. */
 function retryAfter(header) {
@@ -16,10 +16,18 @@ function retryAfter(header) {
 `retryAfter` the seconds a refusal for load asks to wait (null when it does not say). */
 export class ApiError extends Error {
   constructor(status, problem, wait = null) {
-    super(problem?.detail ?? problem?.title ?? String(status));
+    // An answer without a problem document (a proxy's page) is said in the page's words.
+    super(problem?.detail ?? problem?.title ?? t("server_error", { status }));
     this.status = status;
     this.problem = problem;
     this.retryAfter = wait;
+  }
+}
+
+/** No answer at all: the server (or the network) could not be reached. */
+export class NetworkError extends ApiError {
+  constructor() {
+    super(0, { detail: t("unreachable") });
   }
 }
 
@@ -50,9 +58,16 @@ async function call(method, path, { key, body } = {}) {
   const headers = { Accept: "application/json" };
   if (key) headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(address(path), {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(address(path), {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    // The browser's own words for a server it cannot reach ("Failed to fetch") are in its
+    // language, not the page's: status 0 is "no answer".
+    throw new NetworkError();
+  }
   setClock(response.headers.get("Date"));
   const answer = await response.json().catch(() => null);
   if (!response.ok) {

@@ -11,6 +11,8 @@ export const LEVELS = DATA.levels;
 export const DEFAULT_LEVEL = DATA.default_level;
 /** The label `thirtyone.record` derives a deal's seed with, to check a record by its formula. */
 export const SEED_LABEL = DATA.seed_label;
+/** The events' sentences as templates (play.py `event_templates`). */
+export const EVENT_TEMPLATES = DATA.events ?? { messages: {}, plurals: {}, sources: {} };
 
 const PLURAL_RULES = new Intl.PluralRules(LANGUAGE);
 const NUMBER = new Intl.NumberFormat(LANGUAGE);
@@ -38,6 +40,11 @@ export function pointsText(points) {
   if (Number.isInteger(points)) return tn("points_n", points);
   const whole = Math.trunc(points);
   return format(DATA.fraction, { points: points - whole === 0.5 ? `${whole}½` : NUMBER.format(points) });
+}
+
+/** A card of the Italian pack by its regional name ("cavallo di coppe"). */
+export function italianCardName(code) {
+  return DATA.italian_cards[code] ?? cardName(code);
 }
 
 /** A card's localized name ("туз пик"), or "face-down card" for a hidden card. */

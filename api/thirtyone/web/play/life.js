@@ -5,25 +5,16 @@
 import { serverNow } from "./api.js";
 import { h } from "./dom.js";
 import { SEED_LABEL, t } from "./i18n.js";
+import { departed, seatEntry, seatName, seatWords } from "./words.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "./vendor/noble-hashes/utils.js";
 
 const hex = (text) => bytesToHex(sha256(utf8ToBytes(text)));
 
-/** The seat's entry of the table's answer (name, bot, presence, deadline), if any. */
-const seatEntry = (answer, seat) => (answer.seats ?? []).find((entry) => entry.seat === seat);
-
-/** How the page names a seat: "You" for this browser's, else the player's name, else its number. */
-export function seatName(answer, seat) {
-  const mine = answer.seat !== null && answer.seat !== undefined && seat === answer.seat;
-  if (mine) return t("seat_you");
-  return seatEntry(answer, seat)?.name || t("seat", { seat });
-}
-
 /** The seat as its place shows it: its name, and its number too when it has a name. */
 export function seatLabel(answer, seat) {
   const name = seatName(answer, seat);
-  const number = t("seat", { seat });
+  const number = seatWords(seat);
   return [h("strong", {}, name),
     name === number ? null : h("span", { class: "seat-number" }, number)];
 }
@@ -33,7 +24,8 @@ now, or that nobody has taken it yet. */
 export function presence(answer, seat) {
   const entry = seatEntry(answer, seat);
   if (!entry) return [];
-  if (entry.bot) return [t("bot")];
+  // A seat its player left says so: what it does now is the computer's, not the player's.
+  if (entry.bot) return [departed(answer, seat) ? t("departed") : t("bot")];
   if (entry.claimed === false) return [t("free_seat")];
   if (seat === answer.seat) return [];
   return [entry.connected ? t("online") : t("away")];

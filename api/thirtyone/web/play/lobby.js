@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { DEFAULT_LEVEL, LEVELS, t, tn } from "./i18n.js";
 import { seatLink } from "./links.js";
 import { recallName, remember, rememberName } from "./storage.js";
+import { seatWords } from "./words.js";
 
 const RESERVED = new Set(["variant", "players", "bots", "level", "lang", "hints", "public",
   "turn_seconds"]);
@@ -96,9 +97,10 @@ export async function startFromQuery(query) {
     });
 }
 
-// The options the lobby offers: numbers and yes-or-no, each labelled by the API's localized
-// description (a choice's values are ids, which the API does not translate).
-const OFFERED = new Set(["int", "int-or-none", "bool"]);
+// The options the lobby offers: numbers, yes-or-no and choices, each labelled by the API's
+// localized description; a choice's values are ids, which the description names and explains
+// (so the house rules of RULES.md §4.15, deal_passes or fire, can be chosen here too).
+const OFFERED = new Set(["int", "int-or-none", "bool", "choice"]);
 
 /** A field for one option, showing its default; `read()` gives its value when changed. */
 function optionField(spec) {
@@ -109,6 +111,16 @@ function optionField(spec) {
       name: spec.name,
       element: h("p", { class: "option" }, box, " ", h("label", { for: id }, spec.description)),
       read: () => (box.checked === spec.default ? undefined : box.checked),
+    };
+  }
+  if (spec.type === "choice") {
+    const select = h("select", { id, "data-option": spec.name },
+      spec.choices.map((value) => h("option", { value }, value)));
+    select.value = spec.default;
+    return {
+      name: spec.name,
+      element: h("p", { class: "option" }, h("label", { for: id }, spec.description), " ", select),
+      read: () => (select.value === spec.default ? undefined : select.value),
     };
   }
   const input = h("input", {
@@ -151,14 +163,16 @@ export async function showLobby(onStarted) {
   const chosen = () => list.find((variant) => variant.id === select.value);
   function layOutSeats() {
     const players = Number(count.value);
-    const kept = [...seats.querySelectorAll("select")].map((choice) => choice.value);
+    // Each seat keeps its choice, by its seat (the first seat, this browser's, has none).
+    const kept = new Map([...seats.querySelectorAll("select")]
+      .map((choice) => [Number(choice.dataset.seatChoice), choice.value]));
     seats.replaceChildren(...Array.from({ length: players }, (_, seat) => {
-      const label = t("seat", { seat });
+      const label = seatWords(seat);
       if (seat === 0) return h("li", {}, h("span", {}, label), " ", h("strong", {}, t("seat_you")));
       const choice = h("select", { "aria-label": label, "data-seat-choice": seat },
         h("option", { value: "bot" }, t("seat_bot")),
         h("option", { value: "friend" }, t("seat_friend")));
-      choice.value = kept[seat] ?? "bot";
+      choice.value = kept.get(seat) ?? "bot";
       return h("li", {}, h("label", {}, label, " ", choice));
     }));
   }
@@ -272,7 +286,7 @@ async function waitingTables(names, name, onStarted, error) {
       }
     });
     const who = table.seats.filter((seat) => !seat.free)
-      .map((seat) => seat.name || (seat.bot ? LEVELS[seat.bot] ?? seat.bot : t("seat", seat)));
+      .map((seat) => seat.name || (seat.bot ? LEVELS[seat.bot] ?? seat.bot : seatWords(seat.seat)));
     return h("li", { "data-public-table": table.table },
       h("strong", {}, names[table.variant] ?? table.variant), " · ",
       tn("free_n", table.free), who.length ? ` · ${who.join(", ")}` : null, " ",

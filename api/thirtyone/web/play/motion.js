@@ -4,9 +4,10 @@
 // a reader who asked the system for reduced motion.
 
 const REDUCED = matchMedia("(prefers-reduced-motion: reduce)");
-const GLIDE_MS = 350;
+export const GLIDE_MS = 350;
 
-const still = () => REDUCED.matches;
+/** Whether the reader asked the system for reduced motion (nothing moves then). */
+export const still = () => REDUCED.matches;
 
 /** Where each face-up card of `root` is now, by its code. */
 export function positions(root) {

@@ -353,7 +353,9 @@ class SQLiteStore(TableStore):
     def public_tables(self, offset: int, limit: int) -> tuple[list[str], int]:
         def read(connection: sqlite3.Connection) -> tuple[list[str], int]:
             now = time.time()
-            live = "FROM lobby JOIN tables ON tables.id = lobby.table_id WHERE expires > ?"
+            # CROSS JOIN: SQLite then starts from the lobby (the public tables), never from
+            # the index of every live table's expiry (O(all tables): 21 ms at 100,000).
+            live = "FROM lobby CROSS JOIN tables ON tables.id = lobby.table_id WHERE expires > ?"
             rows = connection.execute(
                 f"SELECT table_id {live} ORDER BY listed DESC, table_id LIMIT ? OFFSET ?",
                 (now, limit, offset)).fetchall()

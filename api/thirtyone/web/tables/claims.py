@@ -21,16 +21,7 @@ from thirtyone.web.tables.autoplay import play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.clocks import enforce
 from thirtyone.web.tables.ledger import load_table, table_state
-from thirtyone.web.tables.life import (
-    WAITING,
-    changed,
-    commit_life,
-    level,
-    phase,
-    seat_meta,
-    start,
-    waiting_for,
-)
+from thirtyone.web.tables.life import changed, commit_change, commit_life, start, waiting_for
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import (
     bad_invitation,
@@ -54,6 +45,7 @@ from thirtyone.web.tables.schemas import (
     TableUpdateSchema,
 )
 from thirtyone.web.tables.seats import bearer_key, key_hash, new_key, seat_of
+from thirtyone.web.tables.table import Phase, of
 
 T = TypeVar("T")
 
@@ -114,23 +106,23 @@ class SeatClaim(MethodView):
 
         def claim(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
             _in_range(record, seat)
-            if phase(record) != WAITING:
+            meta = of(record)
+            if meta.phase != Phase.WAITING:
                 raise table_started()
             stored = record.seats[seat]
             if stored.bot is not None or stored.key_hash is not None:
                 raise seat_taken(seat)
-            meta = seat_meta(record, seat)
-            if meta.get("reserved"):
+            if meta.seat(seat).reserved:
                 raise seat_reserved(seat)
             if body["invitation"] is not None:
-                expected = meta.get("invitation") or ""
+                expected = meta.seat(seat).invitation or ""
                 if not hmac.compare_digest(expected, key_hash(body["invitation"])):
                     raise bad_invitation()
-            elif not record.extra.get("public"):
+            elif not meta.public:
                 raise invitation_required()
             after = changed(record, seats={seat: SeatRecord(None, key_hash(key))},
-                            seat_meta_changes={seat: {"name": body["name"], "invitation": None,
-                                                      "entropy": body["entropy"]}})
+                            seat_changes={seat: {"name": body["name"], "invitation": None,
+                                                 "entropy": body["entropy"]}})
             events: list[Any] = [{"type": "seat_claimed", "seat": seat, "name": body["name"]}]
             if not waiting_for(after):
                 committed, state, events = start(record, after, events)
@@ -156,17 +148,21 @@ class SeatInvitation(MethodView):
 
         def replace(record: TableRecord) -> None:
             creator = _seat_key(record)
-            if creator != record.extra.get("creator"):
+            meta = of(record)
+            if creator != meta.creator:
                 raise creator_only()
             _in_range(record, seat)
-            if phase(record) != WAITING:
+            if meta.phase != Phase.WAITING:
                 raise table_started()
             stored = record.seats[seat]
             if stored.bot is not None or stored.key_hash is not None:
                 raise seat_taken(seat)
-            after = changed(record, seat_meta_changes={
+            if meta.seat(seat).reserved:
+                # A rematch's seat is its previous player's: nobody else may revoke it.
+                raise seat_reserved(seat)
+            after = changed(record, seat_changes={
                 seat: {"invitation": key_hash(invitation), "reserved": None}})
-            commit_life(record, after, [], table_state(record), [])
+            commit_change(record, after, [])
 
         retried(table, replace)
         return jsonify({"seat": seat, "invitation": invitation}), 201
@@ -188,7 +184,7 @@ class SeatKey(MethodView):
                 raise not_your_seat(seat)
             stored = record.seats[seat]
             after = changed(record, seats={seat: SeatRecord(stored.bot, key_hash(key))})
-            commit_life(record, after, [], table_state(record), [])
+            commit_change(record, after, [])
 
         retried(table, rotate)
         return jsonify({"seat": seat, "key": key}), 201
@@ -207,9 +203,10 @@ class TableStart(MethodView):
         def begin(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
             nonlocal seat
             seat = _seat_key(record)
-            if seat != record.extra.get("creator"):
+            meta = of(record)
+            if seat != meta.creator:
                 raise creator_only()
-            if phase(record) != WAITING:
+            if meta.phase != Phase.WAITING:
                 raise table_started()
             return start(record, record, [])
 
@@ -231,7 +228,7 @@ class TableLeave(MethodView):
             nonlocal seat
             record = enforce(record)
             seat = _seat_key(record)
-            if phase(record) == WAITING:
+            if of(record).phase == Phase.WAITING:
                 raise table_waiting()
             state = table_state(record)
             if state.is_over:
@@ -239,11 +236,11 @@ class TableLeave(MethodView):
             stored = record.seats[seat]
             if stored.bot is not None:
                 return record, state, []
-            bot = level(record)
+            bot = of(record).level
             after = changed(record, seats={seat: SeatRecord(bot, stored.key_hash)})
             moves: list[dict[str, Any]] = []
             events: list[Any] = [{"type": "seat_left", "seat": seat, "bot": bot}]
-            played, bot_events = play_due(after.seats, state, moves)
+            played, bot_events = play_due(record, after.seats, state, moves)
             committed = commit_life(record, after, moves, played, events + bot_events)
             return committed, played, events + bot_events
 

@@ -18,13 +18,14 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from thirtyone.bots import make_bot
-from thirtyone.game import GameState, legal_moves, view
+from thirtyone.game import GameState
+from thirtyone.web.compute import NotReady
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
-from thirtyone.web.tables.autoplay import play_due
+from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, play_due
 from thirtyone.web.tables.ledger import load_table, table_state
-from thirtyone.web.tables.life import PLAYING, changed, commit_life, level, phase, seat_meta
-from thirtyone.web.tables.playing import play
+from thirtyone.web.tables.life import changed, commit_life
+from thirtyone.web.tables.playing import bot_move, play
+from thirtyone.web.tables.table import Phase, of
 
 MISSED_TURNS_TO_BOT = 3
 
@@ -37,9 +38,9 @@ def _humans_in(record: TableRecord, state: GameState) -> list[int]:
 def deadline(record: TableRecord, state: GameState) -> float | None:
     """When the move due now must be made (Unix time); None when no clock runs: no
     ``turn_seconds``, a waiting or finished table, or a bot to move."""
-    seconds = record.extra.get("turn_seconds")
-    started = record.extra.get("turn_started")
-    if not seconds or started is None or phase(record) != PLAYING or state.is_over:
+    meta = of(record)
+    seconds, started = meta.turn_seconds, meta.turn_started
+    if not seconds or started is None or meta.phase != Phase.PLAYING or state.is_over:
         return None
     seat = state.to_move
     deadline = float(started) + float(seconds)
@@ -48,6 +49,11 @@ def deadline(record: TableRecord, state: GameState) -> float | None:
     if record.seats[seat].bot is not None:
         return None
     return deadline
+
+
+def now() -> float:
+    """The time the clocks read (Unix time)."""
+    return time.time()
 
 
 def due(record: TableRecord, state: GameState, now: float) -> bool:
@@ -80,31 +86,36 @@ def _autopilot_move(record: TableRecord, state: GameState) -> dict[str, Any]:
     seat = state.to_move
     if seat is None:
         return {"type": "next_round"}
-    place = f"{state.round}/{state.turns}/{len(state.history)}"
-    bot = make_bot(level(record), f"{state.seed}/autopilot/{seat}/{place}")
-    seen = view(state, seat) if bot.uses_view else None
-    return dict(bot.choose(seen, legal_moves(state)))
+    # A strong level thinks in the compute pool, as a bot's seat does.
+    return bot_move(state, seat, of(record).level, SLICE_WALL_SECONDS,
+                    (record.table, record.epoch, record.version), role="autopilot")
 
 
 def enforce(record: TableRecord) -> TableRecord:
     """The table once the autopilot has made the move that is due, if one is: committed as
-    the next version (a commit by another request or instance first wins, and is read)."""
+    the next version (a commit by another request or instance first wins, and is read).
+    A strong autopilot still thinking in the pool leaves the table as it is."""
     state = table_state(record)
-    if not due(record, state, time.time()):
+    if not due(record, state, now()):
         return record
     seat = state.to_move
     moves: list[dict[str, Any]] = []
-    moved, events = play(state, _autopilot_move(record, state), moves)
+    try:
+        chosen = _autopilot_move(record, state)
+    except NotReady:
+        return record
+    moved, events = play(state, chosen, moves)
     after = record
     if seat is not None:
-        missed = int(seat_meta(record, seat).get("missed") or 0) + 1
+        meta = of(record)
+        missed = meta.seat(seat).missed + 1
         events = [{"type": "autopilot", "seat": seat}, *events]
         handed = {}
         if missed >= MISSED_TURNS_TO_BOT:
-            handed[seat] = SeatRecord(level(record), record.seats[seat].key_hash)
-            events.append({"type": "seat_to_bot", "seat": seat, "bot": level(record)})
-        after = changed(record, seats=handed, seat_meta_changes={seat: {"missed": missed}})
-    moved, bot_events = play_due(after.seats, moved, moves)
+            handed[seat] = SeatRecord(meta.level, record.seats[seat].key_hash)
+            events.append({"type": "seat_to_bot", "seat": seat, "bot": meta.level})
+        after = changed(record, seats=handed, seat_changes={seat: {"missed": missed}})
+    moved, bot_events = play_due(record, after.seats, moved, moves)
     try:
         return commit_life(record, after, moves, moved, events + bot_events)
     except StaleVersion:

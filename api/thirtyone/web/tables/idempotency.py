@@ -30,6 +30,8 @@ from thirtyone.web.store import RequestRecord, TableNotFound, TableRecord
 from thirtyone.web.tables.ledger import load_table, state_at, store
 
 HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+"""Set (``true``) on an answer repeated for a retry rather than made by this request."""
 _KEY = re.compile(r"[A-Za-z0-9_.:-]{16,128}\Z")
 
 
@@ -103,6 +105,9 @@ def opened(key: str, body: dict[str, Any]) -> TableRecord | None:
         return None
     if record.request is None or record.request.get("body") != body_digest(body):
         raise reused()
+    # The first attempt may have been answered 503 commit_unconfirmed: its retry is answered
+    # only as durably.
+    store().confirm(record.table)
     return record
 
 
@@ -113,6 +118,10 @@ def committed(record: TableRecord, key: str, body: dict[str, Any],
     stored = store().request(record.table, key)
     if stored is not None and stored.body != body_digest(body, seat):
         raise reused()
+    if stored is not None:
+        # The first attempt may have been answered 503 commit_unconfirmed: its retry is
+        # answered only once the commit is as durable as that attempt needed (the same WAIT).
+        store().confirm(record.table)
     return stored
 
 

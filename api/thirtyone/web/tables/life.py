@@ -1,18 +1,12 @@
 """A table's life around its match: who sits where, when the cards are dealt, who plays for
 an absent or departed player.
 
-What the engine's state does not hold lives in the record's ``extra`` (plain JSON, replaced
-by the commit that changes it, so every change is a new version pushed to the seats):
-
-- ``phase``: ``waiting`` (no cards dealt: seats are being claimed) or ``playing``;
-- ``server_seed``: the server's secret seed, never shown before the match is over; the
-  record's ``seed_sha256`` is its SHA-256, published at creation, before any contribution;
-- ``seats``: per seat its display ``name``, the SHA-256 of its single-use ``invitation``
-  (while unclaimed), of the key it is ``reserved`` for (a rematch), its ``entropy``
-  contribution and its ``missed`` turns in a row;
-- ``variant``, ``players``, ``options``, ``level`` (the bots' level for seats handed over),
-  ``turn_seconds`` and ``turn_started`` (the clock), ``public``, ``created``, ``creator``,
-  ``rematch`` (the next table) and ``rematch_of``.
+What the engine's state does not hold is the table's typed metadata
+(:class:`~thirtyone.web.tables.table.Table`: seats, names, invitations, clock, lobby listing,
+rematch link, and its life ``waiting -> playing -> over -> rematched``), replaced by the
+commit that changes it, so every change is a new version pushed to the seats. The record's
+``seed_sha256`` is the SHA-256 of the server's secret seed, published at creation, before any
+contribution.
 
 A table whose seats are all bots or its creator's is dealt at once; otherwise it waits until
 every human seat is claimed or its creator starts it. The deal's seed then comes from the
@@ -35,14 +29,9 @@ from thirtyone.game import GameState, new_game
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import SeatRecord, TableRecord
 from thirtyone.web.tables import autoplay
-from thirtyone.web.tables.ledger import commit, first_record, load_table, store
+from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
 from thirtyone.web.tables.seats import key_hash, new_key
-
-WAITING = "waiting"
-PLAYING = "playing"
-
-DEFAULT_LEVEL = "greedy"
-"""The bots' level at a table that names none and has no bot seat."""
+from thirtyone.web.tables.table import DEFAULT_LEVEL, Phase, Seat, Table, of, stored
 
 # Any seed deals the state a waiting table keeps (never shown, replaced by the real deal).
 _WAITING_SEED = "waiting"
@@ -89,48 +78,35 @@ class Opened:
     invitations: dict[int, str]
 
 
-def phase(record: TableRecord) -> str:
-    return str(record.extra.get("phase", PLAYING))
-
-
-def seat_meta(record: TableRecord, seat: int) -> dict[str, Any]:
-    seats = record.extra.get("seats") or []
-    return dict(seats[seat]) if seat < len(seats) else {}
-
-
-def level(record: TableRecord) -> str:
-    return str(record.extra.get("level") or DEFAULT_LEVEL)
-
-
 def changed(record: TableRecord, *, seats: dict[int, SeatRecord] | None = None,
-            seat_meta_changes: dict[int, dict[str, Any]] | None = None,
-            **meta: Any) -> TableRecord:
-    """``record`` with some seats, some seats' meta and some of the table's meta replaced."""
+            seat_changes: Mapping[int, Mapping[str, Any]] | None = None,
+            **changes: Any) -> TableRecord:
+    """``record`` with some seats, some seats' metadata (:class:`~.table.Seat` fields) and
+    some of the table's (:class:`~.table.Table` fields) replaced."""
     new_seats = list(record.seats)
-    for index, stored in (seats or {}).items():
-        new_seats[index] = stored
-    seat_list = [dict(entry) for entry in record.extra.get("seats") or
-                 [{} for _ in record.seats]]
-    for index, changes in (seat_meta_changes or {}).items():
-        seat_list[index].update(changes)
-    return dataclasses.replace(record, seats=tuple(new_seats),
-                               extra={**record.extra, **meta, "seats": seat_list})
-
-
-def clocked(record: TableRecord) -> bool:
-    return bool(record.extra.get("turn_seconds"))
+    for index, kept in (seats or {}).items():
+        new_seats[index] = kept
+    meta = dataclasses.replace(of(record).seated(seat_changes or {}), **changes)
+    return stored(dataclasses.replace(record, seats=tuple(new_seats)), meta)
 
 
 def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
     """``record`` changed (as :func:`changed` does) as the next commit stores it: at a
     clocked table, the next turn starts now."""
     after = changed(record, **changes)
-    return changed(after, turn_started=time.time()) if clocked(after) else after
+    return changed(after, turn_started=time.time()) if of(after).clocked else after
+
+
+def commit_change(before: TableRecord, after: TableRecord, events: list[Any]) -> None:
+    """Commit ``after``'s seats and metadata, with no move, as the version after
+    ``before``'s; the turn clock goes on (a key rotated or an invitation replaced gives
+    nobody more time)."""
+    commit(before, before.version, [], table_state(before), events, meta=after)
 
 
 def commit_life(before: TableRecord, after: TableRecord, moves: list[dict[str, Any]],
                 state: GameState, events: list[Any]) -> TableRecord:
-    """Commit ``state`` and ``after``'s seats and extra as the version after ``before``'s;
+    """Commit ``state`` and ``after``'s seats and metadata as the version after ``before``'s;
     the table as then stored. A clocked table's turn starts now."""
     commit(before, before.version, moves, state, events, meta=life_meta(after))
     return load_table(before.table)
@@ -148,42 +124,39 @@ def open_table(spec: TableSpec) -> Opened:
                    if seat != creator and seat not in spec.reserved}
     server_seed = secrets.token_hex(32)
     names = {**spec.names, **({creator: spec.name} if spec.name and creator is not None else {})}
-    seat_list = [{
-        "name": names.get(seat),
-        "invitation": key_hash(invitations[seat]) if seat in invitations else None,
-        "reserved": spec.reserved.get(seat),
-        "entropy": spec.entropy if seat == creator else None,
-        "missed": 0,
-    } for seat in range(players)]
     bot_levels = sorted(set(spec.bots.values()))
-    meta = {
-        "phase": WAITING, "server_seed": server_seed, "seats": seat_list,
-        "variant": spec.variant, "players": players, "options": dict(spec.options),
-        "level": spec.level or (bot_levels[0] if len(bot_levels) == 1 else DEFAULT_LEVEL),
-        "turn_seconds": spec.turn_seconds, "turn_started": None, "public": spec.public,
-        "created": time.time(), "creator": creator, "rematch": None,
-        "rematch_of": spec.rematch_of,
-    }
+    meta = Table(
+        seats=tuple(Seat(name=names.get(seat),
+                         invitation=key_hash(invitations[seat]) if seat in invitations else None,
+                         reserved=spec.reserved.get(seat),
+                         entropy=spec.entropy if seat == creator else None)
+                    for seat in range(players)),
+        phase=Phase.WAITING, server_seed=server_seed, variant=spec.variant, players=players,
+        options=dict(spec.options),
+        level=spec.level or (bot_levels[0] if len(bot_levels) == 1 else DEFAULT_LEVEL),
+        turn_seconds=spec.turn_seconds, public=spec.public, created=time.time(),
+        creator=creator, rematch_of=spec.rematch_of,
+    )
     seats = tuple(SeatRecord(spec.bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
                   for seat in range(players))
     record = first_record(spec.table or secrets.token_urlsafe(12), b"", seats=seats,
                           seed_sha256=records.seed_commitment(server_seed), hints=spec.hints,
-                          request=spec.request, extra=meta)
+                          request=spec.request)
+    record = stored(record, meta)
     waiting = len(humans) > len(keys)
     if waiting:
         state = new_game(spec.variant, players, seed=_WAITING_SEED,
                          options=spec.options or None)
     else:
         state = _dealt(record)
-        record = changed(record, phase=PLAYING,
-                         turn_started=time.time() if spec.turn_seconds else None)
+        record = stored(record, meta.to(Phase.PLAYING, state, turn_started=time.time()
+                                        if spec.turn_seconds else None))
     start = state.to_dict()
     record = dataclasses.replace(record, state_json=dumps(start))
     store().create(record, start)
     if spec.public and waiting:
-        created = meta["created"]
-        assert isinstance(created, float)
-        store().list_public(record.table, created)
+        assert meta.created is not None
+        store().list_public(record.table, meta.created)
     if waiting:
         return Opened(record, 0, state, [], keys, invitations)
     # Bots to move first play one slice at once (version 1), before anyone has seen the
@@ -193,17 +166,20 @@ def open_table(spec: TableSpec) -> Opened:
 
 
 def contributions(record: TableRecord) -> list[str | None]:
-    return [seat_meta(record, seat).get("entropy") for seat in range(len(record.seats))]
+    return [seat.entropy for seat in of(record).seats]
 
 
 def deal_seed(record: TableRecord) -> str:
-    return records.derive_seed(record.extra["server_seed"], contributions(record))
+    seed = of(record).server_seed
+    assert seed is not None  # every table opened since seeds are drawn has one
+    return records.derive_seed(seed, contributions(record))
 
 
 def _dealt(record: TableRecord) -> GameState:
-    meta = record.extra
-    return new_game(meta["variant"], meta["players"], seed=deal_seed(record),
-                    options=meta["options"] or None)
+    meta = of(record)
+    assert meta.variant is not None and meta.players is not None
+    return new_game(meta.variant, meta.players, seed=deal_seed(record),
+                    options=meta.options or None)
 
 
 def waiting_for(record: TableRecord) -> list[int]:
@@ -217,17 +193,18 @@ def start(record: TableRecord, after: TableRecord,
     """Deal a waiting table, ``after`` its last change (its unclaimed seats then played by
     bots), and let the bots move; the committed record, the state and the events
     (``events`` first: what led to the deal)."""
-    seats = {seat: SeatRecord(level(after), None) for seat in waiting_for(after)}
-    after = changed(after, seats=seats, phase=PLAYING,
-                    seat_meta_changes={seat: {"invitation": None, "reserved": None}
-                                       for seat in seats})
+    seats = {seat: SeatRecord(of(after).level, None) for seat in waiting_for(after)}
+    after = changed(after, seats=seats,
+                    seat_changes={seat: {"invitation": None, "reserved": None}
+                                  for seat in seats})
     state = _dealt(after)
+    after = stored(after, of(after).to(Phase.PLAYING, state))
     moves: list[dict[str, Any]] = [{"type": "deal", "seed": state.seed}]
     events = [*events, {"type": "table_started", "seed_sha256": record.seed_sha256,
                         "bots": sorted(seats)}]
-    played, bot_events = autoplay.play_due(after.seats, state, moves)
+    played, bot_events = autoplay.play_due(record, after.seats, state, moves)
     committed = commit_life(record, after, moves, played, events + bot_events)
-    if after.extra.get("public"):
+    if of(after).public:
         store().unlist(record.table)
     return committed, played, events + bot_events
 

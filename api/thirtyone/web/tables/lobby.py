@@ -15,7 +15,8 @@ from thirtyone.web.contract import COMPONENT
 from thirtyone.web.store import TableNotFound
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, store
-from thirtyone.web.tables.life import WAITING, phase, seat_meta, waiting_for
+from thirtyone.web.tables.life import waiting_for
+from thirtyone.web.tables.table import Phase, of
 from thirtyone.web.validation import Schema, between
 
 PAGE = 20
@@ -77,19 +78,19 @@ class Lobby(MethodView):
             except TableNotFound:
                 store().unlist(table)
                 continue
-            if phase(record) != WAITING or not record.extra.get("public"):
+            meta = of(record)
+            if meta.phase != Phase.WAITING or not meta.public:
                 store().unlist(table)
                 continue
             free = set(waiting_for(record))
-            meta = record.extra
             tables.append({
-                "table": table, "variant": meta["variant"], "players": meta["players"],
-                "options": meta.get("options") or {}, "turn_seconds": meta.get("turn_seconds"),
-                "seats": [{"seat": seat, "name": seat_meta(record, seat).get("name"),
+                "table": table, "variant": meta.variant, "players": meta.players,
+                "options": meta.options or {}, "turn_seconds": meta.turn_seconds,
+                "seats": [{"seat": seat, "name": meta.seat(seat).name,
                            "bot": stored.bot,
-                           "free": seat in free and not seat_meta(record, seat).get("reserved")}
+                           "free": seat in free and not meta.seat(seat).reserved}
                           for seat, stored in enumerate(record.seats)],
-                "free": len(free), "age_seconds": int(now - float(meta["created"])),
+                "free": len(free), "age_seconds": int(now - (meta.created or now)),
             })
         return jsonify({"tables": tables, "total": total, "offset": query["offset"],
                         "limit": query["limit"]})

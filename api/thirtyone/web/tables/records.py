@@ -31,8 +31,9 @@ from thirtyone.web.store import StoreError
 from thirtyone.web.tables import ledger
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, store, table_state
-from thirtyone.web.tables.life import contributions, match_moves, seat_meta
+from thirtyone.web.tables.life import contributions, match_moves
 from thirtyone.web.tables.problems import match_not_over
+from thirtyone.web.tables.table import of
 
 _log = logging.getLogger(__name__)
 
@@ -139,8 +140,8 @@ def _make(table: str) -> tuple[str, list[str | None]]:
     record = load_table(table)
     if not table_state(record).is_over:
         raise match_not_over()
-    meta = record.extra
-    if "server_seed" not in meta:
+    meta = of(record)
+    if meta.server_seed is None or meta.variant is None or meta.players is None:
         raise no_record()
     kept = store().archive(table)
     if [version.version for version in kept] != list(range(1, record.version + 1)) or any(
@@ -153,9 +154,9 @@ def _make(table: str) -> tuple[str, list[str | None]]:
     # compute pool, not in the worker's event loop.
     built = records.dumps(compute.run(
         records.make_record,
-        variant=meta["variant"], players=meta["players"], options=meta["options"],
-        names=[seat_meta(record, seat).get("name") for seat in range(len(record.seats))],
-        bots=[stored.bot for stored in record.seats], server_seed=meta["server_seed"],
+        variant=meta.variant, players=meta.players, options=meta.options,
+        names=[seat.name for seat in meta.seats],
+        bots=[stored.bot for stored in record.seats], server_seed=meta.server_seed,
         contributions=contributions(record), moves=moves, table=table))
     return built, [stored.key_hash for stored in record.seats]
 

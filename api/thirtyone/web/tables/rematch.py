@@ -22,13 +22,10 @@ from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.claims import retried
 from thirtyone.web.tables.ledger import table_state
 from thirtyone.web.tables.life import (
-    WAITING,
     TableSpec,
     changed,
     commit_life,
     open_table,
-    phase,
-    seat_meta,
     start,
     waiting_for,
 )
@@ -36,19 +33,20 @@ from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import key_required, match_not_over, seat_taken
 from thirtyone.web.tables.schemas import ClaimedTableSchema
 from thirtyone.web.tables.seats import bearer_key, key_hash, new_key, seat_of
+from thirtyone.web.tables.table import Phase, of, stored
 
 
 def _spec(record: TableRecord, seat: int) -> TableSpec:
-    meta = record.extra
+    meta = of(record)
     players = len(record.seats)
+    assert meta.variant is not None
     return TableSpec(
-        variant=meta["variant"], players=players, options=meta.get("options") or {},
+        variant=meta.variant, players=players, options=meta.options or {},
         bots={index: stored.bot for index, stored in enumerate(record.seats)
               if stored.bot is not None and stored.key_hash is None},
         creator=seat,
-        names={index: name for index in range(players)
-               if (name := seat_meta(record, index).get("name"))},
-        turn_seconds=meta.get("turn_seconds"), level=meta.get("level"),
+        names={index: seat.name for index, seat in enumerate(meta.seats) if seat.name},
+        turn_seconds=meta.turn_seconds, level=meta.level,
         reserved={index: stored.key_hash for index, stored in enumerate(record.seats)
                   if stored.key_hash is not None and index != seat},
         rematch_of=record.table, hints=record.hints,
@@ -79,10 +77,12 @@ class Rematch(MethodView):
             touch(record, seat)
             if not table_state(record).is_over:
                 raise match_not_over()
-            following = record.extra.get("rematch")
+            meta = of(record)
+            following = meta.rematch
             if following is None:
                 opened = open_table(_spec(record, seat))
-                announced = changed(record, rematch=opened.record.table)
+                announced = stored(record, meta.to(Phase.REMATCHED, table_state(record),
+                                                   rematch=opened.record.table))
                 commit_life(record, announced, [], table_state(record),
                             [{"type": "rematch", "table": opened.record.table}])
                 return (opened.record, opened.state, opened.events, opened.keys[seat], seat)
@@ -99,13 +99,14 @@ def _join(table: str, seat: int, old_key: str) -> tuple[TableRecord, Any, list[A
     key = new_key()
 
     def claim(record: TableRecord) -> tuple[TableRecord, Any, list[Any], str]:
-        reserved = seat_meta(record, seat).get("reserved") or ""
-        if phase(record) != WAITING or not hmac.compare_digest(reserved, key_hash(old_key)):
+        meta = of(record)
+        reserved = meta.seat(seat).reserved or ""
+        if meta.phase != Phase.WAITING or not hmac.compare_digest(reserved, key_hash(old_key)):
             raise seat_taken(seat)
         after = changed(record, seats={seat: SeatRecord(None, key_hash(key))},
-                        seat_meta_changes={seat: {"reserved": None}})
+                        seat_changes={seat: {"reserved": None}})
         events: list[Any] = [{"type": "seat_claimed", "seat": seat,
-                              "name": seat_meta(record, seat).get("name")}]
+                              "name": meta.seat(seat).name}]
         if not waiting_for(after):
             committed, state, events = start(record, after, events)
         else:

@@ -12,21 +12,13 @@ from thirtyone.game import GameState
 from thirtyone.web import metrics
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import RequestRecord, StaleVersion, TableExists, TableRecord
-from thirtyone.web.tables import idempotency
+from thirtyone.web.tables import idempotency, scheduler
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.clocks import enforce
 from thirtyone.web.tables.ledger import commit, load_table, table_state
-from thirtyone.web.tables.life import (
-    WAITING,
-    TableSpec,
-    clocked,
-    life_meta,
-    open_table,
-    phase,
-    seat_meta,
-)
+from thirtyone.web.tables.life import TableSpec, life_meta, open_table
 from thirtyone.web.tables.playing import play
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import (
@@ -43,13 +35,15 @@ from thirtyone.web.tables.schemas import (
     TableUpdateSchema,
 )
 from thirtyone.web.tables.seats import bearer_key, seat_of
+from thirtyone.web.tables.table import Phase, of
 
 IDEMPOTENCY_KEY = {
     "in": "header", "name": idempotency.HEADER, "required": False,
     "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{16,128}$"},
     "description": "A random key (a UUID) naming this request: sent again with the same key "
     "and body, the request is answered as the first time instead of being applied twice; the "
-    "same key with another body is a 422 `idempotency_key_reused`.",
+    "same key with another body is a 422 `idempotency_key_reused`. A repeated answer carries "
+    "`Idempotent-Replayed: true`.",
 }
 
 
@@ -109,8 +103,7 @@ class Tables(MethodView):
                 raise
             return self._again(again, key), 201, _location(again)
         record = opened.record
-        if record.extra.get("creator") is not None:
-            touch(record, record.extra["creator"])
+        touch(record, of(record).creator)
         answer = _opened(record, opened.version, opened.state, opened.events, opened.keys,
                          opened.invitations)
         return answer, 201, _location(record)
@@ -120,19 +113,21 @@ class Tables(MethodView):
         """The answer of the creation with idempotency key ``key`` that opened ``record``:
         version 0, or 1 when bots were to move first (played now if that request stopped
         before they did)."""
-        creator = record.extra.get("creator")
+        meta = of(record)
+        creator = meta.creator
         keys = {} if creator is None else {creator: idempotency.seat_key(key, creator)}
         invitations = {seat: idempotency.invitation(key, seat)
-                       for seat in range(len(record.seats)) if seat_meta(record, seat).get(
-                           "invitation") is not None}
+                       for seat, kept in enumerate(meta.seats) if kept.invitation is not None}
         dealt, _ = idempotency.original(record, 0)
-        version = 1 if phase(record) != WAITING and is_due(record.seats, dealt) else 0
+        version = 1 if meta.phase != Phase.WAITING and is_due(record.seats, dealt) else 0
         if version > record.version:
             advanced = advance(record)
             return _opened(record, advanced.version, advanced.state, advanced.events, keys,
                            invitations)
         played, events = idempotency.original(record, version)
-        return _opened(record, version, played, events, keys, invitations)
+        answer = _opened(record, version, played, events, keys, invitations)
+        answer.headers[idempotency.REPLAYED] = "true"
+        return answer
 
 
 def _location(record: TableRecord) -> dict[str, str]:
@@ -165,9 +160,10 @@ class Table(MethodView):
         record = load_table(table)
         seat = seat_of(record, bearer_key())
         touch(record, seat)
-        record = enforce(record)
-        advanced = advance(record)
-        return jsonify(table_answer(record, advanced.version, advanced.state, seat))
+        # A read plays nothing: the worker's scheduler plays what is due (an app made for
+        # tests plays it here, inline).
+        record = scheduler.notice(record)
+        return jsonify(table_answer(record, record.version, table_state(record), seat))
 
 
 @blp.route("/<table>/moves")
@@ -201,7 +197,7 @@ class TableMoves(MethodView):
         record = enforce(record)
         if body["version"] != record.version:
             raise stale_version(record.version)
-        if phase(record) == WAITING:
+        if of(record).phase == Phase.WAITING:
             raise table_waiting()
         assert seat is not None  # a key was shown, and it opened a seat
         if record.seats[seat].bot is not None:
@@ -215,14 +211,14 @@ class TableMoves(MethodView):
             raise Problem.from_engine(error, status=409, fields={"seat": None},
                                       prefix="move.") from None
         with metrics.bot_cpu():
-            moved, bot_events = play_due(record.seats, moved, moves)
+            moved, bot_events = play_due(record, record.seats, moved, moves)
         request = None if request_key is None else (
             request_key, RequestRecord(record.version + 1, idempotency.body_digest(body, seat),
                                        seat))
         # At a clocked table the player moved in time: the count of missed turns starts again
         # (and the next turn's clock with this commit).
-        clock = life_meta(record, seat_meta_changes={seat: {"missed": 0}}) \
-            if clocked(record) else None
+        clock = life_meta(record, seat_changes={seat: {"missed": 0}}) \
+            if of(record).clocked else None
         try:
             version = commit(record, record.version, moves, moved, events + bot_events, request,
                              meta=clock)
@@ -240,4 +236,6 @@ def _original(record: TableRecord, version: int, seat: int | None) -> Response:
     """The answer a move committed at ``version`` got, for its retry."""
     record = load_table(record.table)
     state, events = idempotency.original(record, version)
-    return jsonify(table_answer(record, version, state, seat, events))
+    answer = jsonify(table_answer(record, version, state, seat, events))
+    answer.headers[idempotency.REPLAYED] = "true"
+    return answer
