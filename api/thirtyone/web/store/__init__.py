@@ -403,9 +403,9 @@ class TableStore(ABC):
         """Shrink a finished table whose record is archived to what a late reader needs: its
         record and state, one snapshot (its state), the idempotency records of its last
         :data:`KEPT_REQUESTS` versions, and its log for :data:`KEPT_LOG_SECONDS` (the streams
-        behind catch up); its moves (the archive has them) are dropped, and it expires
-        ``ttl`` seconds from now (and after any later commit) rather than the store's
-        ``ttl``. Nothing when the table is gone."""
+        behind catch up); its moves (the archive has them) and who was last seen are
+        dropped, and it expires ``ttl`` seconds from now (a later commit does not extend it)
+        rather than the store's ``ttl``. Nothing when the table is gone."""
 
     @abstractmethod
     def request(self, table: str, key: str) -> RequestRecord | None:

@@ -85,15 +85,18 @@ if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'epoch', ARGV[12]) end
 if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[13]) end
 if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'req:' .. ARGV[10], ARGV[11]) end
 redis.call('XADD', KEYS[2], ARGV[3] .. '-0', 'entry', ARGV[6])
--- A compacted table (its match archived) keeps its short time to live and no moves.
-local ttl = redis.call('HGET', KEYS[1], 'finished_ttl')
-if not ttl then
-  ttl = ARGV[7]
+-- A compacted table (its match archived: no snapshot of its own) keeps its short time to
+-- live and no moves.
+local ttl = ARGV[7]
+local finished = redis.call('HEXISTS', KEYS[1], 'snap_state') == 0
+if finished then
+  ttl = math.max(redis.call('TTL', KEYS[1]), 1)
+else
   -- A new epoch: what the archive holds from this version on is the lost timeline's.
   if ARGV[12] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[3], '+inf') end
   redis.call('ZADD', KEYS[4], ARGV[3], ARGV[14])
 end
-if tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
+if not finished and tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
   local snap = redis.call('HMGET', KEYS[1], 'snap_version', 'snap_state')
   redis.call('HSET', KEYS[1], 'prev_version', snap[1], 'prev_state', snap[2],
              'snap_version', ARGV[3], 'snap_state', ARGV[5])
@@ -123,7 +126,7 @@ if snaps[2] then
     redis.call('HSET', KEYS[5], 'prev_version', snaps[3], 'prev_state', snaps[4])
   end
 end
-redis.call('HSET', KEYS[1], 'snap_version', version, 'finished_ttl', ARGV[1])
+redis.call('HSET', KEYS[1], 'snap_version', version)
 redis.call('HDEL', KEYS[1], 'snap_state', 'prev_version', 'prev_state')
 local oldest = tonumber(version) - tonumber(ARGV[2])
 local fields = redis.call('HKEYS', KEYS[1])
@@ -136,12 +139,22 @@ end
 -- The log stays a little while (ARGV[3] seconds), for the streams that were behind when the
 -- match ended; then a reader behind resyncs from the state (a stream of even one entry holds
 -- a 4 KB node).
-redis.call('DEL', KEYS[3])
+-- Who is connected no longer matters once the match is over.
+redis.call('DEL', KEYS[3], KEYS[4])
 redis.call('EXPIRE', KEYS[1], ARGV[1])
-redis.call('EXPIRE', KEYS[4], ARGV[1])
 local grace = math.min(tonumber(ARGV[1]), tonumber(ARGV[3]))
 redis.call('EXPIRE', KEYS[2], grace)
 redis.call('EXPIRE', KEYS[5], grace)
+return 1
+"""
+
+# KEYS: the table's hash, its presence. ARGV: the seat, when it was seen. Presence lives as
+# long as its table (a compacted table's short while included), and not without it.
+_TOUCH = """
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < 1 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ttl)
 return 1
 """
 
@@ -281,7 +294,7 @@ class RedisStore(TableStore):
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
                                                          **_CLIENT)
             self._client = redis.Redis(connection_pool=pool)
-        self._scripts: dict[int, tuple[Any, Any, Any]] = {}
+        self._scripts: dict[int, tuple[Any, Any, Any, Any]] = {}
         self._scripts_lock = threading.Lock()
         self._closed = threading.Event()
 
@@ -296,12 +309,12 @@ class RedisStore(TableStore):
         node = self._cluster.get_node_from_key(_table_key(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         return self._cluster.get_redis_connection(node)
 
-    def _script(self, client: Any) -> tuple[Any, Any, Any]:
+    def _script(self, client: Any) -> tuple[Any, Any, Any, Any]:
         with self._scripts_lock:
             scripts = self._scripts.get(id(client))
             if scripts is None:
                 scripts = (client.register_script(_COMMIT), client.register_script(_CREATE),
-                           client.register_script(_COMPACT))
+                           client.register_script(_COMPACT), client.register_script(_TOUCH))
                 self._scripts[id(client)] = scripts
             return scripts
 
@@ -577,12 +590,10 @@ class RedisStore(TableStore):
             self.hub.notify(_table_of(message["channel"]))
 
     def touch(self, table: str, seat: int, when: float) -> None:
-        key = _presence_key(table)
+        node = self._node(table)
         try:
-            with self._node(table).pipeline(transaction=False) as pipe:
-                pipe.hset(key, str(seat), repr(when))
-                pipe.expire(key, self.ttl)
-                pipe.execute()
+            self._script(node)[3](keys=[_table_key(table), _presence_key(table)],
+                                  args=[str(seat), repr(when)])
         except _UNAVAILABLE as error:
             self._refresh(error)
             raise _unavailable(error) from error
