@@ -38,11 +38,12 @@ from typing import Any
 
 from thirtyone.cards import Card, parse_card
 from thirtyone.game import GameState, Seat, legal_moves
+from thirtyone.game.operations import Discard, Draw, Exchange, NextRound, Pass, is_move
 from thirtyone.game.public import Public
 from thirtyone.game.widow import trailing_passes
 from thirtyone.hands import HAND_SIZE
 from thirtyone.playout import plain_exchanges, plain_moves
-from thirtyone.policy import Judge, knock_model, mask_scorer, scorer
+from thirtyone.policy import Judge, discard_values, knock_model, mask_scorer, scorer
 from thirtyone.rules import Family, make_rules
 
 MAX_CHOICE = 10
@@ -183,9 +184,9 @@ class WorldDealer:
         for back, entry in enumerate(reversed(history)):
             seat, turns = entry.get("seat"), seen["turns"] - back - 1
             if seat == self.seat or seat is None or turns < 0 \
-                    or entry.get("type") not in ("exchange", "pass"):
+                    or not is_move(entry, (Exchange, Pass)):
                 break  # this seat's own turn, or the dealer's choice before the first turn
-            if entry["type"] == "pass":
+            if is_move(entry, Pass):
                 passes = trailing_passes(history[:len(history) - back])
                 if passes % players == 0:
                     break  # the table was renewed after it: the one it was made on is gone
@@ -213,18 +214,18 @@ class WorldDealer:
         discards: list[_Discarded] = []
         for back in range(len(history) - 1, -1, -1):
             entry = history[back]
-            if entry.get("seat") == self.seat or entry.get("type") not in ("draw", "discard"):
+            if entry.get("seat") == self.seat or not is_move(entry, (Draw, Discard)):
                 break
-            if entry["type"] != "discard":
+            if not is_move(entry, Discard):
                 continue
-            drawn = history[back - 1] if back else {}
-            if drawn.get("type") != "draw":
+            drawn = history[back - 1] if back else None
+            if drawn is None or not is_move(drawn, Draw):
                 break
             kept = None
             if drawn["source"] == "discard" and not self.rules.may_discard_pickup:
                 # The card taken was the pile's top: the one discarded just before.
-                before = history[back - 2] if back > 1 else {}
-                if before.get("type") != "discard":
+                before = history[back - 2] if back > 1 else None
+                if before is None or not is_move(before, Discard):
                     break
                 kept = parse_card(before["card"])
             discards.append(_Discarded(entry["seat"], parse_card(entry["card"]), kept))
@@ -238,14 +239,16 @@ class WorldDealer:
         plain = plain_exchanges(rules)
         worth = mask_scorer(rules)
         for discarded in self.discards:
-            # The policy discards the card whose loss leaves the best hand (Judge._judge).
-            mask = discarded.card.mask
-            for card in hands[discarded.seat]:
-                mask |= card.mask
-            kept = worth(mask ^ discarded.card.mask)
-            for card in hands[discarded.seat]:
-                if card is not discarded.kept and worth(mask ^ card.mask) > kept:
-                    return False
+            # The policy's discard (discard_values): none of the cards it could have
+            # discarded instead leaves a better hand.
+            hand = hands[discarded.seat]
+            whole = discarded.card.mask
+            for card in hand:
+                whole |= card.mask
+            others = (card for card in hand if card is not discarded.kept)
+            kept, *values = discard_values(worth, whole, (discarded.card, *others))
+            if any(value > kept for value in values):
+                return False
         for move in self.recent:
             hand = hands[move.seat]
             if move.entry is not None:
@@ -371,4 +374,4 @@ def round_start(history: Sequence[Mapping[str, Any]]) -> int:
     """Where the moves of the round being played begin in ``history``: after the last
     ``next_round``."""
     return max((index + 1 for index, entry in enumerate(history)
-                if entry.get("type") == "next_round"), default=0)
+                if is_move(entry, NextRound)), default=0)

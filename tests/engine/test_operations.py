@@ -3,12 +3,14 @@ and settlers cover every family and settlement."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import get_args, get_type_hints
 
 import pytest
 
 from thirtyone.errors import MoveError
-from thirtyone.game import apply_move, legal_moves, new_game
+from thirtyone.game import apply_move, legal_moves, new_game, operations
 from thirtyone.game.families import FLOWS, flow_for
 from thirtyone.game.moves import MOVE_FIELDS, Move, PlayedExchange
 from thirtyone.game.operations import MOVES, OPERATIONS, Operation, Phrase
@@ -70,3 +72,43 @@ def test_an_operation_says_its_move_as_a_phrase_of_the_catalogs():
     assert phrase.template == "Exchange with the table: give {given}; take {taken}"
     (taken,) = phrase.params["taken"]
     assert isinstance(taken, Phrase) and taken.params["place"].index == 1
+
+
+_TYPE_READ = r"""(?:\[\s*["']type["']\s*\]|\.get\(\s*["']type["']\s*\)|(?<![.\w])kind\b)"""
+_COMPARED = re.compile(_TYPE_READ + r"\s*(?:==|!=|not\s+in\b|in\b)\s*(?P<rhs>[^:\n]*)")
+_REVERSED = re.compile(r"""["'](?P<name>\w+)["']\s*(?:==|!=)\s*[\w.]*""" + _TYPE_READ)
+
+
+def type_comparisons(text: str) -> list[str]:
+    """The lines of ``text`` that compare a move's type with a move type's name."""
+    names = set(MOVES)
+    found = []
+    for line in text.splitlines():
+        compared = {name for match in _COMPARED.finditer(line)
+                    for name in re.findall(r"""["'](\w+)["']""", match["rhs"])}
+        compared |= {match["name"] for match in _REVERSED.finditer(line)}
+        if compared & names:
+            found.append(line.strip())
+    return found
+
+
+def test_type_comparisons_are_found():
+    assert type_comparisons('        if move["type"] == "take":') != []
+    assert type_comparisons('    if kind in ("join", "pass") and x:') != []
+    assert type_comparisons('if entry.get("type") not in ("draw", "discard"):') != []
+    assert type_comparisons('if "knock" != move["type"]:') != []
+    assert type_comparisons('if spec.kind == "choice":') == []
+    assert type_comparisons('if seen["phase"] != "draw":') == []
+
+
+def test_only_the_operations_compare_a_moves_type_with_names():
+    """The bots, the flows and the web ask a move's operation (``is_move``, ``read_move``)
+    rather than compare its type with names: only the operations' own module does."""
+    root = Path(operations.__file__).parents[1]
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        if path != Path(operations.__file__):
+            lines = type_comparisons(path.read_text())
+            if lines:
+                found[str(path.relative_to(root))] = lines
+    assert found == {}

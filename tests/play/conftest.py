@@ -19,13 +19,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from tests.conftest import calibrated
 
 from thirtyone.web import create_app
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-# Long enough for the page to show the rest of a match the computer players play alone.
-TIMEOUT_MS = 60_000
+# Long enough for the page to show the rest of a match the computer players play alone (60 s
+# on an idle machine, longer on a busy one).
+TIMEOUT_MS = int(calibrated(60) * 1000)
 CARD = re.compile(r'data-card="([^"]+)"')
 
 

@@ -378,3 +378,24 @@ def test_nobody_but_its_player_revokes_or_claims_a_rematch_seat(client):
         "seat_reserved", "invitation_required")
     mine = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[0]))
     assert mine.status_code == 201 and mine.json["seat"] == 0
+
+
+def test_a_key_rotation_gives_no_more_time(client, clock):
+    for _ in range(5):
+        table, keys = _two_humans(client, turn_seconds=5)
+        answer = client.get(f"/v1/tables/{table}").json
+        seat = answer["to_move"]
+        if seat is not None:
+            break
+    deadline = answer["seats"][seat]["deadline"]
+    for _ in range(10):
+        clock.now += 0.4
+        rotated = client.post(f"/v1/tables/{table}/seats/{seat}/key", headers=bearer(keys[seat]))
+        assert rotated.status_code == 201
+        keys[seat] = rotated.json["key"]
+    # The rotations restarted nothing: past the first deadline the autopilot moves the seat.
+    assert client.get(f"/v1/tables/{table}").json["seats"][seat]["deadline"] == deadline
+    clock.now += 1.1
+    moved = client.get(f"/v1/tables/{table}").json
+    assert "autopilot" in [event["type"] for event in _events_since(client, table, 0)]
+    assert moved["to_move"] != seat or moved["version"] > answer["version"] + 10

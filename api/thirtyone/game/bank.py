@@ -19,9 +19,10 @@ from typing import Any
 from thirtyone.errors import N_, MoveError, StateError
 from thirtyone.game.dealing import deal, dealing_order
 from thirtyone.game.draw import AFTER_DRAWING, DRAW, KNOCK, STAND, DrawFlow
+from thirtyone.game.exchange import exchange_moves, exchange_sizes, hide_gift, read_exchange, swap
 from thirtyone.game.family import Events, shows_blitz
 from thirtyone.game.moves import Move, PlayedMove, move_card, refuse
-from thirtyone.game.operations import Exchange, Operation
+from thirtyone.game.operations import Exchange, Join, Operation, Pass
 from thirtyone.game.settlers import settle_blitz
 from thirtyone.game.state import GameState, Phase
 from thirtyone.game.widow import (
@@ -29,12 +30,7 @@ from thirtyone.game.widow import (
     WIDOW_SIZE,
     WidowPhase,
     check_carried_deal,
-    exchange_moves,
-    exchange_sizes,
-    hide_gift,
     next_player,
-    read_exchange,
-    swap,
     to_join,
 )
 from thirtyone.hands import evaluator
@@ -91,7 +87,7 @@ class BankFlow(DrawFlow):
         """A carried deal is joined (or passed) first; ``join`` and ``pass`` are for it."""
         if state.table and state.phase == WidowPhase.JOIN:
             return refuse("must_join", N_("join the carried deal or pass first"), field="type")
-        if state.table and kind in ("join", "pass") and state.rules.tie == "carry":
+        if state.table and kind in (Join.type, Pass.type) and state.rules.tie == "carry":
             return refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
                           field="type", move=kind, phase=str(state.phase))
         return super().refusal(state, kind)

@@ -29,6 +29,7 @@ from typing import Any
 from thirtyone.errors import N_, StateError
 from thirtyone.events import HandSwapped
 from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.exchange import exchange_moves, read_exchange, swap
 from thirtyone.game.family import (
     Events,
     PlainKnock,
@@ -42,7 +43,7 @@ from thirtyone.game.moves import Move, move_card, refuse
 from thirtyone.game.operations import Exchange, Keep, Operation, Renew, SwapHand, read_table_hand
 from thirtyone.game.settlers import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
-from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
+from thirtyone.game.widow import check_widow_state
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
 

@@ -392,6 +392,14 @@ class TableStore(ABC):
     def request(self, table: str, key: str) -> RequestRecord | None:
         """What the request with idempotency key ``key`` committed at ``table``, if any."""
 
+    def confirm(self, table: str) -> None:
+        """Return once ``table``'s last commit is as durable as a commit must be before it is
+        acknowledged (a store with replicas: that many have it); :class:`CommitUnconfirmed`
+        when it is not. An idempotent retry answers the stored answer only after this: the
+        first attempt's answer may have been a 503 because its commit was unconfirmed."""
+        # Without replicas, a commit is as durable as it gets once it returned.
+        return None
+
     @abstractmethod
     def ping(self) -> None:
         """Return when the store answers; :class:`StoreUnavailable` when it does not."""

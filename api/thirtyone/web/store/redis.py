@@ -319,6 +319,26 @@ class RedisStore(TableStore):
                 # resubscribe, or at their next quiet read.
                 self._refresh(error)
 
+    def confirm(self, table: str) -> None:
+        if self.replicas <= 0:
+            return
+        node = self._node(table)
+        with metrics.store_call("confirm"):
+            try:
+                with node.pipeline(transaction=False) as pipe:
+                    # A write of this connection after the commit (the table's lifetime, set
+                    # again): WAIT counts the replicas that reached it, which hold the commit
+                    # too, the primary's replication stream being in order.
+                    pipe.expire(_table_key(table), self.ttl)
+                    pipe.wait(self.replicas, WAIT_MS)
+                    _, acknowledged = pipe.execute()
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error) from error
+        if acknowledged < self.replicas:
+            metrics.STORE_ERRORS.labels("WaitTimeout").inc()
+            raise CommitUnconfirmed(f"{acknowledged} of {self.replicas} replicas have it")
+
     def entries(self, table: str, after: int) -> list[Entry]:
         with metrics.store_call("entries"):
             try:

@@ -21,7 +21,7 @@ from thirtyone.web.tables.autoplay import play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.clocks import enforce
 from thirtyone.web.tables.ledger import load_table, table_state
-from thirtyone.web.tables.life import changed, commit_life, start, waiting_for
+from thirtyone.web.tables.life import changed, commit_change, commit_life, start, waiting_for
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import (
     bad_invitation,
@@ -162,7 +162,7 @@ class SeatInvitation(MethodView):
                 raise seat_reserved(seat)
             after = changed(record, seat_changes={
                 seat: {"invitation": key_hash(invitation), "reserved": None}})
-            commit_life(record, after, [], table_state(record), [])
+            commit_change(record, after, [])
 
         retried(table, replace)
         return jsonify({"seat": seat, "invitation": invitation}), 201
@@ -184,7 +184,7 @@ class SeatKey(MethodView):
                 raise not_your_seat(seat)
             stored = record.seats[seat]
             after = changed(record, seats={seat: SeatRecord(stored.bot, key_hash(key))})
-            commit_life(record, after, [], table_state(record), [])
+            commit_change(record, after, [])
 
         retried(table, rotate)
         return jsonify({"seat": seat, "key": key}), 201
@@ -240,7 +240,7 @@ class TableLeave(MethodView):
             after = changed(record, seats={seat: SeatRecord(bot, stored.key_hash)})
             moves: list[dict[str, Any]] = []
             events: list[Any] = [{"type": "seat_left", "seat": seat, "bot": bot}]
-            played, bot_events = play_due(after.seats, state, moves)
+            played, bot_events = play_due(record, after.seats, state, moves)
             committed = commit_life(record, after, moves, played, events + bot_events)
             return committed, played, events + bot_events
 

@@ -29,7 +29,7 @@ from thirtyone.game import GameState, new_game
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import SeatRecord, TableRecord
 from thirtyone.web.tables import autoplay
-from thirtyone.web.tables.ledger import commit, first_record, load_table, store
+from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
 from thirtyone.web.tables.seats import key_hash, new_key
 from thirtyone.web.tables.table import DEFAULT_LEVEL, Phase, Seat, Table, of, stored
 
@@ -95,6 +95,13 @@ def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
     clocked table, the next turn starts now."""
     after = changed(record, **changes)
     return changed(after, turn_started=time.time()) if of(after).clocked else after
+
+
+def commit_change(before: TableRecord, after: TableRecord, events: list[Any]) -> None:
+    """Commit ``after``'s seats and metadata, with no move, as the version after
+    ``before``'s; the turn clock goes on (a key rotated or an invitation replaced gives
+    nobody more time)."""
+    commit(before, before.version, [], table_state(before), events, meta=after)
 
 
 def commit_life(before: TableRecord, after: TableRecord, moves: list[dict[str, Any]],
@@ -195,7 +202,7 @@ def start(record: TableRecord, after: TableRecord,
     moves: list[dict[str, Any]] = [{"type": "deal", "seed": state.seed}]
     events = [*events, {"type": "table_started", "seed_sha256": record.seed_sha256,
                         "bots": sorted(seats)}]
-    played, bot_events = autoplay.play_due(after.seats, state, moves)
+    played, bot_events = autoplay.play_due(record, after.seats, state, moves)
     committed = commit_life(record, after, moves, played, events + bot_events)
     if of(after).public:
         store().unlist(record.table)

@@ -74,7 +74,8 @@ class Table:
     ``server_seed`` is the server's secret seed (never shown before the match is over);
     ``level`` the bots' level for seats handed over; ``turn_seconds`` and ``turn_started``
     the clock; ``public`` and ``created`` the lobby listing; ``creator`` the seat that opened
-    it; ``rematch`` the next table and ``rematch_of`` the one before."""
+    it; ``rematch`` the next table and ``rematch_of`` the one before; the table's epoch and
+    version are the record's own."""
 
     seats: tuple[Seat, ...]
     phase: Phase = Phase.PLAYING
@@ -90,6 +91,9 @@ class Table:
     creator: int | None = None
     rematch: str | None = None
     rematch_of: str | None = None
+    changes: int = 0
+    """Versions that changed the table but played no move (claims, keys, invitations, a
+    rematch announced): the version cap counts moves only."""
     unknown: Mapping[str, Any] = field(default_factory=dict)
     """Keys of the stored JSON this version does not know (a newer instance's): kept as
     they are when this one commits, never dropped."""
