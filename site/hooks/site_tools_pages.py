@@ -95,7 +95,9 @@ def _sheet(preset: Preset, lang: str) -> str:
         "none": _("One game decides: tick the winner."),
     }[kind]
     player, round_, total = _("Player"), _("Round"), _("Total")
-    head = "".join(f"<th>{escape(player)} {seat}<br>&nbsp;</th>" for seat in range(1, seats + 1))
+    # The columns are numbered (six names would not fit a phone); the label names them.
+    head = "".join(f'<th scope="col" aria-label="{escape(player)} {seat}">{seat}<br>&nbsp;</th>'
+                   for seat in range(1, seats + 1))
     rows = "".join(
         f"<tr><th scope=\"row\">{number}</th>" + "<td></td>" * seats + "</tr>"
         for number in range(1, SHEET_ROUNDS + 1))
