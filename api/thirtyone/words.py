@@ -133,6 +133,11 @@ def italian_card_name(translations: gettext.NullTranslations, card: str | Card) 
         rank=translations.gettext(rank))
 
 
+def pack_of_deck(deck: str) -> str:
+    """The pack a deck's cards are named by: ``italian`` for ``italian40``, else ``french``."""
+    return "italian" if deck == "italian40" else "french"
+
+
 def pack_of(seen: Mapping[str, Any]) -> str:
     """The pack a view's cards are named by: ``italian`` for the deck ``italian40`` (the table's
     own option, or its preset's default), ``french`` otherwise."""
@@ -145,7 +150,7 @@ def pack_of(seen: Mapping[str, Any]) -> str:
             deck = find_preset(rules.get("variant", "")).rules.deck
         except OptionError:
             return "french"
-    return "italian" if deck == "italian40" else "french"
+    return pack_of_deck(deck)
 
 
 def card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
@@ -206,15 +211,17 @@ def ordinal(index: int) -> int:
     return index + 1
 
 
-def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -> Any:
-    """An event parameter as the sentence shows it: card names, localized sources, table
-    hands counted from 1."""
+def _event_words(translations: gettext.NullTranslations, key: str, value: Any,
+                 pack: str = "french") -> Any:
+    """An event parameter as the sentence shows it: card names (by ``pack``), localized
+    sources, table hands counted from 1."""
+    name = italian_card_name if pack == "italian" else card_name
     if key == "card" and isinstance(value, str):
-        return card_name(translations, value)
+        return name(translations, value)
     if key == "hand" and isinstance(value, int):
         return ordinal(value)
     if key == "cards" and isinstance(value, list) and all(isinstance(code, str) for code in value):
-        return ", ".join(card_name(translations, code) for code in value)
+        return ", ".join(name(translations, code) for code in value)
     if key == "source" and value == "stock":
         return translations.pgettext("event source", "stock")
     if key == "source" and value == "discard":
@@ -225,9 +232,11 @@ def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -
     return value
 
 
-def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any]) -> str:
-    """What an event says (its ``type`` when no sentence is known for it)."""
-    params = {key: _event_words(translations, key, value) for key, value in event.items()}
+def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any],
+                  pack: str = "french") -> str:
+    """What an event says (its ``type`` when no sentence is known for it), its cards named by
+    ``pack`` (:func:`pack_of_deck`)."""
+    params = {key: _event_words(translations, key, value, pack) for key, value in event.items()}
     counted = EVENT_PLURALS.get(event["type"])
     if counted is not None and isinstance(event.get(counted[0]), int):
         name, (singular, plural) = counted

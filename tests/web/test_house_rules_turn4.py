@@ -138,3 +138,15 @@ def test_il_31_moves_name_the_italian_pack(client):
         "state": scat, "seat": 1, "move": {"type": "draw", "source": "discard"}})
     words = " ".join(move["description"] for move in answer.json["legal_moves"])
     assert "asso di cuori" in words and "coppe" not in words
+
+
+def test_il_31_events_name_the_italian_pack(client):
+    hands = [["AS", "KS", "2D"], ["AH", "4H", "6C"]]
+    state = draw_position(hands, variant="trentuno-40", discard=("3S",)).to_dict()
+    answer = client.post("/v1/games/moves?lang=it", json={
+        "state": state, "seat": 1, "move": {"type": "draw", "source": "discard"}})
+    answer = client.post("/v1/games/moves?lang=it", json={
+        "state": answer.json["state"], "seat": 1, "move": {"type": "discard", "card": "6C"}})
+    assert answer.status_code == 200, answer.json
+    said = " ".join(event["message"] for event in answer.json["events"])
+    assert "sei di bastoni" in said and "fiori" not in said
