@@ -115,6 +115,12 @@ ITALIAN_SUIT_NAMES: dict[str, str] = {
 }
 """The Italian regional pack's suits (coppe, denari, bastoni, spade) in the places of hearts,
 diamonds, clubs and spades, for the ``italian40`` deck of "Il 31" (RULES.md §4.15)."""
+ITALIAN_IN_SUIT: dict[str, str] = {
+    "H": N_("in cups"),
+    "D": N_("in coins"),
+    "C": N_("in batons"),
+    "S": N_("in swords"),
+}
 KNIGHT = N_("knight")
 """The Italian pack's cavallo, in the queen's place."""
 
@@ -186,18 +192,21 @@ def points_text(translations: gettext.NullTranslations, points: float) -> str:
     return translations.pgettext("fraction", "{points} points").format(points=text)
 
 
-def describe_score(translations: gettext.NullTranslations, score: HandScore) -> str:
-    """A sentence saying what a hand is worth, its counted cards named."""
+def describe_score(translations: gettext.NullTranslations, score: HandScore,
+                   pack: str = "french") -> str:
+    """A sentence saying what a hand is worth, its counted cards named (by ``pack``)."""
+    name = italian_card_name if pack == "italian" else card_name
+    in_suits = ITALIAN_IN_SUIT if pack == "italian" else IN_SUIT
     shown = [
-        f"{card_name(translations, card)} ({card_name(translations, score.wild[card.code])})"
-        if card.code in score.wild else card_name(translations, card)
+        f"{name(translations, card)} ({name(translations, score.wild[card.code])})"
+        if card.code in score.wild else name(translations, card)
         for card in score.counted
     ]
     category = translations.gettext(CATEGORY_NAMES[score.category])
     points = points_text(translations, score.points)
     if score.suit and len(score.counted) > 1:
         return translations.gettext(N_("{category}: {points} {in_suit} ({cards}).")).format(
-            category=category, points=points, in_suit=translations.gettext(IN_SUIT[score.suit]),
+            category=category, points=points, in_suit=translations.gettext(in_suits[score.suit]),
             cards=", ".join(shown),
         )
     return translations.gettext(N_("{category}: {points} ({cards}).")).format(

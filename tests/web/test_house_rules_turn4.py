@@ -150,3 +150,14 @@ def test_il_31_events_name_the_italian_pack(client):
     assert answer.status_code == 200, answer.json
     said = " ".join(event["message"] for event in answer.json["events"])
     assert "sei di bastoni" in said and "fiori" not in said
+
+
+def test_il_31_scores_say_the_italian_pack(client):
+    answer = client.post("/v1/hands/score?lang=it", json={"variant": "trentuno-40",
+                                                          "hand": ["AH", "QH", "KH"]})
+    assert answer.status_code == 200, answer.json
+    assert "a coppe" in answer.json["description"]
+    assert "cavallo di coppe" in answer.json["card_names"]
+    scat = client.post("/v1/hands/score?lang=it", json={"variant": "scat",
+                                                       "hand": ["AH", "QH", "KH"]}).json
+    assert "a cuori" in scat["description"] and "donna di cuori" in scat["card_names"]
