@@ -27,10 +27,11 @@ from typing import Any
 
 import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
-from thirtyone.errors import N_
+from thirtyone.errors import N_, OptionError
 from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
 from thirtyone.game.operations import CardNames, Ordinal, Phrase, operation_of
 from thirtyone.hands import CATEGORY_NAMES, HandScore
+from thirtyone.rules import find_preset
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
 """The languages the catalogs hold; the first is the default."""
@@ -106,6 +107,51 @@ def format_message(translations: gettext.NullTranslations, template: str,
 _CARD_NAMES: weakref.WeakKeyDictionary[gettext.NullTranslations, dict[str, str]] = (
     weakref.WeakKeyDictionary())
 
+ITALIAN_SUIT_NAMES: dict[str, str] = {
+    "H": N_("{rank} of cups"),
+    "D": N_("{rank} of coins"),
+    "C": N_("{rank} of batons"),
+    "S": N_("{rank} of swords"),
+}
+"""The Italian regional pack's suits (coppe, denari, bastoni, spade) in the places of hearts,
+diamonds, clubs and spades, for the ``italian40`` deck of "Il 31" (RULES.md §4.15)."""
+KNIGHT = N_("knight")
+"""The Italian pack's cavallo, in the queen's place."""
+
+
+def italian_card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
+    """A card of the Italian pack by its regional name: "cavallo di coppe", "всадник кубков".
+
+    >>> italian_card_name(NULL, "QH")
+    'knight of cups'
+    """
+    parsed = parse_card(card)
+    if parsed.suit is None:
+        return translations.gettext(RANK_NAMES["X"])
+    rank = KNIGHT if parsed.rank == "Q" else RANK_NAMES[parsed.rank]
+    return translations.gettext(ITALIAN_SUIT_NAMES[parsed.suit]).format(
+        rank=translations.gettext(rank))
+
+
+def pack_of_deck(deck: str) -> str:
+    """The pack a deck's cards are named by: ``italian`` for ``italian40``, else ``french``."""
+    return "italian" if deck == "italian40" else "french"
+
+
+def pack_of(seen: Mapping[str, Any]) -> str:
+    """The pack a view's cards are named by: ``italian`` for the deck ``italian40`` (the table's
+    own option, or its preset's default), ``french`` otherwise."""
+    rules = seen.get("rules")
+    if not isinstance(rules, Mapping):
+        return "french"
+    deck = (rules.get("options") or {}).get("deck")
+    if deck is None:
+        try:
+            deck = find_preset(rules.get("variant", "")).rules.deck
+        except OptionError:
+            return "french"
+    return pack_of_deck(deck)
+
 
 def card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
     """A card's name: "ace of spades", "туз пик", "asso di picche"."""
@@ -165,15 +211,17 @@ def ordinal(index: int) -> int:
     return index + 1
 
 
-def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -> Any:
-    """An event parameter as the sentence shows it: card names, localized sources, table
-    hands counted from 1."""
+def _event_words(translations: gettext.NullTranslations, key: str, value: Any,
+                 pack: str = "french") -> Any:
+    """An event parameter as the sentence shows it: card names (by ``pack``), localized
+    sources, table hands counted from 1."""
+    name = italian_card_name if pack == "italian" else card_name
     if key == "card" and isinstance(value, str):
-        return card_name(translations, value)
+        return name(translations, value)
     if key == "hand" and isinstance(value, int):
         return ordinal(value)
     if key == "cards" and isinstance(value, list) and all(isinstance(code, str) for code in value):
-        return ", ".join(card_name(translations, code) for code in value)
+        return ", ".join(name(translations, code) for code in value)
     if key == "source" and value == "stock":
         return translations.pgettext("event source", "stock")
     if key == "source" and value == "discard":
@@ -184,9 +232,11 @@ def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -
     return value
 
 
-def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any]) -> str:
-    """What an event says (its ``type`` when no sentence is known for it)."""
-    params = {key: _event_words(translations, key, value) for key, value in event.items()}
+def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any],
+                  pack: str = "french") -> str:
+    """What an event says (its ``type`` when no sentence is known for it), its cards named by
+    ``pack`` (:func:`pack_of_deck`)."""
+    params = {key: _event_words(translations, key, value, pack) for key, value in event.items()}
     counted = EVENT_PLURALS.get(event["type"])
     if counted is not None and isinstance(event.get(counted[0]), int):
         name, (singular, plural) = counted
@@ -201,21 +251,23 @@ def event_message(translations: gettext.NullTranslations, event: Mapping[str, An
     return format_message(translations, template, params)
 
 
-def say(translations: gettext.NullTranslations, phrase: Phrase) -> str:
-    """A :class:`~thirtyone.game.moves.Phrase` in the language of ``translations``."""
-    return format_message(translations, phrase.template,
-                          {key: _part(translations, value) for key, value in phrase.params.items()})
+def say(translations: gettext.NullTranslations, phrase: Phrase, pack: str = "french") -> str:
+    """A :class:`~thirtyone.game.moves.Phrase` in the language of ``translations``, its cards
+    named by ``pack`` (``italian``: the regional names of the Italian pack)."""
+    return format_message(translations, phrase.template, {
+        key: _part(translations, value, pack) for key, value in phrase.params.items()})
 
 
-def _part(translations: gettext.NullTranslations, value: Any) -> Any:
+def _part(translations: gettext.NullTranslations, value: Any, pack: str = "french") -> Any:
     if isinstance(value, Phrase):
-        return say(translations, value)
+        return say(translations, value, pack)
     if isinstance(value, CardNames):
-        return ", ".join(card_name(translations, card) for card in value.cards)
+        name = italian_card_name if pack == "italian" else card_name
+        return ", ".join(name(translations, card) for card in value.cards)
     if isinstance(value, Ordinal):
         return ordinal(value.index)
     if isinstance(value, list):
-        return ", ".join(str(_part(translations, part)) for part in value)
+        return ", ".join(str(_part(translations, part, pack)) for part in value)
     return value
 
 
@@ -223,5 +275,5 @@ def describe_move(translations: gettext.NullTranslations, move: Mapping[str, Any
                   seen: Mapping[str, Any]) -> str:
     """A legal move in words, with the cards named that ``seen`` (the mover's
     :func:`~thirtyone.game.view`) shows: what the API's ``legal_moves``, the command line and
-    the hints say."""
-    return say(translations, operation_of(move).words(move, seen))
+    the hints say; the cards of the Italian pack (``italian40``) by their regional names."""
+    return say(translations, operation_of(move).words(move, seen), pack_of(seen))
