@@ -204,7 +204,8 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
 # Every client of these tests is 127.0.0.1: the rate limits per address would stop them.
 UNLIMITED = {name: "1000000 per minute" for name in (
     "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES", "THIRTYONE_LIMIT_STREAMS",
-    "THIRTYONE_LIMIT_ADVICE", "THIRTYONE_ADVICE_CPU")} | {"THIRTYONE_OPEN_TABLES": "1000000"}
+    "THIRTYONE_LIMIT_ADVICE", "THIRTYONE_ADVICE_CPU", "THIRTYONE_LIMIT_READS",
+    "THIRTYONE_LIMIT_SEATS", "THIRTYONE_LIMIT_KEYS")} | {"THIRTYONE_OPEN_TABLES": "1000000"}
 
 
 class Instance:
