@@ -192,8 +192,8 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
     def replicated() -> bool:
         import redis
 
-        # Each primary has its replica (min-replicas-to-write 1 refuses writes until then).
-        return all(info.get("min_slaves_good_slaves", 0) >= 1 for info in (
+        # Each primary has its replica (a commit's WAIT 1 is not answered until then).
+        return all(info["connected_slaves"] >= 1 for info in (
             redis.Redis(port=node.port).info("replication") for node in nodes)
             if info["role"] == "master")
 
