@@ -109,6 +109,7 @@ clients: $(CLIENTS)/node_modules/.installed
 # the site, node, or a real server (those tests, and the heaviest random ones, are marked
 # `slow`: tests/conftest.py marks every test using chromium or a real Redis).
 FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py tests/test_imports.py \
+	tests/test_calibration.py \
 	api/thirtyone
 
 test-fast: $(STAMP) translations
@@ -131,6 +132,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/games.py
 	bash benchmarks/http.sh
 	$(BIN)/python benchmarks/tables.py
+	$(BIN)/python benchmarks/fanout.py
+	$(BIN)/python benchmarks/lobby.py
+	$(BIN)/python benchmarks/layers.py
 
 # The strong bot against the greedy and random ones: 2,500 seeded matches, half an hour on 2 cores.
 bench-bots: $(STAMP)

@@ -4,9 +4,11 @@ Each request kind (score, batch score, variants, sealed new game, sealed move, t
 table move without bots, table move with a greedy bot, hint) is sent ``--requests`` times to an
 app built as ``thirtyone serve`` builds it (limits on, metrics on, a SQLite table store, the
 compute pool inline so that its work is counted here), through Flask's test client, in this
-process. cProfile counts every Python call; each function's own time goes to the layer of its
-module (a built-in's to its caller's layer), so the shares are measured in one run and do not
-depend on how busy the machine is (absolute times do: they are printed as a guide only).
+process. cProfile counts every Python call and times it in this process's CPU time (other
+processes on the machine weigh on it little; the shares still move by a few points from run
+to run); each function's own time goes to the layer of its module (a built-in's to its
+caller's layer). The Python calls per request are an exact count; the milliseconds, wall time
+unprofiled, are a guide only.
 
 The layers: routing (werkzeug's URL map), schema (marshmallow, webargs, flask-smorest's argument
 and response decorators), locale (flask-babel, babel, gettext and the engine's words), limiter
@@ -54,7 +56,7 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("limiter", "/flask_limiter/"), ("limiter", "/limits/"), ("limiter", "thirtyone/web/limits"),
     ("metrics", "/prometheus_client/"), ("metrics", "thirtyone/web/metrics.py"),
     ("CORS", "/flask_cors/"),
-    ("body deadline", "thirtyone/web/connections.py"), ("body deadline", "/threading.py"),
+    ("body deadline", "thirtyone/web/connections.py"),
     ("idempotency", "thirtyone/web/tables/idempotency.py"),
     ("sealing", "/cryptography/"), ("sealing", "thirtyone/web/sealing.py"), ("sealing", "zlib"),
     ("sealing", "hmac.py"), ("sealing", "_hashlib"), ("sealing", "base64.py"),
@@ -68,11 +70,18 @@ _RULES: tuple[tuple[str, str], ...] = (
 )
 
 
+# Helpers of every layer: their time goes to their callers' layers, as a built-in's does.
+_SHARED = ("/threading.py", "/contextlib.py", "/functools.py")
+
+
 def layer_of(function: tuple[str, int, str]) -> str | None:
     """The layer of a profiled function (file, line, name); ``None`` for a built-in that
-    belongs to no layer by its own name (its time then goes to its callers' layers)."""
+    belongs to no layer by its own name, or a helper of every layer (its time then goes to its
+    callers' layers)."""
     path, _, name = function
     where = path.replace(os.sep, "/") if path != "~" else name
+    if where.endswith(_SHARED):
+        return None
     for layer, fragment in _RULES:
         if fragment in where:
             return layer
@@ -124,6 +133,7 @@ class Requests:
             "THIRTYONE_LIMIT_MOVES": "1000000 per minute",
             "THIRTYONE_LIMIT_TABLES": "1000000 per minute",
             "THIRTYONE_LIMIT_ADVICE": "1000000 per minute",
+            "THIRTYONE_ADVICE_CPU": "1000000 per minute",
             "THIRTYONE_OPEN_TABLES": "1000000",
         })
         self.client = self.app.test_client()
@@ -149,19 +159,23 @@ class Requests:
         self.batch = {"variant": "scat", "hands": [
             [cards[i % 52], cards[(i + 13) % 52], cards[(i + 27) % 52]] for i in range(1000)]}
         # A table of two people, each with a key, and one with a greedy bot.
+        self.humans = self.open_humans()
+        self.botted = self.open_botted()
+
+    def open_humans(self) -> dict[str, Any]:
         opened = self.post("/v1/tables", {"variant": "scat", "players": 2})
         invitation = next(s["invitation"] for s in opened["seats"] if s["invitation"])
         claimed = self.post(f"/v1/tables/{opened['table']}/seats/1",
                             {"invitation": invitation, "name": "B"})
-        self.humans = {"table": opened["table"], "version": claimed["version"],
-                       "keys": {0: next(s["key"] for s in opened["seats"] if s["key"]),
-                                1: claimed["key"]}}
-        self.humans["answer"] = claimed
+        return {"table": opened["table"], "open": self.open_humans, "answer": claimed,
+                "keys": {0: next(s["key"] for s in opened["seats"] if s["key"]),
+                         1: claimed["key"]}}
+
+    def open_botted(self) -> dict[str, Any]:
         botted = self.post("/v1/tables", {"variant": "scat", "players": 2,
                                           "bots": {"1": "greedy"}})
-        self.botted = {"table": botted["table"], "version": botted["version"],
-                       "keys": {0: next(s["key"] for s in botted["seats"] if s["key"])},
-                       "answer": botted}
+        return {"table": botted["table"], "open": self.open_botted, "answer": botted,
+                "keys": {0: next(s["key"] for s in botted["seats"] if s["key"])}}
 
     def post(self, path: str, body: Any, headers: dict[str, str] | None = None) -> Any:
         response = self.client.post(path, json=body, headers={**self.headers, **(headers or {})})
@@ -180,8 +194,12 @@ class Requests:
         answer = table.pop("answer", None) or self.get(
             f"/v1/tables/{table['table']}", {"Authorization": f"Bearer {table['keys'][0]}"})
         to_move = answer["to_move"]
-        if answer["is_over"] or (to_move is not None and to_move not in table["keys"]):
-            raise RuntimeError("the profiled table stopped: play it with fewer moves")
+        if answer["is_over"]:
+            # The match is over: the moves go on at a new table.
+            table.update(table["open"]())
+            return self.next_table_move(table)
+        if to_move is not None and to_move not in table["keys"]:
+            raise RuntimeError(f"seat {to_move} is nobody's here")
         # Between rounds any seat deals the next one.
         seat = 0 if to_move is None else to_move
         key = table["keys"][seat]
@@ -237,7 +255,7 @@ def profile(requests: int) -> list[tuple[str, float, int, dict[str, float]]]:
                     send()
                     elapsed += time.perf_counter() - start
                 spent.append(elapsed / max(1, count // 3))
-            profiler = cProfile.Profile()
+            profiler = cProfile.Profile(time.process_time_ns, 1e-9)
             for _ in range(count):
                 send = prepare()
                 profiler.enable()
@@ -264,7 +282,7 @@ def markdown(rows: list[tuple[str, float, int, dict[str, float]]], requests: int
         f"request of each kind, {requests} times (table moves a quarter as often), through "
         "Flask's test client on an app built as `thirtyone serve` builds it (limits and "
         "metrics on, SQLite table store, advice inline), `Accept-Language: ru`. The shares "
-        "are each layer's part of the Python work cProfile saw (own time per function, a "
+        "are each layer's part of the CPU time cProfile saw (own time per function, a "
         "built-in's given to its caller's layer); `calls` is the Python calls per request, "
         "a count that load does not change. `ms` is the unprofiled time per request on this "
         "machine, a guide only (it moves with load). Under gunicorn at 16 connections: "
@@ -285,7 +303,7 @@ def markdown(rows: list[tuple[str, float, int, dict[str, float]]], requests: int
             "limiter: Flask-Limiter, limits",
             "metrics: prometheus_client and the hooks",
             "CORS: flask-cors",
-            "body deadline: reading the body within its time (a timer thread off gevent)",
+            "body deadline: reading the body within its time",
             "idempotency: the tables' idempotency keys",
             "sealing: cryptography, zlib, HMAC",
             "JSON: orjson, json",

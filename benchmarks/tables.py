@@ -6,7 +6,11 @@ its own ``redis-server`` and gunicorn servers as ``thirtyone serve`` runs them (
 
 - throughput with wrk (16 connections, one table each, ``benchmarks/table_moves.lua``): a table
   move over HTTP with SQLite and with Redis, against ``POST /v1/games/moves`` with a sealed
-  token on the same server. Target: a table move >= 70% of the sealed move's requests/s;
+  token on the same server. Target: a table move >= 70% of the sealed move's requests/s.
+  With it, the app's CPU per request (the workers' user and system time over the runs,
+  divided by the requests): a table move without bots (targets <= 3 ms), a spectator's read
+  of a table (<= 1 ms), and Redis's CPU per table move (<= 0.2 ms). ``--moves`` runs these
+  alone;
 - push latency at 200 concurrent tables (two human seats each, a stream open for each seat,
   each table moving about once a second): from the moment the mover has the answer to the
   moment the other seat's stream has the version. Targets: p99 <= 50 ms with Redis, <= 250 ms
@@ -22,6 +26,15 @@ And the distributed store (``--store`` runs these alone), on a Redis Cluster of 
 - push latency at 200 tables on the cluster. Target: p99 <= 50 ms;
 - a stream resumed one version behind on a table at version 20,000 against the same resume at
   version 20 (median of 30, from the request to the first event). Target: at most 2x.
+
+And what a finished match costs (``--finished`` runs these alone, in this process, against a
+Redis of its own; ``--archive URL`` names the archive, a SQLite file by default):
+
+- bytes per finished table in the live store, once archived: at the end (its log and
+  snapshots stay 30 s for the streams behind) and after (target < 4 KB), against the same
+  table kept whole when no shared archive is configured;
+- the archive's write cost per match: its record built (a replay of the match) and written,
+  median and p90 over the matches.
 
 Prints PASS or FAIL for each target; exit status 1 when one fails.
 """
@@ -42,7 +55,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from contextlib import closing  # noqa: E402
+from contextlib import closing, suppress  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
@@ -55,7 +68,8 @@ OPEN_STREAMS = 1000
 HALF_OPEN = 50
 TARGETS = {"move_ratio": 0.70, "push_redis_ms": 50.0, "push_sqlite_ms": 250.0,
            "streams_rss_mb": 200.0, "healthz_p99_ms": 50.0, "cluster_ratio": 0.90,
-           "push_cluster_ms": 50.0, "resume_ratio": 2.0}
+           "push_cluster_ms": 50.0, "resume_ratio": 2.0, "move_cpu_ms": 3.0,
+           "read_cpu_ms": 1.0, "redis_cpu_ms": 0.2}
 LONG_TABLE = 20_000
 SHORT_TABLE = 20
 RESUMES = 30
@@ -102,6 +116,17 @@ class Server:
         out = subprocess.run(["ps", "-o", "rss=", "--ppid", str(self.process.pid)],
                              capture_output=True, text=True).stdout.split()
         return max(int(value) for value in out) / 1024
+
+    def cpu_seconds(self):
+        """CPU seconds (user + system) the workers have used (from /proc, 10 ms steps)."""
+        pids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)],
+                              capture_output=True, text=True).stdout.split()
+        ticks = 0
+        for pid in pids:
+            with suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
 
     def stop(self):
         os.killpg(self.process.pid, signal.SIGTERM)
@@ -163,25 +188,40 @@ def sealed_move_script(server, folder):
     return script
 
 
-def throughput(servers, folder, seconds):
+def throughput(servers, folder, seconds, redis_port):
+    """Per run: requests/s, p50 and p99 ms and non-2xx answers (averaged over the rounds, p99
+    the worst), then the app's CPU ms per request (the server's workers, all rounds) and
+    Redis's (the Redis run only)."""
     sqlite, redis_server = servers
     sealed = sealed_move_script(sqlite, folder)
     moves = ROOT / "benchmarks" / "table_moves.lua"
+    read = Client(sqlite.port).call("POST", "/v1/tables", {"variant": "scat", "players": 2,
+                                                           "bots": {"1": "greedy"}})[1]
     runs = {
-        "sealed": (f"{sqlite.url}/v1/games/moves", sealed),
-        "sqlite": (sqlite.url, moves),
-        "redis": (redis_server.url, moves),
+        "sealed": (sqlite, f"{sqlite.url}/v1/games/moves", sealed),
+        "sqlite": (sqlite, sqlite.url, moves),
+        "redis": (redis_server, redis_server.url, moves),
+        "read": (sqlite, f"{sqlite.url}/v1/tables/{read['table']}", None),
     }
-    for url, script in runs.values():  # warm up: imports, hand tables, connections
+    for _, url, script in runs.values():  # warm up: imports, hand tables, connections
         wrk(url, 1, script)
     results = {name: [] for name in runs}
+    cpu = {name: 0.0 for name in runs}
+    redis_spent = 0.0
     for _ in range(ROUNDS):  # taking turns, so the machine's other work weighs on each alike
-        for name, (url, script) in runs.items():
+        for name, (server, url, script) in runs.items():
+            before, redis_before = server.cpu_seconds(), redis_cpu([redis_port])
             results[name].append(wrk(url, seconds, script))
+            cpu[name] += server.cpu_seconds() - before
+            if name == "redis":
+                redis_spent += redis_cpu([redis_port]) - redis_before
     summary = {}
     for name, rounds in results.items():
+        requests = sum(r[0] for r in rounds) * seconds
         summary[name] = (sum(r[0] for r in rounds) / ROUNDS, sum(r[1] for r in rounds) / ROUNDS,
-                         max(r[2] for r in rounds), sum(r[3] for r in rounds))
+                         max(r[2] for r in rounds), sum(r[3] for r in rounds),
+                         1000 * cpu[name] / requests,
+                         1000 * redis_spent / requests if name == "redis" else None)
     return summary
 
 
@@ -456,9 +496,112 @@ def store_benchmarks(seconds, folder, check, started):
             node.wait(timeout=10)
 
 
+FINISHED_MATCHES = 20
+
+
+def _table_bytes(client, table, without=()):
+    keys = [key for key in client.scan_iter(f"thirtyone:{{{table}}}*")
+            if not key.decode().endswith(without)]
+    return sum(client.memory_usage(key, samples=0) or 0 for key in keys)
+
+
+def finished_tables(redis_port, folder, archive_url, check):
+    """Bytes per finished table in Redis and the archive's write cost per match."""
+    import uuid
+
+    import redis as redis_client
+    from prometheus_client import REGISTRY
+
+    from thirtyone.web import create_app
+
+    live = redis_client.Redis(port=redis_port)
+    figures = {}
+    sizes: list[int] = []
+    for shared in (True, False):
+        app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "bench", "SITE_DIR": None,
+                          "THIRTYONE_STORE": f"redis://127.0.0.1:{redis_port}/0",
+                          "THIRTYONE_ARCHIVE": archive_url if shared else None,
+                          **{name: "1000000 per minute" for name in (
+                              "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES")}})
+        app.extensions["thirtyone.archive"].migrate()
+        client = app.test_client()
+        ends, afters, versions, costs = [], [], [], []
+        sizes = [] if shared else sizes
+        for _ in range(FINISHED_MATCHES):
+            created = client.post("/v1/tables", json={
+                "variant": "scat", "players": 2, "options": {"lives": 3, "free_ride": False}}
+            ).json
+            table = created["table"]
+            keys = {0: created["seats"][0]["key"]}
+            invitation = created["seats"][1]["invitation"]
+            keys[1] = client.post(f"/v1/tables/{table}/seats/1",
+                                  json={"invitation": invitation, "name": "B"}).json["key"]
+            answer = {"is_over": False}
+            while not answer["is_over"]:
+                public = client.get(f"/v1/tables/{table}").json
+                seat = public["to_move"] if public["to_move"] is not None else 0
+                mine = client.get(f"/v1/tables/{table}",
+                                  headers={"Authorization": f"Bearer {keys[seat]}"}).json
+                moves = mine["legal_moves"]
+                knocks = [move for move in moves if move["type"] == "knock"]
+                move = knocks[0] if knocks and mine["view"]["turns"] >= 4 else moves[0]
+                before = REGISTRY.get_sample_value("thirtyone_archive_write_seconds_sum") or 0
+                answer = client.post(
+                    f"/v1/tables/{table}/moves", json={"move": move, "version": mine["version"]},
+                    headers={"Authorization": f"Bearer {keys[seat]}",
+                             "Idempotency-Key": str(uuid.uuid4())}).json
+            costs.append((REGISTRY.get_sample_value("thirtyone_archive_write_seconds_sum")
+                          or 0) - before)
+            versions.append(answer["version"])
+            if shared:
+                sizes.append(len(client.get(f"/v1/tables/{table}/record").data))
+            ends.append(_table_bytes(live, table))
+            afters.append(_table_bytes(live, table, (":log", ":snapshots")))
+        figures[shared] = (ends, afters, versions, costs)
+    ends, afters, versions, costs = figures[True]
+    whole = figures[False][0]
+    mean = sum(afters) / len(afters)
+    print(f"{FINISHED_MATCHES} matches of scat (3 lives), {sum(versions) / len(versions):.0f} "
+          f"versions on average; archive {archive_url.split(':')[0]}", flush=True)
+    print(f"finished table in Redis: {sum(ends) / len(ends):.0f} B at the end (log and "
+          f"snapshots for 30 s), {mean:.0f} B after (max {max(afters)}); kept whole without "
+          f"a shared archive: {sum(whole) / len(whole):.0f} B", flush=True)
+    costs.sort()
+    median, p90 = costs[len(costs) // 2], costs[int(len(costs) * 0.9)]
+    print(f"archive write per match (record built and written): median {median * 1000:.1f} "
+          f"ms, p90 {p90 * 1000:.1f} ms; a record is {sum(sizes) / len(sizes):.0f} B",
+          flush=True)
+    check("bytes per finished table in the live store < 4 KB", mean < 4096,
+          f"{mean:.0f} B (max {max(afters)})")
+
+
 def main():
+    if "--finished" in sys.argv:
+        archive = (sys.argv[sys.argv.index("--archive") + 1] if "--archive" in sys.argv
+                   else None)
+        folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
+        port = free_port()
+        process = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
+        wait_port(port)
+        checks = []
+
+        def check(name, ok, figure):
+            checks.append(ok)
+            print(f"{'PASS' if ok else 'FAIL'}  {name}: {figure}", flush=True)
+
+        try:
+            finished_tables(port, folder, archive or f"sqlite:///{folder}/archive.sqlite3",
+                            check)
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+            shutil.rmtree(folder, ignore_errors=True)
+        sys.exit(0 if all(checks) else 1)
     only_store = "--store" in sys.argv
-    arguments = [argument for argument in sys.argv[1:] if argument != "--store"]
+    only_moves = "--moves" in sys.argv
+    arguments = [argument for argument in sys.argv[1:] if argument not in ("--store", "--moves")]
     seconds = int(arguments[0]) if arguments else 5
     if shutil.which("wrk") is None or shutil.which("redis-server") is None:
         sys.exit("wrk and redis-server are needed: apt-get install wrk redis-server")
@@ -482,15 +625,19 @@ def main():
 
         print(f"gunicorn gevent, 2 workers; wrk {CONNECTIONS} connections, {ROUNDS} rounds of "
               f"{seconds}s per endpoint", flush=True)
-        store_benchmarks(seconds, folder, check, started)
+        if not only_moves:
+            store_benchmarks(seconds, folder, check, started)
         if not only_store:
-            summary = throughput((sqlite, redis_server), folder, seconds)
-            print(f"{'endpoint':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}")
+            summary = throughput((sqlite, redis_server), folder, seconds, redis_port)
+            print(f"{'endpoint':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}"
+                  f"{'app CPU ms':>12}")
             names = {"sealed": "POST /v1/games/moves (sealed, baseline)",
                      "sqlite": "POST /v1/tables/{t}/moves, SQLite",
-                     "redis": "POST /v1/tables/{t}/moves, Redis"}
-            for name, (rps, p50, p99, bad) in summary.items():
-                print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}")
+                     "redis": "POST /v1/tables/{t}/moves, Redis",
+                     "read": "GET /v1/tables/{t}, SQLite"}
+            for name, (rps, p50, p99, bad, app_ms, _) in summary.items():
+                print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}"
+                      f"{app_ms:>12.2f}")
             base = summary["sealed"][0]
             for name in ("sqlite", "redis"):
                 ratio = summary[name][0] / base
@@ -498,7 +645,16 @@ def main():
                       ratio >= TARGETS["move_ratio"], f"{ratio:.0%}")
             check("no non-2xx answers", sum(s[3] for s in summary.values()) == 0,
                   str(sum(s[3] for s in summary.values())))
+            for name in ("sqlite", "redis"):
+                check(f"app CPU per table move without bots ({name}) <= "
+                      f"{TARGETS['move_cpu_ms']} ms", summary[name][4] <= TARGETS["move_cpu_ms"],
+                      f"{summary[name][4]:.2f} ms")
+            check(f"app CPU per table read <= {TARGETS['read_cpu_ms']} ms",
+                  summary["read"][4] <= TARGETS["read_cpu_ms"], f"{summary['read'][4]:.2f} ms")
+            check(f"Redis CPU per table move <= {TARGETS['redis_cpu_ms']} ms",
+                  summary["redis"][5] <= TARGETS["redis_cpu_ms"], f"{summary['redis'][5]:.3f} ms")
 
+        if not only_store and not only_moves:
             for name, server, target in (("redis", redis_server, TARGETS["push_redis_ms"]),
                                          ("sqlite", sqlite, TARGETS["push_sqlite_ms"])):
                 latencies, missing = push_latency(server, 2 * seconds)

@@ -63,6 +63,8 @@ HAND_CASES: tuple[tuple[str, dict[str, Any]], ...] = (
                                             "italian40")),
     *(("schwimmen", {"fire": value}) for value in ("aces", "any-trips")),
     ("stop-the-bus", {"brag_order": "ace-high"}),
+    # RULES.md §4.15 (new turn 4): cards of one rank on schwimmen.
+    ("schwimmen", {"count_same_rank": True, "three_of_a_kind": "off"}),
 )
 """Every preset as it is, and each option that changes a hand's value or order on a preset
 that offers it (the deck and card values of the race come with its preset)."""

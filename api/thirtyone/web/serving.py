@@ -4,7 +4,12 @@ shared by the workers, and a graceful stop.
 A sync worker is held by one client for as long as it stays connected, so a few open event
 streams, or sockets that send half a request and wait, would starve everyone else (with two
 sync workers, two such sockets stop even ``/healthz``). A gevent worker serves each connection
-in a greenlet: one worker holds thousands of streams and slow clients.
+in a greenlet: one worker holds thousands of streams and slow clients. Stateless requests
+(scores, sealed games, table reads and moves) do better on threads (``thirtyone serve
+--threads 4``, :class:`ThreadWorker`): with ``benchmarks/http.sh`` in one run the sealed move
+made 1.6x the requests of the gevent worker at 27% of its p99. A deployment with much such
+traffic runs both, the proxy sending ``/events`` and ``/updates`` to the gevent group (see the
+README's "Which worker").
 
 On SIGTERM a worker first reports not-ready (``/readyz`` answers 503) and ends every open
 stream with a last event that tells its client to reconnect after a jittered ``retry:`` (to
