@@ -109,6 +109,7 @@ clients: $(CLIENTS)/node_modules/.installed
 # the site, node, or a real server (those tests, and the heaviest random ones, are marked
 # `slow`: tests/conftest.py marks every test using chromium or a real Redis).
 FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py tests/test_imports.py \
+	tests/test_calibration.py \
 	api/thirtyone
 
 test-fast: $(STAMP) translations

@@ -12,18 +12,30 @@ Targets (issues 2 and 11):
 - filling the whole table of any preset, hand by hand as they are asked for, takes at most
   0.5 s;
 - a request under rules never seen before pays for its own hand only: a fresh evaluator and
-  its first (worst: two jokers) hand take at most 20 ms.
+  its first (worst: two jokers) hand take at most 20 ms;
+- the portable hand tables (``thirtyone tables export``) of every preset take under 50 KB
+  gzipped together (presets with the same hand rules share one table).
+
+It also prints the TypeScript package's rate (``clients/ts``, under node, CPU time, scoring from
+card codes with a portable table) beside Python's, when node and the built package
+(``make clients``) are there.
 
 Exit status 1 when a target fails.
 """
 
 from __future__ import annotations
 
+import gzip
 import itertools
+import json
 import random
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pokerkit
 import treys
@@ -31,6 +43,7 @@ import treys
 from thirtyone import evaluator, parse_cards, score_hand
 from thirtyone.hands import Evaluator
 from thirtyone.hands.basis import basis_of
+from thirtyone.hands.portable import build_table, to_binary
 from thirtyone.rules import PRESETS, make_rules
 
 SEED = 31
@@ -42,6 +55,22 @@ BUILD_TARGET_S = 0.5
 FIRST_HAND_TARGET_MS = 20.0
 POKER_RANKS = "23456789TJQKA"
 POKER_SUITS = "cdhs"
+TABLES_TARGET_BYTES = 50_000
+PACKAGE = Path(__file__).resolve().parents[1] / "clients" / "ts" / "dist" / "index.js"
+NODE_RATE = """
+import { readFileSync } from "node:fs";
+import { HandTable } from "%(package)s";
+const table = HandTable.fromBinary(readFileSync(%(table)s));
+const hands = JSON.parse(readFileSync(%(hands)s, "utf8"));
+let best = Infinity;
+for (let repeat = 0; repeat < %(repeats)d; repeat++) {
+  const start = process.cpuUsage();
+  for (const hand of hands) table.score(hand);
+  const used = process.cpuUsage(start);
+  best = Math.min(best, (used.user + used.system) * 1000 / hands.length);
+}
+console.log(best);
+"""
 
 
 def best_ns(runs: dict[str, tuple[Callable[[], None], int]], repeats: int = REPEATS) -> dict[
@@ -162,6 +191,41 @@ def first_hand_ms() -> float:
     return best * 1000
 
 
+def table_sizes() -> dict[str, tuple[int, int, bool]]:
+    """Each preset's portable table: bytes, gzipped bytes, and whether an earlier preset
+    already has the same table (the same hand rules)."""
+    sizes = {}
+    seen: set[str] = set()
+    for preset in PRESETS:
+        table = build_table(preset)
+        data = to_binary(table)
+        rules = json.dumps(table.hand_rules, sort_keys=True)
+        sizes[preset] = (len(data), len(gzip.compress(data, 9)), rules in seen)
+        seen.add(rules)
+    return sizes
+
+
+def typescript_ns(rng: random.Random) -> float | None:
+    """Nanoseconds of CPU per hand for the TypeScript package scoring random scat hands from
+    their codes under node, best of the repeats; None without node or the built package."""
+    node = shutil.which("node")
+    if node is None or not PACKAGE.is_file():
+        return None
+    deck = [card.code for card in make_rules("scat").deck_cards]
+    hands = [rng.sample(deck, 3) for _ in range(HANDS)]
+    with tempfile.TemporaryDirectory() as folder:
+        table, codes, script = (Path(folder) / name for name in ("scat.bin", "hands.json",
+                                                                  "rate.mjs"))
+        table.write_bytes(to_binary(build_table("scat")))
+        codes.write_text(json.dumps(hands), encoding="utf-8")
+        script.write_text(NODE_RATE % {
+            "package": PACKAGE.as_uri(), "table": json.dumps(str(table)),
+            "hands": json.dumps(str(codes)), "repeats": REPEATS}, encoding="utf-8")
+        done = subprocess.run([node, str(script)], capture_output=True, text=True, check=True,
+                              timeout=600)
+    return float(done.stdout.strip())
+
+
 def rate(ns: float) -> str:
     return f"{1e9 / ns:>12,.0f} hands/s"
 
@@ -173,6 +237,8 @@ def main() -> int:
     pokerkit_ns = pokerkit_rates(rng)
     builds = build_times()
     first = first_hand_ms()
+    sizes = table_sizes()
+    node_ns = typescript_ns(rng)
     floor = ours_ns["floor"]
     rows = [
         ("bare dict lookup in the table (floor)", floor),
@@ -192,6 +258,22 @@ def main() -> int:
     print("Table filled hand by hand, seconds (best of 3):   CPU   wall")
     for name, (cpu, wall) in builds.items():
         print(f"  {name:30} {cpu:6.3f} {wall:6.3f}")
+    print()
+    if node_ns is None:
+        print("TypeScript (clients/ts): not measured, node or the built package is missing "
+              "(make clients)")
+    else:
+        print(f"TypeScript HandTable.score(codes) under node: {node_ns:9.0f} ns {rate(node_ns)}"
+              f", {ours_ns['codes'] / node_ns:.1f}x Python's score_hand(codes), "
+              f"{ours_ns['parsed'] / node_ns:.1f}x its score(parsed cards)")
+    print()
+    print("Portable hand tables (thirtyone tables export):   bytes   gzipped")
+    for name, (raw, packed, shared) in sizes.items():
+        print(f"  {name:30} {raw:9,} {packed:9,}" + ("  (same table as above)" if shared else ""))
+    distinct = sum(packed for _, packed, shared in sizes.values() if not shared)
+    every = sum(packed for _, packed, _ in sizes.values())
+    print(f"  {'all presets':30} {'':9} {every:9,}")
+    print(f"  {'distinct tables':30} {'':9} {distinct:9,}")
     slowest = max(builds, key=builds.__getitem__)
     checks = [
         (f"parsed call <= {FLOOR_RATIO_TARGET:g}x floor",
@@ -208,6 +290,10 @@ def main() -> int:
         (f"whole table <= {BUILD_TARGET_S} s for every preset",
          builds[slowest][0] <= BUILD_TARGET_S,
          f"slowest {slowest} {builds[slowest][0]:.3f} s CPU"),
+        (f"every preset's table < {TABLES_TARGET_BYTES // 1000} KB gzipped together",
+         distinct < TABLES_TARGET_BYTES,
+         f"{distinct:,} bytes for {sum(not shared for *_, shared in sizes.values())} distinct "
+         f"tables ({every:,} with each preset's own copy)"),
     ]
     print()
     for name, ok, figure in checks:

@@ -9,6 +9,11 @@
   browser Playwright would download cannot be fetched here).
 - ``artifacts``: the folder for screenshots and other test artifacts (``build/test-artifacts``).
 
+- ``calibrated(seconds)``: a time limit set for an idle machine, scaled by how much slower
+  this machine runs now (a CPU loop timed at the start of the session and again once a
+  minute): a liveness test waits for its condition with this bound, so a busy machine makes it
+  slower, never wrong. ``THIRTYONE_TEST_SLOWDOWN`` sets the factor instead.
+
 A test that needs a missing component skips on a developer's machine and fails under
 ``CI=true`` (``make test`` installs the components; a skip there would hide a missing step).
 
@@ -63,6 +68,49 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("browser"))
 
 
+CALIBRATION_LOOP = 500_000
+"""Iterations of the calibration loop (:func:`slowdown`)."""
+CALIBRATION_IDLE_SECONDS = 0.045
+"""What the loop takes on one idle core of the machine the tests' limits were set on (the
+fastest of 30 runs there: 0.044 s)."""
+_measured: list[tuple[float, float]] = []  # (when, factor)
+
+
+def _loop_seconds() -> float:
+    start = time.perf_counter()
+    total = 0
+    for number in range(CALIBRATION_LOOP):
+        total += number * number % 7
+    return time.perf_counter() - start
+
+
+def slowdown() -> float:
+    """How many times slower than an idle core this process runs now (at least 1): the
+    median of three timings of a CPU loop, taken at the start of the session and again when
+    the last one is a minute old, as the load of a shared machine changes."""
+    setting = os.environ.get("THIRTYONE_TEST_SLOWDOWN")
+    if setting:
+        return max(1.0, float(setting))
+    now = time.monotonic()
+    if not _measured or now - _measured[-1][0] > 60:
+        runs = sorted(_loop_seconds() for _ in range(3))
+        _measured.append((now, max(1.0, runs[1] / CALIBRATION_IDLE_SECONDS)))
+    return _measured[-1][1]
+
+
+def calibrated(seconds: float) -> float:
+    """A time limit of ``seconds`` on an idle machine, scaled by :func:`slowdown`."""
+    return seconds * slowdown()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    slowdown()  # measured before the tests load the machine themselves
+
+
+def pytest_report_header() -> str:
+    return f"thirtyone: slowdown {slowdown():.1f}x (time limits of liveness tests scale by it)"
+
+
 def missing(what: str) -> None:
     """Skip for a developer, fail in CI, when a component the test needs is not there."""
     message = f"{what} is missing: `make test` installs it"
@@ -78,7 +126,7 @@ def free_port() -> int:
 
 
 def wait_for_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + calibrated(timeout)
     while time.monotonic() < deadline:
         with closing(socket.socket()) as sock:
             if sock.connect_ex(("127.0.0.1", port)) == 0:

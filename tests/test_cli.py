@@ -82,13 +82,15 @@ def test_without_the_server_extra_the_server_commands_say_how_to_install_it(
                         lambda name, *args: None if name == "flask" else found(name, *args))
     with pytest.raises(SystemExit) as exit:
         main([command])
-    assert "pip install 'thirtyone[server]'" in str(exit.value.code)
+    assert "pip install '.[server]'" in str(exit.value.code)
 
 
 def test_options_lists_a_presets_options_with_their_defaults_and_values(capsys):
     said = run(capsys, "options", "schwimmen", "--lang", "it").splitlines()
     assert "tie_break = trips  [none | trips | ranks | suit]" in said
-    assert "knocker_ties = shared  [penalty | safe | shared]" in said
+    assert "knocker_ties = shared  [penalty | safe | shared | double]" in said
+    assert "fire = aces  [off | aces | any-trips]" in said
+    assert "spare_hand_to = dealer  [dealer | first-player]" in said
     assert "lose_below = none  [1-31 | none]" in said
     assert "close_after_exchange = false  [bool]" in said
     index = said.index("close_after_exchange = false  [bool]")

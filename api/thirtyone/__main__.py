@@ -10,7 +10,7 @@ them for ``score``, ``compare`` and ``play``: ``thirtyone play scat -o lose_belo
 with the engine and checks its seed and every result; ``thirtyone replay RECORD.json`` shows
 it move by move.
 
-With the server extra (``pip install 'thirtyone[server]'``): ``thirtyone serve`` runs
+With the server extra (``pip install '.[server]'`` in a clone): ``thirtyone serve`` runs
 gunicorn with the API on http://127.0.0.1:8000 and, when the rules site is built
 (``build/site``, or ``--site``), the site at ``/``; ``thirtyone openapi`` writes
 ``openapi.yaml`` as ``flask openapi write --format yaml`` does; ``thirtyone archive migrate``
@@ -84,7 +84,7 @@ def _archive(args: argparse.Namespace) -> None:
     from thirtyone.web.archive import ArchiveUnavailable, default_url, migrations, open_archive
 
     url = args.url or os.environ.get("THIRTYONE_ARCHIVE") or default_url(
-        os.environ.get("THIRTYONE_STORE") or serving.DEFAULT_STORE)
+        os.environ.get("THIRTYONE_STORE") or serving.DEFAULT_STORE)[0]
     archive = open_archive(url)
     try:
         if args.action == "migrate":
@@ -308,7 +308,8 @@ def _with_server(run: Callable[[argparse.Namespace], None]) -> Callable[[argpars
         missing = [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
         if missing:
             sys.exit(f"thirtyone {args.command} needs the server extra ({', '.join(missing)} "
-                     "missing): pip install 'thirtyone[server]'")
+                     "missing): pip install '.[server]' in a clone of thirtyone, or "
+                     "pip install 'thirtyone-VERSION-py3-none-any.whl[server]'")
         run(args)
 
     return checked

@@ -39,6 +39,7 @@ from typing import Any
 from thirtyone.errors import N_, StateError
 from thirtyone.exact import final_turn_values
 from thirtyone.game import GameState, Phase, apply_move, legal_moves, view
+from thirtyone.game.operations import Take, is_move
 from thirtyone.playout import play_out
 from thirtyone.policy import Move
 from thirtyone.race import solve
@@ -163,7 +164,7 @@ def evaluate(seen: Mapping[str, Any], samples: int, seed: int | str, *,
     first = deal(random.Random(f"advice:{seed}:world:0"))
     candidates: list[Move] = list(moves) if moves is not None else list(legal_moves(first))
     measure = measure_of(first.rules)
-    if candidates and candidates[0]["type"] == "take":
+    if candidates and is_move(candidates[0], Take):
         winning = set(solve(first).winning_cards)
         return Evaluation(measure, candidates, [],
                           [float(move["card"] in winning) for move in candidates])

@@ -19,8 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from thirtyone.errors import N_, OptionError
-from thirtyone.game import GameState, apply_move, legal_moves, view
-from thirtyone.policy import STAND_AT, Judge, KnockPolicy, Move, race_move
+from thirtyone.game import GameState, Move, apply_move, legal_moves, view
+from thirtyone.game.operations import Take, is_move
+from thirtyone.policy import STAND_AT, Judge, KnockPolicy, race_move
 from thirtyone.strong import StrongBot
 
 
@@ -69,7 +70,7 @@ class GreedyBot:
         assert seen is not None
         if len(moves) == 1:
             return moves[0]
-        if moves[0]["type"] == "take":
+        if is_move(moves[0], Take):
             return race_move(seen["discard"], moves)
         judge = Judge.of_view(seen, knock_at=self.knock_at, stand_at=self.stand_at)
         values = judge.values(moves)

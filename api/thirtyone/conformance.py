@@ -42,7 +42,7 @@ from thirtyone.hands import compare_hands
 from thirtyone.hands.portable import HandTable, build_table
 from thirtyone.rules import PRESETS
 
-VERSION = 1
+VERSION = 2
 """The vectors' version: bump it when a deliberate change of the engine changes them."""
 
 HAND_CASES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -59,8 +59,12 @@ HAND_CASES: tuple[tuple[str, dict[str, Any]], ...] = (
     *(("scat", {"tie_break": value}) for value in ("trips", "ranks", "suit")),
     ("scat", {"tie_break": "suit", "suit_order": "SHDC"}),
     *(("scat", {"blitz": value}) for value in ("ace-king-ten", "ace-ten-face", "off")),
-    *(("scat", {"deck": deck}) for deck in ("piquet32", "short36")),
+    *(("scat", {"deck": deck}) for deck in ("piquet32", "short36", "nine24", "five40",
+                                            "italian40")),
+    *(("schwimmen", {"fire": value}) for value in ("aces", "any-trips")),
     ("stop-the-bus", {"brag_order": "ace-high"}),
+    # RULES.md §4.15 (new turn 4): cards of one rank on schwimmen.
+    ("schwimmen", {"count_same_rank": True, "three_of_a_kind": "off"}),
 )
 """Every preset as it is, and each option that changes a hand's value or order on a preset
 that offers it (the deck and card values of the race come with its preset)."""

@@ -23,12 +23,13 @@ from itertools import combinations
 
 from thirtyone.cards import Card
 from thirtyone.game import GameState, apply_move, legal_moves
+from thirtyone.game.operations import Discard, Draw, Exchange, Pass, Stand, is_move
 from thirtyone.hands import HAND_SIZE, evaluator
 from thirtyone.policy import Move
 from thirtyone.worlds import WorldDealer
 
 Worth = Callable[[GameState], float]
-_STANDS = ("stand", "pass")
+_STANDS = (Stand, Pass)
 
 
 def final_turn_values(deal: WorldDealer, moves: Sequence[Move],
@@ -44,7 +45,7 @@ def final_turn_values(deal: WorldDealer, moves: Sequence[Move],
             return None
     completions: list[tuple[Card, ...]] = deal.knocker_hands or [()]
     base = deal(random.Random("exact"))  # any world: the hands compared are set below
-    stand = next((move for move in legal_moves(base) if move["type"] in _STANDS), None)
+    stand = next((move for move in legal_moves(base) if is_move(move, _STANDS)), None)
     discarding = base.phase == "discard" and len(base.hands[seat]) == HAND_SIZE + 1
     if not discarding and (stand is None or len(base.hands[seat]) != HAND_SIZE):
         return None
@@ -118,14 +119,13 @@ class _Outcomes:
 
     def move_value(self, move: Move, deal: WorldDealer) -> float | None:
         hand = self.base.hands[self.seat]
-        kind = move["type"]
-        if kind == "discard":
+        if is_move(move, Discard):
             total, count = self.against_all([card for card in hand if card.code != move["card"]])
             return total / count
-        if kind in _STANDS:
+        if is_move(move, _STANDS):
             total, count = self.against_all(hand)
             return total / count
-        if kind == "exchange":
+        if is_move(move, Exchange):
             taken = [deal.table[position] for position in move["take"]]
             if None in taken:
                 return None
@@ -133,9 +133,9 @@ class _Outcomes:
             kept = [card for card in hand if card.code not in given]
             total, count = self.against_all([*kept, *taken])
             return total / count
-        if kind == "draw" and move["source"] == "discard":
+        if is_move(move, Draw) and move["source"] == "discard":
             return self.best_of([*hand, deal.discard[-1]])[0]
-        if kind == "draw":
+        if is_move(move, Draw):
             return self._draw_stock(hand, deal)
         return None
 

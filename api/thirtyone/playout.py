@@ -33,17 +33,17 @@ from itertools import combinations
 
 from thirtyone.cards import Card
 from thirtyone.game import GameState, Phase, apply_move, legal_moves
+from thirtyone.game.exchange import exchange_sizes
 from thirtyone.game.racing import GOAL
 from thirtyone.game.state import HISTORY_LIMIT
 from thirtyone.game.widow import (
     WIDOW_SIZE,
     WidowPhase,
-    exchange_sizes,
     next_player,
     passes_in_a_row,
 )
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
-from thirtyone.policy import SURE, knock_threshold, mask_scorer, playout_move
+from thirtyone.policy import SURE, discard_values, knock_threshold, mask_scorer, playout_move
 from thirtyone.rules import Family, Rules
 
 _ROUND_ENDED = frozenset({Phase.ROUND_OVER, Phase.GAME_OVER})
@@ -105,10 +105,10 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
             card, pickup = stock[drawn], None
         held = (*hand, card)
         whole = mask | card.mask
-        # The policy's discard: the card whose loss leaves the best hand, ties drawn as
-        # Judge.choose draws them (from the legal discards, in hand order).
+        # The policy's discard (discard_values), ties drawn as Judge.choose draws them (from
+        # the legal discards, in hand order).
         options = [other for other in held if keep_pickup or other is not pickup]
-        values = [worth(whole ^ other.mask) for other in options]
+        values = discard_values(worth, whole, options)
         top_value = max(values)
         chosen = [other for other, value in zip(options, values, strict=True)
                   if value == top_value]

@@ -27,20 +27,23 @@ import functools
 import json
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
 from thirtyone.cards import DECKS, Card, parse_card
 from thirtyone.game import GameState
+from thirtyone.game.operations import OPERATIONS, MoveReader, Take, is_move
 from thirtyone.game.racing import GOAL
 from thirtyone.hands import HAND_SIZE, Evaluator, evaluator
 from thirtyone.race import solve
 from thirtyone.rules import Family, Rules, Settlement, make_rules
 
 Move = Mapping[str, Any]
+MoveT = TypeVar("MoveT", bound=Mapping[str, Any])
+"""A move of the caller's type (the engine's :data:`~thirtyone.game.Move` union, or plain data)."""
 
 STAND_AT = 20
 """In its last turn after a knock, the policy keeps a hand worth this much."""
@@ -209,24 +212,21 @@ class Judge:
 
     def values(self, moves: Sequence[Move]) -> list[float]:
         """How good each move looks (higher is better; ``-inf`` for a move it cannot judge)."""
-        score = scorer(self.rules)
-        now = best_of(self.hand, score)
-        held = {card.code: card for card in self.hand}
+        judging = _Judging(self)
+        readings: dict[str, Callable[[Move], float | None]] = {}
         values = []
-        exchange = None
         for move in moves:
-            value: float | None
-            if move["type"] == "exchange" and len(self.hand) == HAND_SIZE:
-                # The hot path of the widow games' playouts (up to 19 exchanges a turn): the
-                # hand after an exchange is read by its mask, one table lookup.
-                exchange = exchange or self._exchange_judge(held)
-                value = exchange(move)
-            else:
-                value = self._judge(move, now, score, held)
+            kind = move["type"]
+            read = readings.get(kind)
+            if read is None:
+                # Each type's reading looked up once: widow turns judge up to 19 exchanges.
+                read = readings[kind] = OPERATIONS[kind].reading(judging)
+            value = read(move)
             values.append(-math.inf if value is None else value)
         return values
 
-    def _exchange_judge(self, held: Mapping[str, Card]) -> Callable[[Move], float]:
+    def exchange_judge(self, held: Mapping[str, Card]) -> Callable[[Move], float]:
+        """The value of an exchange from a hand of three, read by the masks of its cards."""
         worth = mask_scorer(self.rules)
         table = self.table
         whole = 0
@@ -261,62 +261,117 @@ class Judge:
         chosen = [move for move, value in zip(moves, values, strict=True) if value == top]
         return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
 
-    def _judge(self, move: Move, now: float, score: Callable[[Any], float],
-               held: Mapping[str, Card]) -> float | None:
-        kind = move["type"]
-        hand = self.hand
-        if kind == "discard":
-            card = held[move["card"]]
-            return score([other for other in hand if other is not card])
-        if kind == "knock":
-            return KNOCK if now >= self.knock_at else None
-        if kind == "pass" and self.phase == "exchange":
-            # Schwimmen's pass keeps the hand: a stand after a knock; before one, worth what
-            # the hand is worth, so preferred to an exchange that gains nothing.
-            if not self.knocked:
-                return now
-            kind = "stand"
-        if kind == "stand":
-            return 50.0 if now >= self.stand_at else now - 2
-        if kind == "draw":
-            if move["source"] == "discard" and self.top is not None:
-                after = best_of([*hand, self.top], score)
-                if self._sure(after):
-                    return SURE
-                return after if after > now else now - 1
-            return now - 0.5
-        if kind == "exchange":
-            taken = [self.table[position] for position in move["take"]]
-            if all(card is None for card in taken) and len(taken) == HAND_SIZE:
-                return average_hand(self.rules)  # a whole hand taken unseen
-            if None in taken:
-                return now - 0.75
-            given = [held[code] for code in move["give"]]
-            after = score([*(card for card in hand if card not in given), *taken])
-            return SURE if self._sure(after) else after
-        if kind == "swap_hand":
-            first = move["hand"] * HAND_SIZE
-            cards = self.table[first:first + HAND_SIZE]
-            if None in cards:
-                return None
-            after = score(cards)
-            return SURE if self._sure(after) else after
-        if kind == "keep":
-            first = move["hand"] * HAND_SIZE
-            return score(hand[first:first + HAND_SIZE])
-        if kind == "declare":
-            return KNOCK if now >= DECLARE_AT else None
-        if kind == "pass" and self.phase != "join":
-            return now - 0.25
-        if kind == "reveal":
-            return now
-        return None
-
-    def _sure(self, value: float) -> bool:
+    def sure(self, value: float) -> bool:
+        """Whether a hand worth ``value`` is a sure 31 (points say so; brag's do not)."""
         return value >= GOAL and self.rules.ranking != "brag"
 
 
-def race_move(discard: Sequence[Card | str], moves: Sequence[Move]) -> Move:
+class _Judging(MoveReader[float | None]):
+    """The policy's value of each move type for one position (:meth:`Judge.values`), ``None``
+    for a move it does not judge."""
+
+    __slots__ = ("_discards", "hand", "held", "judge", "now", "score", "worth")
+
+    def __init__(self, judge: Judge) -> None:
+        self.judge = judge
+        self.hand = judge.hand
+        # Both scorers at once: looking one up hashes the whole rule set.
+        self.score, self.worth = scorers(judge.rules)
+        self.now = best_of(judge.hand, self.score)
+        self.held = {card.code: card for card in judge.hand}
+        self._discards: dict[str, float] | None = None
+
+    def other(self, move: Move) -> float | None:
+        return None
+
+    def discard(self, move: Move) -> float | None:
+        if self._discards is None:
+            # Every discard at once, on the first: the hand's mask and scorer are read once.
+            whole = 0
+            for card in self.hand:
+                whole |= card.mask
+            values = discard_values(self.worth, whole, self.hand)
+            self._discards = {card.code: value for card, value in zip(self.hand, values,
+                                                                       strict=True)}
+        return self._discards[move["card"]]
+
+    def knock(self, move: Move) -> float | None:
+        return KNOCK if self.now >= self.judge.knock_at else None
+
+    def stand(self, move: Move) -> float | None:
+        return 50.0 if self.now >= self.judge.stand_at else self.now - 2
+
+    def draw(self, move: Move) -> float | None:
+        judge, now = self.judge, self.now
+        if move["source"] == "discard" and judge.top is not None:
+            after = best_of([*self.hand, judge.top], self.score)
+            if judge.sure(after):
+                return SURE
+            return after if after > now else now - 1
+        return now - 0.5
+
+    @property
+    def exchange(self) -> Callable[[Move], float | None]:
+        """The reading of an exchange (a property: :meth:`Judge.values` reads it once per
+        position). From a hand of three, the hot path of the widow games' playouts (up to 19
+        exchanges a turn), the hand after an exchange is read by its mask, one table
+        lookup."""
+        if len(self.hand) == HAND_SIZE:
+            return self.judge.exchange_judge(self.held)
+        return self._exchange_unseen
+
+    def _exchange_unseen(self, move: Move) -> float | None:
+        """An exchange from a hand of another size than three."""
+        judge = self.judge
+        taken = [judge.table[position] for position in move["take"]]
+        if all(card is None for card in taken) and len(taken) == HAND_SIZE:
+            return average_hand(judge.rules)  # a whole hand taken unseen
+        if None in taken:
+            return self.now - 0.75
+        given = [self.held[code] for code in move["give"]]
+        after = self.score([*(card for card in self.hand if card not in given), *taken])
+        return SURE if judge.sure(after) else after
+
+    def swap_hand(self, move: Move) -> float | None:
+        first = move["hand"] * HAND_SIZE
+        cards = self.judge.table[first:first + HAND_SIZE]
+        if None in cards:
+            return None
+        after = self.score(cards)
+        return SURE if self.judge.sure(after) else after
+
+    def keep(self, move: Move) -> float | None:
+        first = move["hand"] * HAND_SIZE
+        return self.score(self.hand[first:first + HAND_SIZE])
+
+    def declare(self, move: Move) -> float | None:
+        return KNOCK if self.now >= DECLARE_AT else None
+
+    def pass_(self, move: Move) -> float | None:
+        phase = self.judge.phase
+        if phase == "exchange":
+            # Schwimmen's pass keeps the hand: a stand after a knock; before one, worth what
+            # the hand is worth, so preferred to an exchange that gains nothing.
+            return self.stand(move) if self.judge.knocked else self.now
+        if phase == "join":
+            return None
+        return self.now - 0.25
+
+    def reveal(self, move: Move) -> float | None:
+        return self.now
+
+
+def discard_values(worth: Callable[[int], float], whole: int,
+                   cards: Iterable[Card]) -> list[float]:
+    """The policy's discard rule, on card masks: each of ``cards`` discarded from the hand
+    whose cards' masks OR to ``whole`` is worth the hand the other cards make (``worth``:
+    :func:`mask_scorer`), so the policy discards the card whose loss leaves the best hand.
+    The judge, the playouts' shortcut (:mod:`thirtyone.playout`) and the worlds' check of the
+    discards seen (:mod:`thirtyone.worlds`) all read it here."""
+    return [worth(whole ^ card.mask) for card in cards]
+
+
+def race_move(discard: Sequence[Card | str], moves: Sequence[MoveT]) -> MoveT:
     """The race to 31 by the exact solver: a winning card when there is one; in a lost
     position, the first move (every move loses against perfect play)."""
     winning = set(solve(discard).winning_cards)
@@ -332,7 +387,7 @@ def playout_move(state: GameState, moves: Sequence[Move], rng: random.Random,
     ``hurry`` it knocks at its first chance (a playout past its horizon)."""
     if len(moves) == 1:
         return moves[0]
-    if moves[0]["type"] == "take":
+    if is_move(moves[0], Take):
         return race_move(state.discard, moves)
     return Judge.of_state(state, knock_at=-math.inf if hurry else None).choose(moves, rng)
 
@@ -354,6 +409,12 @@ def scorer(rules: Rules) -> Callable[[Any], float]:
         return lambda cards: score(cards).points
     worth = _brag_worth(judge)
     return lambda cards: worth[score(cards).strength]
+
+
+@functools.lru_cache(maxsize=64)
+def scorers(rules: Rules) -> tuple[Callable[[Any], float], Callable[[int], float]]:
+    """:func:`scorer` and :func:`mask_scorer` of ``rules``, found with one look-up."""
+    return scorer(rules), mask_scorer(rules)
 
 
 @functools.lru_cache(maxsize=64)

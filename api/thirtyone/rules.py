@@ -880,7 +880,7 @@ def _spell_fire(changes: dict[str, Any]) -> None:
     ``any-trips``, false is ``off``. Either one given sets the other; both given must agree."""
     fire, aces = changes.get("fire"), changes.get("three_aces_fire")
     if fire is None:
-        changes["fire"] = _fire_of(aces)  # type: ignore[arg-type]
+        changes["fire"] = _fire_of(bool(aces))
     elif aces is None:
         changes["three_aces_fire"] = fire != "off"
     elif aces != (fire != "off"):

@@ -28,10 +28,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from thirtyone.advice import evaluate
-from thirtyone.policy import SURE, Judge, Move, race_move
+from thirtyone.game import Move
+from thirtyone.game.operations import Declare, Join, Knock, Operation, Pass, Stand, Take, is_move
+from thirtyone.policy import SURE, Judge, race_move
 from thirtyone.rules import Family
 
-ALWAYS_CONSIDERED = frozenset({"stand", "pass", "declare", "join"})
+ALWAYS_CONSIDERED: tuple[type[Operation[Any]], ...] = (Stand, Pass, Declare, Join)
 """Moves the shortlist keeps whatever the playout policy thinks of them. Not the knock: the
 playouts after going on play the policy's moves, which the bot itself betters, so going on is
 valued below what the bot makes of it and a knock the policy would not make looks better than
@@ -83,7 +85,7 @@ class StrongBot:
         assert seen is not None
         if len(moves) == 1:
             return moves[0]
-        if moves[0]["type"] == "take":
+        if is_move(moves[0], Take):
             return race_move(seen["discard"], moves)
         seed = self._random.getrandbits(32)
         judge = Judge.of_view(seen)
@@ -91,12 +93,12 @@ class StrongBot:
         if max(judged) >= SURE:
             return moves[judged.index(max(judged))]  # a sure 31: nothing can do better
         ranked = sorted((index for index, move in enumerate(moves)
-                         if move["type"] != "knock" or judged[index] > -math.inf),
+                         if not is_move(move, Knock) or judged[index] > -math.inf),
                         key=lambda index: -judged[index])
         keep = set(ranked[:self.width])
-        considered = ALWAYS_CONSIDERED | (
-            {"knock"} if judge.rules.family in KNOCK_ALWAYS_CONSIDERED else set())
-        keep.update(index for index, move in enumerate(moves) if move["type"] in considered)
+        considered = ALWAYS_CONSIDERED + (
+            (Knock,) if judge.rules.family in KNOCK_ALWAYS_CONSIDERED else ())
+        keep.update(index for index, move in enumerate(moves) if is_move(move, considered))
         shortlist = [moves[index] for index in sorted(keep)]
         base = shortlist.index(moves[ranked[0]])
         samples = self.samples or worlds_for(judge.rules.variant)

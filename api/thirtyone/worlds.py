@@ -38,11 +38,12 @@ from typing import Any
 
 from thirtyone.cards import Card, parse_card
 from thirtyone.game import GameState, Seat, legal_moves
+from thirtyone.game.operations import Discard, Draw, Exchange, NextRound, Pass, is_move
 from thirtyone.game.public import Public
 from thirtyone.game.widow import trailing_passes
 from thirtyone.hands import HAND_SIZE
 from thirtyone.playout import plain_exchanges, plain_moves
-from thirtyone.policy import Judge, knock_model, mask_scorer, scorer
+from thirtyone.policy import Judge, discard_values, knock_model, mask_scorer, scorer
 from thirtyone.rules import Family, make_rules
 
 MAX_CHOICE = 10
@@ -77,15 +78,7 @@ class WorldDealer:
         self.discard = tuple(by_code[code] for code in seen["discard"])
         self.table = [None if code is None else by_code[code] for code in seen["table"]]
         public = seen["public"]
-        self.public = Public(
-            held=tuple(tuple(by_code[code] for code in held) for held in public["held"]),
-            drawn=tuple(public["drawn"]), out=tuple(by_code[code] for code in public["out"]),
-            stock=None if public["stock"] is None else tuple(
-                by_code[code] for code in public["stock"]),
-            stock_ordered=public["stock_ordered"], knocked_at=public["knocked_at"],
-        )
-        if self.public == Public(held=((),) * len(self.hands), drawn=(0,) * len(self.hands)):
-            self.public = Public()  # what a state holds before anything is known
+        self.public = _public(public, by_code, len(self.hands))
         self.choice = dict(enumerate(public["drawn"]))
         self.knocker: int | None = seen["knocker"]
         players = sum(1 for hand in seen["hands"] if hand)
@@ -98,12 +91,7 @@ class WorldDealer:
         visible = {card for hand in self.hands for card in hand if card is not None}
         visible.update(self.discard)
         visible.update(card for card in self.table if card is not None)
-        known: dict[int, set[Card]] = {}
-        for index, held in enumerate(self.public.held):
-            cards = set(held) - visible
-            if cards and len(cards) <= self.hands[index].count(None):
-                known[index] = cards
-        self.known = known
+        self.known = self._known(visible)
         self.out_known = [card for card in self.public.out if card not in visible]
         stock = self.public.stock
         self.stock = None if stock is None else [card for card in stock if card not in visible]
@@ -120,6 +108,16 @@ class WorldDealer:
         self.knocker_hands = self._knocker_hands()
         self.recent = self._recent_moves(seen)
         self.discards = self._recent_discards(seen)
+
+    def _known(self, visible: set[Card]) -> dict[int, set[Card]]:
+        """The cards each seat is known to hold that this seat does not see (as many as its
+        hidden places at most)."""
+        known: dict[int, set[Card]] = {}
+        for index, held in enumerate(self.public.held):
+            cards = set(held) - visible
+            if cards and len(cards) <= self.hands[index].count(None):
+                known[index] = cards
+        return known
 
     def _pool(self, visible: set[Card]) -> list[Card]:
         placed = set(visible)
@@ -183,9 +181,9 @@ class WorldDealer:
         for back, entry in enumerate(reversed(history)):
             seat, turns = entry.get("seat"), seen["turns"] - back - 1
             if seat == self.seat or seat is None or turns < 0 \
-                    or entry.get("type") not in ("exchange", "pass"):
+                    or not is_move(entry, (Exchange, Pass)):
                 break  # this seat's own turn, or the dealer's choice before the first turn
-            if entry["type"] == "pass":
+            if is_move(entry, Pass):
                 passes = trailing_passes(history[:len(history) - back])
                 if passes % players == 0:
                     break  # the table was renewed after it: the one it was made on is gone
@@ -213,18 +211,18 @@ class WorldDealer:
         discards: list[_Discarded] = []
         for back in range(len(history) - 1, -1, -1):
             entry = history[back]
-            if entry.get("seat") == self.seat or entry.get("type") not in ("draw", "discard"):
+            if entry.get("seat") == self.seat or not is_move(entry, (Draw, Discard)):
                 break
-            if entry["type"] != "discard":
+            if not is_move(entry, Discard):
                 continue
-            drawn = history[back - 1] if back else {}
-            if drawn.get("type") != "draw":
+            drawn = history[back - 1] if back else None
+            if drawn is None or not is_move(drawn, Draw):
                 break
             kept = None
             if drawn["source"] == "discard" and not self.rules.may_discard_pickup:
                 # The card taken was the pile's top: the one discarded just before.
-                before = history[back - 2] if back > 1 else {}
-                if before.get("type") != "discard":
+                before = history[back - 2] if back > 1 else None
+                if before is None or not is_move(before, Discard):
                     break
                 kept = parse_card(before["card"])
             discards.append(_Discarded(entry["seat"], parse_card(entry["card"]), kept))
@@ -238,14 +236,16 @@ class WorldDealer:
         plain = plain_exchanges(rules)
         worth = mask_scorer(rules)
         for discarded in self.discards:
-            # The policy discards the card whose loss leaves the best hand (Judge._judge).
-            mask = discarded.card.mask
-            for card in hands[discarded.seat]:
-                mask |= card.mask
-            kept = worth(mask ^ discarded.card.mask)
-            for card in hands[discarded.seat]:
-                if card is not discarded.kept and worth(mask ^ card.mask) > kept:
-                    return False
+            # The policy's discard (discard_values): none of the cards it could have
+            # discarded instead leaves a better hand.
+            hand = hands[discarded.seat]
+            whole = discarded.card.mask
+            for card in hand:
+                whole |= card.mask
+            others = (card for card in hand if card is not discarded.kept)
+            kept, *values = discard_values(worth, whole, (discarded.card, *others))
+            if any(value > kept for value in values):
+                return False
         for move in self.recent:
             hand = hands[move.seat]
             if move.entry is not None:
@@ -367,8 +367,22 @@ class _Discarded:
     kept: Card | None
 
 
+def _public(public: Mapping[str, Any], by_code: Mapping[str, Card], seats: int) -> Public:
+    """The round's public knowledge as a view shows it (``public``), with cards."""
+    known = Public(
+        held=tuple(tuple(by_code[code] for code in held) for held in public["held"]),
+        drawn=tuple(public["drawn"]), out=tuple(by_code[code] for code in public["out"]),
+        stock=None if public["stock"] is None else tuple(
+            by_code[code] for code in public["stock"]),
+        stock_ordered=public["stock_ordered"], knocked_at=public["knocked_at"],
+    )
+    if known == Public(held=((),) * seats, drawn=(0,) * seats):
+        return Public()  # what a state holds before anything is known
+    return known
+
+
 def round_start(history: Sequence[Mapping[str, Any]]) -> int:
     """Where the moves of the round being played begin in ``history``: after the last
     ``next_round``."""
     return max((index + 1 for index, entry in enumerate(history)
-                if entry.get("type") == "next_round"), default=0)
+                if is_move(entry, NextRound)), default=0)

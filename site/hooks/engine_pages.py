@@ -49,7 +49,9 @@ from site_originals import render_original, render_original_link, source_title
 from site_problems import render_problem_codes
 from site_search import localize_page, name_search_dialog, split_search_index, write_stems_worker
 from site_strategy import render_deal, render_knock
+from site_terms import render_terms
 from site_tools import add_script_strings
+from site_tools_pages import render_finder, render_score_sheets
 from site_variants import (
     card_values,
     comparison_table,
@@ -818,6 +820,12 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
         if argument.startswith("sources/"):
             return render_original_link(argument.removeprefix("sources/"), lang) + "\n\n" + parallel
         return parallel
+    if directive == "variant-finder":
+        return render_finder(lang)
+    if directive == "score-sheets":
+        return render_score_sheets(lang)
+    if directive == "terms":
+        return render_terms(lang)
     if directive == "original" and argument:
         return render_original(argument, lang)
     if directive == "preset-facts":

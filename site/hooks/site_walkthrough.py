@@ -152,7 +152,9 @@ def render_first_game(lang: str) -> str:
           "everyone, one at a time, starting on the left; the rest is the stock, face down, "
           "and its top card is turned up to start the discard pile. {first}, on the dealer's "
           "left, plays first; play goes clockwise.").format(
-            dealer=_player(dealer, _), first=_player(first, _)),
+            dealer=_player(dealer, _), first=_player(first, _),
+            # Italian names a player with the article («il giocatore 3»).
+            dealer_number=dealer + 1, first_number=first + 1),
         _("The engine dealt this round from shuffle number {seed} and its computer players "
           "played it. "
           "Every hand is shown here so you can follow their choices; at the table you see "

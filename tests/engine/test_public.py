@@ -3,7 +3,7 @@
 import pytest
 
 from thirtyone.errors import StateError
-from thirtyone.game import GameState, apply_move, new_game, view
+from thirtyone.game import GameState, apply_move, legal_moves, new_game, view
 
 
 def _after_a_pickup():
@@ -40,3 +40,39 @@ def test_public_knowledge_that_does_not_fit_is_refused(change):
     with pytest.raises(StateError) as refused:
         GameState.from_dict(data)
     assert refused.value.code == "bad_public"
+
+
+def _play_until_knock(variant, players, knock_after, seed, **options):
+    """Play the first legal non-knock move until ``knock_after`` turns are done, then the
+    first knocking move; the state before and after it."""
+    state = new_game(variant, players, seed=seed, dealer=0, options=options or None)
+    while True:
+        moves = legal_moves(state)
+        knocks = [move for move in moves if move["type"] == "knock" or move.get("knock")]
+        if state.turns >= knock_after and knocks:
+            return state, apply_move(state, knocks[0]).state
+        state, _ = apply_move(state, next(move for move in moves if move not in knocks))
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), [
+    ("scat", 3, {}),
+    ("schwimmen", 3, {}),
+    ("schwimmen", 3, {"close_after_exchange": True}),
+])
+@pytest.mark.parametrize("knock_after", [3, 5])
+def test_knocked_at_is_the_count_of_turns_played_before_the_knock(variant, players, options,
+                                                                  knock_after):
+    """``knocked_at`` records the turns played when the knock came (what the worlds' knock
+    model reads), in the knocking move itself, and keeps it for the rest of the round."""
+    before, after = _play_until_knock(variant, players, knock_after, "knocked", **options)
+    assert before.public.knocked_at is None and before.knocker is None
+    assert after.knocker == before.turn
+    assert after.public.knocked_at == before.turns
+    assert view(after, 0)["public"]["knocked_at"] == before.turns
+    later, checked = after, 0
+    while later.turn is not None:  # the final turns, until the showdown settles the round
+        later, _ = apply_move(later, legal_moves(later)[0])
+        if later.turn is not None:
+            assert later.public.knocked_at == before.turns
+            checked += 1
+    assert checked or after.turn is None

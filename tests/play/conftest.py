@@ -19,13 +19,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from tests.conftest import calibrated
 
 from thirtyone.web import create_app
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-# Long enough for the page to show the rest of a match the computer players play alone.
-TIMEOUT_MS = 60_000
+# Long enough for the page to show the rest of a match the computer players play alone (60 s
+# on an idle machine, longer on a busy one).
+TIMEOUT_MS = int(calibrated(60) * 1000)
 CARD = re.compile(r'data-card="([^"]+)"')
 
 
@@ -210,9 +212,9 @@ def new_player(chromium: Any) -> Iterator[Callable[..., Player]]:
     contexts = []
 
     def make(seed: int = 0, *, locale: str = "en-GB", viewport: dict[str, int] = PHONE,
-             reduced_motion: str = "no-preference") -> Player:
+             reduced_motion: str = "no-preference", color_scheme: str = "light") -> Player:
         context = chromium.new_context(locale=locale, viewport=viewport,
-                                       reduced_motion=reduced_motion)
+                                       reduced_motion=reduced_motion, color_scheme=color_scheme)
         contexts.append(context)
         return Player(context.new_page(), seed)
 

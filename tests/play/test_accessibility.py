@@ -1,7 +1,8 @@
 """axe-core (npm, pinned in tests/play/axe/package-lock.json, installed by `make axe`) finds
 no serious or critical violation on the lobby (with a public table listed and without), a
 table's waiting room, an invitation's form, a live table, a showdown and the match's end
-(its rematch and record controls), in each language. The test puts axe into the page itself
+(its rematch and record controls), a clocked table at desktop size too, in each language and
+in the light and the dark theme. The test puts axe into the page itself
 (the app never serves it)."""
 
 from __future__ import annotations
@@ -47,11 +48,14 @@ def violations(player, source: str) -> list[dict[str, object]]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize(("language", "locale"), [("en", "en-GB"), ("ru", "ru-RU"),
                                                   ("it", "it-IT")])
-def test_no_serious_violation_in_any_state(server, new_player, artifacts, language, locale):
+def test_no_serious_violation_in_any_state(server, new_player, artifacts, language, locale,
+                                           scheme):
     source = axe_source()
-    player = new_player(seed=31, locale=locale)
+    # The dark felt follows the system's dark scheme.
+    player = new_player(seed=31, locale=locale, color_scheme=scheme)
     found: dict[str, list[dict[str, object]]] = {}
 
     player.page.goto(f"{server}/play")
@@ -66,13 +70,13 @@ def test_no_serious_violation_in_any_state(server, new_player, artifacts, langua
     player.page.locator("form.lobby button[type=submit]").click()
     player.page.wait_for_selector("#table[data-phase='waiting']")
     found["waiting room"] = violations(player, source)
-    player.page.screenshot(path=str(artifacts / f"play-axe-waiting-{language}.png"),
+    player.page.screenshot(path=str(artifacts / f"play-axe-waiting-{language}-{scheme}.png"),
                            full_page=True)
     invite = player.page.locator("[data-invite]").first.get_attribute("data-invite")
     player.page.goto(f"{server}/play")
     player.page.wait_for_selector("[data-public-table]")
     found["lobby with tables"] = violations(player, source)
-    player.page.screenshot(path=str(artifacts / f"play-axe-lobby-{language}.png"),
+    player.page.screenshot(path=str(artifacts / f"play-axe-lobby-{language}-{scheme}.png"),
                            full_page=True)
     player.page.goto(invite)
     player.page.wait_for_selector("form.claim")
@@ -87,7 +91,8 @@ def test_no_serious_violation_in_any_state(server, new_player, artifacts, langua
     player.page.set_viewport_size(DESKTOP)
     found["table on a desktop"] = violations(player, source)
     player.page.set_viewport_size(PHONE)
-    player.page.screenshot(path=str(artifacts / f"play-axe-table-{language}.png"), full_page=True)
+    player.page.screenshot(path=str(artifacts / f"play-axe-table-{language}-{scheme}.png"),
+                           full_page=True)
 
     # Play on to the first settled round (the showdown's panel), then to the match's end.
     for _ in range(300):
@@ -97,12 +102,13 @@ def test_no_serious_violation_in_any_state(server, new_player, artifacts, langua
         player.move()
     if not player.over:
         found["showdown"] = violations(player, source)
-        player.page.screenshot(path=str(artifacts / f"play-axe-showdown-{language}.png"),
+        player.page.screenshot(path=str(artifacts / f"play-axe-showdown-{language}-{scheme}.png"),
                                full_page=True)
     player.play_alone()
     found["match end"] = violations(player, source)
-    player.page.screenshot(path=str(artifacts / f"play-axe-end-{language}.png"), full_page=True)
-    (artifacts / f"play-axe-{language}.json").write_text(json.dumps(found, indent=1))
+    player.page.screenshot(path=str(artifacts / f"play-axe-end-{language}-{scheme}.png"),
+                           full_page=True)
+    (artifacts / f"play-axe-{language}-{scheme}.json").write_text(json.dumps(found, indent=1))
     assert {state: rules for state, rules in found.items() if rules} == {}
     assert "showdown" in found
     assert player.errors == []

@@ -305,3 +305,40 @@ def test_a_computer_players_exchange_is_seen_card_by_card_and_named(server, new_
         waited = int(following.get_attribute("data-at")) - int(seen.get_attribute("data-at"))
         assert waited >= moving - 20, (waited, moving)
     assert player.errors == []
+
+
+def test_the_settings_are_kept_and_the_fast_speed_is_fast(server, new_player):
+    player = new_player(seed=24)
+    player.page.goto(f"{server}/play")
+    player.page.wait_for_selector("form.lobby")
+    # Sounds are off, the speed normal and the theme the system's until chosen.
+    player.page.locator(".settings summary").click()
+    assert not player.page.locator("#setting-sound").is_checked()
+    assert player.page.locator("#setting-speed").input_value() == "normal"
+    player.page.select_option("#setting-speed", "fast")
+    player.page.select_option("#setting-theme", "dark")
+    player.page.check("#setting-sound")
+    assert player.page.locator("html").get_attribute("data-theme") == "dark"
+    for _ in range(10):
+        player.page.goto(f"{server}/play?variant=scat&players=4&bots=1,2,3&lives=1"
+                         "&free_ride=false")
+        player.settled()
+        knocked = player.page.locator(".events [data-event-type='knocked']").count()
+        if player.may_move() and not knocked:
+            break
+    # Kept across pages: the dark felt, and the turn's sound played.
+    assert player.page.locator("html").get_attribute("data-theme") == "dark"
+    assert player.page.locator("html").get_attribute("data-sound") == "turn"
+    player.page.locator("button[data-move*='\"stock\"']").click()
+    player.settled()
+    before = int(player.attribute("shown"))
+    player.page.locator(".hand button[data-move*='discard']").first.click()
+    player.page.wait_for_selector("#table[aria-busy=true]")
+    player.settled()
+    events = live_events(player, before + 1)
+    bot_moves = [index for index, event in enumerate(events)
+                 if event["type"] in BOT_ACTIONS and event["seat"] in {"1", "2", "3"}]
+    gaps = [events[index]["at"] - events[index - 1]["at"] for index in bot_moves if index > 0]
+    # 150 ms before each computer move at the fast speed (600 at the normal one).
+    assert gaps and min(gaps) >= 150 * 0.9 and max(gaps) < 150 * 2.5, gaps
+    assert player.errors == []

@@ -44,3 +44,20 @@ def test_every_table_card_is_in_sight_on_a_phone(server, new_player, artifacts, 
     hand = box_of(player.page.locator("#table .hand"))
     assert hand["y"] + hand["height"] <= screen["height"]
     assert player.errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda size: f"{size['width']}x{size['height']}")
+@pytest.mark.parametrize("locale", ["en-GB", "ru-RU", "it-IT"])
+def test_the_lobby_fits_a_phones_width(server, new_player, screen, locale):
+    player = new_player(seed=3, viewport=screen, locale=locale)
+    player.page.goto(f"{server}/play")
+    player.page.wait_for_selector("form.lobby")
+    player.page.locator("details.options summary").click()
+    player.page.locator(".settings summary").click()
+    wide = player.page.evaluate("document.documentElement.scrollWidth")
+    beyond = player.page.evaluate("""width => [...document.querySelectorAll('body *')]
+        .filter(element => element.getBoundingClientRect().right > width)
+        .map(element => `${element.tagName}#${element.id}.${element.className}`)""",
+                                  screen["width"])
+    assert wide <= screen["width"], (wide, beyond[:5])
+    assert player.errors == []

@@ -251,12 +251,16 @@ def test_a_start_link_the_api_refuses_says_why_and_offers_the_lobby(server, new_
 
 def test_schwimmens_dealer_choice_offers_two_buttons_and_no_card_to_choose(server, new_player):
     player = new_player(seed=7)
-    # Seat 0 deals the first round of Schwimmen: take the face-down table or turn it up.
-    player.page.goto(f"{server}/play?variant=schwimmen&players=2&bots=1")
-    player.settled()
+    # The dealer of Schwimmen's first round takes the face-down table or turns it up: deal
+    # again until this seat deals.
     moves = player.page.locator("button[data-move]")
-    kinds = sorted(json.loads(moves.nth(index).get_attribute("data-move"))["type"]
-                   for index in range(moves.count()))
+    for _ in range(20):
+        player.page.goto(f"{server}/play?variant=schwimmen&players=2&bots=1")
+        player.settled()
+        kinds = sorted(json.loads(moves.nth(index).get_attribute("data-move"))["type"]
+                       for index in range(moves.count()))
+        if "reveal" in kinds:
+            break
     assert kinds == ["exchange", "reveal"], kinds
     # Neither the hand's nor the table's cards look selectable: the exchange is all or none.
     assert player.page.locator("#table .card-button, [data-select]").count() == 0
@@ -277,4 +281,40 @@ def test_at_the_end_of_a_match_on_a_desktop_the_log_stays_beside_the_board(serve
     assert box["ending"]["x"] + box["ending"]["width"] <= right + 1
     assert box["log"]["x"] >= right
     assert box["log"]["y"] < box["board"]["y"] + box["board"]["height"]
+    assert player.errors == []
+
+
+@pytest.mark.parametrize(("locale", "walkthrough", "ways", "invites"), [
+    ("en-GB", "/first-game/", "You may draw from the stock", "Ana invites you to a game of"),
+    ("ru-RU", "/ru/first-game/", "Вы можете взять карту из прикупа", "Ana приглашает вас сыграть"),
+    ("it-IT", "/it/first-game/", "Puoi pescare dal tallone", "Ana ti invita a una partita di"),
+])
+def test_a_first_time_player_is_told_how_to_play(server, new_player, locale, walkthrough, ways,
+                                                  invites):
+    player = new_player(seed=9, locale=locale)
+    language = locale[:2]
+    player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lang={language}")
+    # "How to play" leads to the rules site's first game, in the page's language.
+    assert player.page.locator("[data-how-to-play]").get_attribute("href") == walkthrough
+    for _ in range(5):
+        player.settled()
+        if player.may_move():
+            break
+        player.page.reload()
+    # Under "Your turn." the moves the seat may make, in words, joined by the language's "or".
+    said = player.page.locator(".status [data-ways]").inner_text()
+    assert said.startswith(ways), said
+    # An invitation says what it is to: the game, the host and the options chosen.
+    made = player.page.request.post(f"{server}/v1/tables?lang={language}", data={
+        "variant": "scat", "players": 3, "bots": {"2": "greedy"}, "options": {"lives": 2},
+        "name": "Ana"}).json()
+    invitation = next(seat["invitation"] for seat in made["seats"] if seat["invitation"])
+    player.page.goto(f"{server}/play?lang={language}#table={made['table']}&seat=1"
+                     f"&invite={invitation}")
+    about = player.page.locator("[data-invitation] li[data-option='lives']")
+    about.wait_for()
+    text = player.page.locator("[data-invitation]").inner_text()
+    scat = player.page.request.get(f"{server}/v1/variants?lang={language}").json()["variants"][0]
+    assert text.startswith(invites) and scat["name"] in text, text
+    assert about.inner_text().endswith(": 2")
     assert player.errors == []

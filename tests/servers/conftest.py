@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import ROOT, missing
+from tests.conftest import ROOT, calibrated, missing
 
 DEPLOY = ROOT / "deploy"
 
@@ -65,7 +65,7 @@ def free_port(bus: bool = False) -> int:
 
 
 def wait_for(check, timeout: float = 30.0, what: str = "a condition") -> Any:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + calibrated(timeout)
     while True:
         try:
             result = check()

@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 import pytest
 import yaml
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from thirtyone.rules import OPTIONS, PRESETS, make_rules
 
@@ -1330,13 +1331,46 @@ def test_strategy_shows_the_engines_figures(built: Built, lang: str) -> None:
     assert str(round(deal.hands / deal.blitzes)) in text
     rows = [[cell.text().strip() for cell in row.elements()] for row in article.iter()
             if row.tag == "tr" and row.elements()[0].tag == "td"]
-    knocks = {row[0]: row for row in rows if len(row) == 4}
+    knocks = {row[0]: row for row in rows if len(row) == 6}
     assert list(knocks) == [str(threshold) for threshold in strategy.THRESHOLDS]
+    best = min(strategy.thresholds(), key=lambda row: row.lost)
     for row in strategy.thresholds():
-        assert knocks[str(row.knock_at)][2] == str(row.knocks)
+        cells = knocks[str(row.knock_at)]
+        # Numbers as the language writes them (Babel): 1,721 / 1 721 / 1.721; 36% / 36 %.
+        assert cells[4] == format_decimal(row.knocks, locale=lang)
+        assert cells[1] == strategy._percent(row.lost / row.rounds, lang)
+        low, high = row.interval()
+        assert low <= row.lost / row.rounds <= high and " – " in cells[2]
         assert 0 <= row.knocks_lost <= row.knocks and 0 <= row.lost <= row.rounds
+        if row is not best:
+            mean, below, above = row.against(best)
+            assert below <= mean <= above and mean >= 0
+    # Enough rounds that a threshold's interval is narrow: ±2 points at most.
+    assert all(high - low < 0.04 for low, high in (row.interval() for row in strategy.thresholds()))
     shares = [row for row in rows if len(row) == 2]
     assert len(shares) == len(strategy.VALUE_BANDS)
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("en", "pays two lives at once, the last one and the free ride"),
+    ("ru", "платит сразу две жизни — последнюю и «честное слово»"),
+    ("it", "paga subito due vite, l’ultima e quella «sulla parola»"),
+])
+def test_strategy_states_why_a_last_life_knock_is_risky(built: Built, lang: str,
+                                                        reason: str) -> None:
+    text = " ".join(main_content(parse_html(built.page(lang, "strategy.md"))).text().split())
+    assert reason in text
+
+
+@pytest.mark.parametrize(("lang", "share", "written"), [
+    ("ru", 0.001, "0,1\u00a0%"), ("it", 0.001, "lo 0,1%"), ("it", 0.11, "l’11%"),
+    ("it", 0.27, "il 27%"), ("it", 0.08, "l’8,0%"), ("en", 0.27, "27%"),
+])
+def test_percentages_read_as_the_language_writes_them(lang: str, share: float,
+                                                      written: str) -> None:
+    strategy = _strategy()
+    the = strategy._the_percent(share, lang) if lang == "it" else strategy._percent(share, lang)
+    assert the.replace("'", "’") == written
 
 
 HISTORY_FACTS = {
@@ -1665,6 +1699,50 @@ def test_make_rebuilds_the_site_only_when_one_of_its_sources_changed(tmp_path: P
     assert up_to_date("api/thirtyone/web/site.py")
 
 
+def _terms() -> dict[str, Any]:
+    return yaml.safe_load((SITE / "data" / "terms.yml").read_text(encoding="utf-8"))
+
+
+def _forbidden_uses(text: str, lang: str) -> list[str]:
+    found = []
+    for row in _terms()["terms"]:
+        for pattern in row[lang].get("forbidden", ()):
+            found += [f"{row['concept']}: {match[0]}" for match in re.finditer(pattern, text)]
+    return found
+
+
+TERM_FREE_PAGES = ("glossary.md", "sources/originals/")
+"""The glossary names the other words on purpose; an original is its authors' own words."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_thing_has_one_word_on_every_page(built: Built, lang: str) -> None:
+    found = {}
+    for page in doc_pages():
+        if page.startswith(TERM_FREE_PAGES):
+            continue
+        text = " ".join(main_content(parse_html(built.page(lang, page))).text().split())
+        if uses := _forbidden_uses(text, lang):
+            found[page] = uses[:5]
+    assert not found, found
+
+
+def test_term_check_would_catch_the_widow_called_the_stock() -> None:
+    # The defect the check was made for: the Trentuno row called the widow «прикуп».
+    assert _forbidden_uses("если в сданном прикупе 31, банк забирает сдающий", "ru") == [
+        "widow: сданном прикуп", "pot: банк", "dealer: сдающий"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_glossary_gives_synonyms_and_related_games(built: Built, lang: str) -> None:
+    text = " ".join(main_content(parse_html(built.page(lang, "glossary.md"))).text().split())
+    for row in _terms()["terms"]:
+        for synonym in row[lang].get("synonyms", ()):
+            assert synonym in text, synonym
+    for game in _terms()["relatives"][lang]:
+        assert game["name"] in text
+
+
 # -- RULES.md §4.15 (new turn 4): players and card values from the preset, "Il 31" ------------
 
 _NUMBER_WORDS = {
@@ -1732,3 +1810,103 @@ def test_il_31_shows_the_italian_pack(built: Built) -> None:
     page = built.page("it", "presets/trentuno-40.md").read_text("utf-8")
     assert 'aria-label="cavallo di coppe"' in page or "cavallo di" in page
     assert "asso di coppe" in page
+
+
+def _fitting(players: int | None, deck: str | None, scoring: str | None) -> set[str]:
+    """The presets the finder should keep, from the engine's own presets."""
+    kinds = {"lives": "lives", "pot": "chips", "escalating": "chips", "points": "points",
+             "none": "none"}
+    return {preset.id for preset in PRESETS.values()
+            if (players is None or preset.players[0] <= players <= preset.players[1])
+            and (deck is None or preset.rules.deck == deck)
+            and (scoring is None or kinds[preset.settlement.value] == scoring)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_variant_finder_keeps_the_presets_that_fit(chromium: Any, served: str,
+                                                   lang: str) -> None:
+    failures: list[str] = []
+    page = _open(chromium, _url(served, lang, "presets/finder.md"), "phone", failures)
+    shown = """() => Array.from(document.querySelectorAll('.variant-finder-list > li'))
+        .filter(item => !item.hidden && item.getBoundingClientRect().height > 0)
+        .map(item => item.querySelector('a').getAttribute('href'))"""
+
+    def ids() -> set[str]:
+        return {href.rstrip("/").split("/")[-1].removesuffix(".html")
+                for href in page.evaluate(shown)}
+
+    try:
+        assert ids() == set(PRESETS)
+        for players, deck, scoring in ((2, None, None), (12, None, None), (3, "piquet32", None),
+                                       (4, None, "chips"), (None, "full52", "lives"),
+                                       (2, "race24", None), (15, "piquet32", "lives")):
+            page.fill("form.variant-finder input[name=players]",
+                      "" if players is None else str(players))
+            page.select_option("form.variant-finder select[name=deck]", deck or "")
+            page.select_option("form.variant-finder select[name=scoring]", scoring or "")
+            expected = _fitting(players, deck, scoring)
+            assert ids() == expected, (players, deck, scoring)
+            status = page.text_content(".variant-finder-count") or ""
+            assert str(len(expected)) in status
+        assert page.evaluate(_TABLES_OVERFLOW)[0] == 0
+    finally:
+        page.close()
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_preset_has_a_score_sheet(built: Built, lang: str) -> None:
+    article = main_content(parse_html(built.page(lang, "presets/score-sheets.md")))
+    sheets = {node.attrs["id"]: node for node in article.iter()
+              if "score-sheet" in node.classes()}
+    assert set(sheets) == {f"sheet-{preset}" for preset in PRESETS}
+    for preset in PRESETS.values():
+        table = next(node for node in sheets[f"sheet-{preset.id}"].iter() if node.tag == "table")
+        header = next(node for node in table.iter() if node.tag == "tr")
+        # A column per player (up to six) beside the round's number.
+        assert len(header.elements()) == 1 + min(preset.players[1], 6), preset.id
+
+
+AXE_PAGES = ("index.md", "first-game.md", "strategy.md", "presets/scat.md",
+             "presets/finder.md", "sources/parlett.md", "glossary.md", "presets/comparison.md")
+"""Eight pages of each language for axe-core, with the search dialog open on each."""
+
+
+def _axe_source() -> str:
+    from tests.play.test_accessibility import axe_source
+
+    return axe_source()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_axe_finds_no_serious_violation(chromium: Any, served: str, lang: str,
+                                        scheme: str) -> None:
+    source = _axe_source()
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    found: dict[str, list[dict[str, object]]] = {}
+    try:
+        for doc in AXE_PAGES:
+            page.goto(f"{_url(served, lang, doc)}?{urlencode({'q': SEARCHES[lang]})}",
+                      wait_until="load")
+            # The search open, its results listed (the `q` parameter runs the query).
+            page.wait_for_selector(".md-search-result__item",
+                                   timeout=SEARCH_READY_SECONDS * 1000)
+            assert page.evaluate("document.body.dataset.mdColorScheme") == (
+                "slate" if scheme == "dark" else "default")
+            page.evaluate(source)
+            result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+            assert len(result["passes"]) > 10
+            serious = [{"id": rule["id"], "help": rule["help"],
+                        "nodes": [node["target"] for node in rule["nodes"]][:3]}
+                       for rule in result["violations"]
+                       if rule["impact"] in ("serious", "critical")]
+            if serious:
+                found[doc] = serious
+    finally:
+        context.close()
+    assert not found, found

@@ -16,6 +16,7 @@ from thirtyone import (
     solve,
     view,
 )
+from thirtyone.bots import make_bot
 
 
 def first_knock(moves: list[Move]) -> Move:
@@ -47,6 +48,12 @@ def play(seed: int) -> tuple[GameState, list[str]]:
         state, events = apply_move(state, first_knock(legal_moves(state)))
         lines += [describe(event) for event in events]
     return state, lines
+
+
+def bot_move(state: GameState) -> Move:
+    """A bot's choice is one of the engine's moves, typed as such (no cast)."""
+    seat = state.dealer if state.to_move is None else state.to_move
+    return make_bot("greedy", 7).choose(view(state, seat), legal_moves(state))
 
 
 def my_cards(state: GameState, seat: int) -> list[str]:

@@ -41,3 +41,9 @@ def test_bad_requests_are_problems(client, query, status, code, field):
     assert answer.json["code"] == code
     if field:
         assert answer.json["errors"][0]["field"] == field
+
+
+def test_the_docs_landing_page_describes_both_ways_to_play_and_the_tables(client):
+    described = " ".join(client.get("/openapi.json").json["info"]["description"].split())
+    assert "Sealed games" in described and "Hosted tables" in described
+    assert "/v1/hand-tables/{variant}" in described and "Games are stateless" not in described

@@ -87,13 +87,14 @@ def test_the_contract_lists_the_429_of_every_limited_operation_and_only_those(tm
     app = limited_app(tmp_path)
     spec = app.extensions["thirtyone.api"].spec.to_dict()
     limited = {operation for listed in LIMITED.values() for operation in listed}
-    endpoints = {re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule): rule.endpoint
-                 for rule in app.url_map.iter_rules()}
+    # One path may have two endpoints (GET /v1/tables lists, POST opens): by path and method.
+    endpoints = {(re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method): rule.endpoint
+                 for rule in app.url_map.iter_rules() for method in rule.methods or ()}
     seen = set()
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             if method in ("get", "post"):
-                named = (endpoints[path], method.upper())
+                named = (endpoints[path, method.upper()], method.upper())
                 assert ("429" in operation["responses"]) == (named in limited), named
                 seen.add(named)
                 if "requestBody" in operation:
@@ -144,3 +145,48 @@ def test_hints_stop_once_the_client_spent_its_cpu_budget(tmp_path, monkeypatch):
     other = client.post("/v1/games/advice", json=hint,
                         environ_base={"REMOTE_ADDR": "192.0.2.9"})
     assert other.status_code == 200
+
+
+def test_every_table_command_and_read_is_limited(tmp_path):
+    app = limited_app(tmp_path, THIRTYONE_LIMIT_KEYS="2 per minute",
+                      THIRTYONE_LIMIT_SEATS="1 per minute", THIRTYONE_LIMIT_READS="3 per minute")
+    client = app.test_client()
+    created = client.post("/v1/tables", json={"variant": "scat", "players": 3})
+    invitations = {seat["seat"]: seat["invitation"] for seat in created.json["seats"]}
+    table, key = created.json["table"], created.json["seats"][0]["key"]
+    headers = {"Authorization": f"Bearer {key}"}
+    rotations = []
+    for _ in range(4):
+        rotated = client.post(f"/v1/tables/{table}/seats/0/key", headers=headers)
+        rotations.append(rotated.status_code)
+        if rotated.status_code == 201:
+            headers = {"Authorization": f"Bearer {rotated.json['key']}"}
+    assert rotations == [201, 201, 429, 429]
+    assert client.post(f"/v1/tables/{table}/seats/1", json={
+        "name": "Bo", "invitation": invitations[1]}).status_code == 201
+    assert_problem(client.post(f"/v1/tables/{table}/seats/2", json={
+        "name": "Cy", "invitation": invitations[2]}), 429, "rate_limited")
+    for path in (f"/v1/tables/{table}", "/v1/tables"):
+        assert [client.get(path).status_code for _ in range(3)] == [200, 200, 200]
+        assert_problem(client.get(path), 429, "rate_limited")
+
+
+def test_a_limiter_that_fails_after_a_move_leaves_its_answer_standing(tmp_path, monkeypatch):
+    """The counts' storage failing once the move was applied: the move's answer (200, the new
+    version), never a 500 that would say nothing changed."""
+    from thirtyone.web import limits
+
+    app = limited_app(tmp_path)
+    client = app.test_client()
+    created = client.post("/v1/tables", json=TABLE)
+    table, key = created.json["table"], created.json["seats"][0]["key"]
+    headers = {"Authorization": f"Bearer {key}"}
+    mine = client.get(f"/v1/tables/{table}", headers=headers).json
+
+    def frozen(limiter: Any) -> dict[str, str]:
+        raise ConnectionError("the limiter's Redis does not answer")
+
+    monkeypatch.setattr(limits, "_headers", frozen)
+    moved = client.post(f"/v1/tables/{table}/moves", headers=headers,
+                        json={"version": mine["version"], "move": mine["legal_moves"][0]})
+    assert moved.status_code == 200 and moved.json["version"] > mine["version"]

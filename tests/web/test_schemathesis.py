@@ -22,8 +22,9 @@ from schemathesis.generation.modes import GenerationMode
 
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import new_game
+from thirtyone.hands.portable import option_from_text
 from thirtyone.race import solve
-from thirtyone.rules import PRESETS, find_preset, make_rules
+from thirtyone.rules import OPTIONS, PRESETS, find_preset, make_rules
 from thirtyone.web import create_app
 
 app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "schemathesis", "SITE_DIR": None})
@@ -136,6 +137,22 @@ REPAIRS = {
 }
 
 
+def _repair_hand_table(case: Any) -> None:
+    """Keep the query's options that the variant accepts together (a 404 for an unknown
+    variant is the right answer to a valid request)."""
+    try:
+        variant = find_preset(case.path_parameters["variant"]).id
+    except ThirtyOneError:
+        return
+    query = dict(case.query or {})
+    options = {name: option_from_text(name, str(value)) for name, value in query.items()
+               if name in OPTIONS}
+    kept = {"variant": variant, "options": options}
+    _rules_body(kept)
+    case.query = {name: value for name, value in query.items()
+                  if name not in OPTIONS or name in kept["options"]}
+
+
 def repair(case: Any) -> None:
     """Bring a case schemathesis holds valid into the rules' domain (see the docstring).
 
@@ -144,6 +161,8 @@ def repair(case: Any) -> None:
     """
     if case.meta is None or case.meta.generation.mode != GenerationMode.POSITIVE:
         return
+    if case.operation.path == "/v1/hand-tables/{variant}":
+        _repair_hand_table(case)
     repair_body = REPAIRS.get(case.operation.path)
     if repair_body is not None and isinstance(case.body, dict):
         repair_body(case.body)

@@ -139,13 +139,22 @@ def test_the_log_stays_small_and_a_resume_replays_from_a_snapshot(app, client):
         assert json.loads(first.split(b"data: ", 1)[1])["version"] == last
 
 
-def test_a_table_has_a_version_cap(app, client, monkeypatch):
+def test_a_table_has_a_version_cap_that_counts_moves_only(app, client, monkeypatch):
     monkeypatch.setattr(ledger, "MAX_VERSIONS", 3)
     created = open_table(client, players=2)
     table, keys = created["table"], keys_of(created)
-    pass_versions(app, table, 3 - created["version"])  # the seat's claim made a version
-    mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[created["to_move"]])).json
-    capped = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[mine["to_move"]]),
+    for _ in range(6):
+        # Key rotations (and the claim before) change the table but play no move: a player
+        # rotating fast cannot bring the table to its cap.
+        rotated = client.post(f"/v1/tables/{table}/seats/0/key", headers=bearer(keys[0]))
+        assert rotated.status_code == 201
+        keys[0] = rotated.json["key"]
+    for _ in range(2):  # the deal, then two moves: three versions of moves
+        play_one(client, table, keys)
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[0])).json
+    seat = mine["to_move"] if mine["to_move"] is not None else 0
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[seat])).json
+    capped = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[seat]),
                          json={"move": choose(mine), "version": mine["version"]})
     assert (capped.status_code, capped.json["code"]) == (409, "table_version_cap")
 
@@ -279,3 +288,26 @@ def test_a_full_redis_is_a_503_with_retry_after(redis_url):
     for answer in (full, opened):
         assert (answer.status_code, answer.json["code"]) == (503, "store_full")
         assert int(answer.headers["Retry-After"]) > 0
+
+
+def test_a_retry_of_an_unconfirmed_move_is_answered_only_as_durably(redis_url):
+    """A store that wants one replica and has none: the move is committed on the primary but
+    answered 503 commit_unconfirmed; its retry with the same Idempotency-Key is not answered
+    200 at once (the acknowledged move a failover then lost), but 503 again until a replica
+    has it."""
+    client = make_app(redis_url, THIRTYONE_REDIS_REPLICAS=1).test_client()
+    for _ in range(20):
+        # A table where the human moves first: its opening commits nothing.
+        created = client.post("/v1/tables", json={"variant": "scat", "players": 2,
+                                                  "bots": {"1": "greedy"}, "options": QUICK})
+        if created.status_code == 201 and created.json["version"] == 0:
+            break
+    assert created.status_code == 201 and created.json["to_move"] == 0
+    table, key = created.json["table"], created.json["seats"][0]["key"]
+    mine = client.get(f"/v1/tables/{table}", headers=bearer(key)).json
+    move = {"move": choose(mine), "version": mine["version"]}
+    headers = {**bearer(key), **idempotent(str(uuid.uuid4()))}
+    first = client.post(f"/v1/tables/{table}/moves", json=move, headers=headers)
+    assert (first.status_code, first.json["code"]) == (503, "commit_unconfirmed")
+    again = client.post(f"/v1/tables/{table}/moves", json=move, headers=headers)
+    assert (again.status_code, again.json["code"]) == (503, "commit_unconfirmed")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import calibrated
 
 pytestmark = pytest.mark.slow  # real gunicorn servers
 
@@ -234,7 +235,7 @@ def test_half_open_sockets_do_not_stop_healthz_and_the_log_hides_keys(tmp_path):
             idle.append(sock)
         try:
             for _ in range(10):
-                assert server.request("GET", "/healthz", timeout=2)[0] == 200
+                assert server.request("GET", "/healthz", timeout=calibrated(2))[0] == 200
             table, keys, _ = _open(server, players=2)
             status, _ = server.request("GET", f"/v1/tables/{table}/updates?key={keys[0]}&wait=0")
             assert status == 200

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import builtins
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -78,6 +78,65 @@ def top_discard(seen: Mapping[str, Any]) -> CardNames:
     return CardNames(tuple(seen["discard"][-1:]))
 
 
+R = TypeVar("R")
+"""What a :class:`MoveReader` makes of a move."""
+
+
+class MoveReader(Generic[R]):
+    """A reading of moves with one method per move type, which the move's operation finds
+    (:func:`read_move`; :meth:`Operation.reading` for many moves of a type): a bot asks the
+    operation what a move is rather than compare its ``type`` with names. A method not
+    overridden reads the move with :meth:`other`."""
+
+    __slots__ = ()
+
+    def other(self, move: Mapping[str, Any]) -> R:
+        """A move this reading has no method of its own for."""
+        raise NotImplementedError(f"no reading of {move!r}")
+
+    def draw(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def discard(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def knock(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def stand(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def next_round(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def take(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def exchange(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def declare(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def pass_(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def join(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def reveal(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def keep(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def swap_hand(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+    def renew(self, move: Mapping[str, Any]) -> R:
+        return self.other(move)
+
+
 class Operation(ABC, Generic[F]):
     """One move type: its ``type``, its ``fields`` (a TypedDict of :data:`Move`), its words,
     and, in the subclass a family plays, which of these moves are legal now, how one is
@@ -91,6 +150,11 @@ class Operation(ABC, Generic[F]):
     @abstractmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         """The move in words, with the cards named that ``seen`` (the mover's view) shows."""
+
+    @staticmethod
+    @abstractmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        """The ``reader``'s method for this move type."""
 
     @classmethod
     def face_down(cls, entry: Mapping[str, Any]) -> PlayedMove:
@@ -117,6 +181,10 @@ class Draw(Operation[F]):
     type = "draw"
     fields = DrawMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.draw
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         if move["source"] == "stock":
@@ -137,6 +205,10 @@ class Discard(Operation[F]):
     type = "discard"
     fields = DiscardMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.discard
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Discard: {card}"), {"card": CardNames((move["card"],))})
@@ -145,6 +217,10 @@ class Discard(Operation[F]):
 class Knock(Operation[F]):
     type = "knock"
     fields = KnockMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.knock
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -155,6 +231,10 @@ class Stand(Operation[F]):
     type = "stand"
     fields = StandMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.stand
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Stand: keep your hand"))
@@ -163,6 +243,10 @@ class Stand(Operation[F]):
 class NextRound(Operation[F]):
     type = "next_round"
     fields = NextRoundMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.next_round
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -173,6 +257,10 @@ class Take(Operation[F]):
     type = "take"
     fields = TakeMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.take
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Take: {card}"), {"card": CardNames((move["card"],))})
@@ -181,6 +269,10 @@ class Take(Operation[F]):
 class Exchange(Operation[F]):
     type = "exchange"
     fields = ExchangeMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.exchange
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -204,6 +296,10 @@ class Declare(Operation[F]):
     type = "declare"
     fields = DeclareMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.declare
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Declare your hand"))
@@ -212,6 +308,10 @@ class Declare(Operation[F]):
 class Pass(Operation[F]):
     type = "pass"
     fields = PassMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.pass_
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -222,6 +322,10 @@ class Join(Operation[F]):
     type = "join"
     fields = JoinMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.join
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Join the deal"))
@@ -230,6 +334,10 @@ class Join(Operation[F]):
 class Reveal(Operation[F]):
     type = "reveal"
     fields = RevealMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.reveal
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -248,6 +356,10 @@ class Keep(Operation[F]):
     type = "keep"
     fields = KeepMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.keep
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Keep hand {hand}"), {"hand": Ordinal(move["hand"])})
@@ -257,6 +369,10 @@ class SwapHand(Operation[F]):
     type = "swap_hand"
     fields = SwapHandMove
 
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.swap_hand
+
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
         return Phrase(N_("Swap your hand for table hand {hand}"), {"hand": Ordinal(move["hand"])})
@@ -265,6 +381,10 @@ class SwapHand(Operation[F]):
 class Renew(Operation[F]):
     type = "renew"
     fields = RenewMove
+
+    @staticmethod
+    def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
+        return reader.renew
 
     @classmethod
     def words(cls, move: Mapping[str, Any], seen: Mapping[str, Any]) -> Phrase:
@@ -291,3 +411,16 @@ MOVE_TYPES: tuple[str, ...] = tuple(OPERATIONS)
 def operation_of(move: Mapping[str, Any]) -> type[Operation[Any]]:
     """The operation of a move the engine made (a legal or a played one)."""
     return OPERATIONS[move["type"]]
+
+
+def read_move(reader: MoveReader[R], move: Mapping[str, Any]) -> R:
+    """What ``reader`` makes of ``move`` (a legal or a played one): its operation calls the
+    reader's method for its type."""
+    return OPERATIONS[move["type"]].reading(reader)(move)
+
+
+def is_move(move: Mapping[str, Any],
+            operation: type[Operation[Any]] | tuple[type[Operation[Any]], ...]) -> bool:
+    """Whether ``move`` (a legal or a played one) is of ``operation``'s type (or of one of
+    them)."""
+    return issubclass(OPERATIONS[move["type"]], operation)

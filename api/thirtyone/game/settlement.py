@@ -256,8 +256,8 @@ class LivesSettler(Settler):
         if rules.losers == "all-but-best" and ranked:
             # Every seat but the best hand loses one; the lowest of them as the knocker
             # rules say (RULES.md §4.15); all tied for best, nobody.
-            best = max(scores[seat] for seat in ranked)  # type: ignore[type-var]
-            ranked = [seat for seat in ranked if scores[seat] != best]
+            best = max(outcome.score(seat) for seat in ranked)
+            ranked = [seat for seat in ranked if outcome.score(seat) != best]
             losses |= {seat: 1 for seat in ranked}
         if ranked:
             lowest, drawn = self._lowest(state, outcome, ranked)

@@ -22,13 +22,14 @@ Blitz, showdown and lives as scat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
 from thirtyone.errors import N_, StateError
 from thirtyone.events import HandSwapped
 from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.exchange import exchange_moves, read_exchange, swap
 from thirtyone.game.family import (
     Events,
     PlainKnock,
@@ -42,7 +43,7 @@ from thirtyone.game.moves import Move, move_card, refuse
 from thirtyone.game.operations import Exchange, Keep, Operation, Renew, SwapHand, read_table_hand
 from thirtyone.game.settlers import settle_blitz, settle_showdown
 from thirtyone.game.state import GameState
-from thirtyone.game.widow import check_widow_state, exchange_moves, read_exchange, swap
+from thirtyone.game.widow import check_widow_state
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
@@ -76,9 +77,6 @@ class SwitchFlow(TurnFlow):
             final_turns=0, pickup=None,
         )
         return state, [{"type": "dealt", "round": state.round, "dealer": dealer}]
-
-    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        return KEEPING if state.phase == SwitchPhase.KEEP else TURN
 
     def uses(self, rules: Rules) -> frozenset[str]:
         return MOVE_TYPES
@@ -238,3 +236,4 @@ TURN: tuple[Operation[Any], ...] = (SwapCard(), SwapWholeHand(), RenewHand(), Pl
                                     PlainStand())
 """A turn: swap a card or the hand, renew a table hand, or knock (``stand`` after one)."""
 MOVE_TYPES = frozenset(operation.type for operation in (*KEEPING, *TURN))
+SwitchFlow.turns = {SwitchPhase.KEEP: KEEPING, SwitchPhase.EXCHANGE: TURN}

@@ -46,13 +46,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from itertools import combinations
 from typing import Any, Protocol
 
 from thirtyone.cards import Card
 from thirtyone.errors import N_, OptionError, StateError
-from thirtyone.events import Exchanged
 from thirtyone.game.dealing import deal, dealing_order
+from thirtyone.game.exchange import (
+    exchange_moves,
+    exchange_sizes,
+    hide_gift,
+    read_exchange,
+    swap,
+)
 from thirtyone.game.family import (
     Events,
     PlainKnock,
@@ -61,7 +66,7 @@ from thirtyone.game.family import (
     close_turn,
     showdown_due,
 )
-from thirtyone.game.moves import ExchangeMove, Move, PlayedMove, move_card, refuse
+from thirtyone.game.moves import Move, PlayedMove, move_card, refuse
 from thirtyone.game.operations import (
     Declare,
     Exchange,
@@ -69,12 +74,12 @@ from thirtyone.game.operations import (
     Operation,
     Pass,
     Reveal,
-    operation_of,
+    is_move,
 )
 from thirtyone.game.pot import carried_seats
 from thirtyone.game.settlement import Outcome, hand_scores, pay
 from thirtyone.game.settlers import settle_blitz, settle_round, settle_showdown
-from thirtyone.game.state import GameState, thaw
+from thirtyone.game.state import GameState
 from thirtyone.hands import HAND_SIZE, HandScore, evaluator
 from thirtyone.rules import Family, Rules
 
@@ -117,81 +122,10 @@ def trailing_passes(history: Sequence[Mapping[str, Any]]) -> int:
     """The passes at the end of ``history``."""
     count = 0
     for entry in reversed(history):
-        if entry.get("type") != "pass":
+        if not is_move(entry, Pass):
             break
         count += 1
     return count
-
-
-def exchange_sizes(rules: Rules) -> tuple[int, ...]:
-    """How many cards one exchange may swap."""
-    if rules.exchange == "one-or-three":
-        return (1, WIDOW_SIZE)
-    return tuple(range(1, rules.exchange_max + 1))
-
-
-def read_exchange(move: Mapping[str, Any], hand: Sequence[Card], positions: int,
-                  sizes: Sequence[int]) -> ExchangeMove:
-    """An exchange move checked, in canonical form (card codes, table positions)."""
-    give, take = move.get("give"), move.get("take")
-    if not isinstance(give, list) or not isinstance(take, list) or not give:
-        raise refuse("bad_move", N_("an exchange names the cards given and the table "
-                                    "positions taken"), field="give")
-    cards = [move_card({"give": code}, "give") for code in give]
-    for card in cards:
-        if card not in hand:
-            raise refuse("card_not_in_hand", N_("{card} is not in your hand"), field="give",
-                         card=card.code)
-    if len(set(cards)) != len(cards):
-        raise refuse("bad_move", N_("a card may be given only once"), field="give")
-    if any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < positions
-           for p in take) or len(set(take)) != len(take):
-        raise refuse("bad_position", N_("take distinct table positions from 0 to {last}"),
-                     field="take", last=positions - 1)
-    if len(take) != len(cards):
-        raise refuse("bad_move", N_("give as many cards as you take"), field="take")
-    if len(cards) not in sizes:
-        raise refuse("bad_exchange_size",
-                     N_("exchange {sizes} cards, not {count}"), field="give",
-                     sizes=" or ".join(map(str, sizes)), count=len(cards))
-    return {"type": "exchange", "give": [card.code for card in cards], "take": list(take)}
-
-
-def swap(state: GameState, seat: int, cards: Sequence[Card], positions: Sequence[int],
-         given_face_up: bool) -> tuple[GameState, Exchanged]:
-    """Exchange ``cards`` of ``seat``'s hand for the table cards at ``positions``; the cards
-    given take the places of those taken. Returns the state and the public ``exchanged``
-    event (a face-down card is not named)."""
-    table, face_up = list(state.table), list(state.table_face_up)
-    taken = [table[p] for p in positions]
-    seen = [table[p].code if face_up[p] else None for p in positions]
-    for card, position in zip(cards, positions, strict=True):
-        table[position], face_up[position] = card, given_face_up
-    hand = [card for card in state.hands[seat] if card not in cards] + taken
-    hands = list(state.hands)
-    hands[seat] = tuple(hand)
-    event: Exchanged = {"type": "exchanged", "seat": seat, "count": len(cards),
-             "gave": [card.code if given_face_up else None for card in cards],
-             "took": seen, "positions": list(positions)}
-    return state.evolve(hands=tuple(hands), table=tuple(table),
-                        table_face_up=tuple(face_up)), event
-
-
-def exchange_moves(hand: Sequence[Card], positions: int,
-                   sizes: Sequence[int]) -> list[ExchangeMove]:
-    """Every exchange, one per set of cards given and set of positions taken."""
-    return [{"type": "exchange", "give": [card.code for card in give], "take": list(take)}
-            for size in sizes
-            for give in combinations(hand, size)
-            for take in combinations(range(positions), size)]
-
-
-def hide_gift(entry: Mapping[str, Any], rules: Rules) -> PlayedMove:
-    """A history entry with the cards given face down hidden from everyone."""
-    if rules.widow_discards == "face-down":
-        return operation_of(entry).face_down(entry)
-    shown: PlayedMove = thaw(entry)
-    return shown
 
 
 class WidowFlow(TurnFlow):
@@ -255,10 +189,11 @@ class WidowFlow(TurnFlow):
     # The operations of each phase
 
     def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        phase = WidowPhase(state.phase)
-        if phase == WidowPhase.EXCHANGE:
-            return PASSING_TURN if state.rules.may_pass else TURN
-        return PHASES[phase]
+        """The phase's row of :attr:`turns`; with ``may_pass`` a turn may pass instead of
+        standing."""
+        if state.rules.may_pass and state.phase == WidowPhase.EXCHANGE:
+            return PASSING_TURN
+        return self.turns[state.phase]
 
     def uses(self, rules: Rules) -> frozenset[str]:
         return frozenset(kind for kind, used in {
@@ -590,16 +525,16 @@ class TurnPass(Pass[WidowFlow]):
 
 
 _EXCHANGE = WidowExchange()
-PHASES: dict[WidowPhase, tuple[Operation[Any], ...]] = {
-    WidowPhase.JOIN: JOINING,
-    WidowPhase.CHOOSE: (TakeTable(), RevealTable()),
-    WidowPhase.DECLARE: (DeclareHand(), DeclinePass()),
-}
-"""The operations of each phase before the exchanges."""
 TURN: tuple[Operation[Any], ...] = (_EXCHANGE, WidowKnock(), WidowStand())
 """A turn: exchange, or knock (``stand`` after a knock)."""
 PASSING_TURN: tuple[Operation[Any], ...] = (_EXCHANGE, TurnPass(), WidowKnock())
 """A turn with ``may_pass``: exchange, pass, or knock."""
+WidowFlow.turns = {
+    WidowPhase.JOIN: JOINING,
+    WidowPhase.CHOOSE: (TakeTable(), RevealTable()),
+    WidowPhase.DECLARE: (DeclareHand(), DeclinePass()),
+    WidowPhase.EXCHANGE: TURN,
+}
 
 
 def chooser(state: GameState, order: Sequence[int]) -> int:

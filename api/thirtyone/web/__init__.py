@@ -42,6 +42,7 @@ from thirtyone.web import (
     limits,
     meta,
     metrics,
+    package,
     play,
     problems,
     race,
@@ -66,10 +67,20 @@ API_DESCRIPTION = """\
 The Thirty-One family of card games as a service: score and compare hands, read the rules of
 every variant, and play whole games.
 
-Games are stateless. `POST /v1/games` returns a sealed `token` holding the whole game (it is
-encrypted and authenticated with the server's secret) and one secret `seat_key` per seat. Send
-the token back with each move: the answer carries the next token. A seat's key is needed to see
-that seat's cards or to move for it.
+Two ways to play. **Sealed games** keep nothing on the server: `POST /v1/games` returns a
+sealed `token` holding the whole game (encrypted and authenticated with the server's secret)
+and one secret `seat_key` per seat. Send the token back with each move: the answer carries the
+next token. A seat's key is needed to see that seat's cards or to move for it. **Hosted
+tables** live on the server for players on different devices: `POST /v1/tables` opens one (its
+`Location`), each player claims a seat by invitation and plays with that seat's key as a bearer
+token; a table's moves are versioned (send the `version` you saw), retried safely with
+`Idempotency-Key`, and pushed to every seat by Server-Sent Events
+(`GET /v1/tables/{table}/events`, resumed with `Last-Event-ID`) or the long poll
+(`GET /v1/tables/{table}/updates`); a finished match's record can be verified offline.
+
+To score hands with no request at all, `GET /v1/hand-tables/{variant}` gives every three-card
+hand's value and rank (the npm package `thirtyone` reads it; `conformance/` in the repository
+holds vectors for any other implementation).
 
 Between rounds `to_move` is `null` and the only legal move is `{"type": "next_round"}`: any
 seat may send it (with its key, in a sealed game) to deal the next round. Once the match is
@@ -77,7 +88,8 @@ over, `to_move` is `null`, `is_over` is true and no move is legal.
 
 Every answer speaks the language asked for by `?lang=` (`en`, `ru`, `it`), else by
 `Accept-Language`, else English. Errors are RFC 9457 problem details
-(`application/problem+json`) with a stable `code`.
+(`application/problem+json`) with a stable `code`. Within `/v1` answers may gain fields, problem
+codes, enum values and event types: ignore what you do not know.
 """
 
 
@@ -179,6 +191,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     docs.init_app(app)
     # The browser client: a plain Flask blueprint, so it stays out of the API's contract.
     app.register_blueprint(play.blp)
+    package.init_app(app)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
     app.wsgi_app = BodyLimit(  # type: ignore[method-assign]

@@ -14,7 +14,7 @@ from werkzeug import Response
 
 from thirtyone.errors import N_, OptionError
 from thirtyone.hands.portable import export, option_from_text
-from thirtyone.rules import find_preset
+from thirtyone.rules import OPTIONS, find_preset
 from thirtyone.web import compute
 from thirtyone.web.api import Blueprint
 from thirtyone.web.problems import STATUS_TITLES, Problem
@@ -41,7 +41,8 @@ _TABLE_DOC = {
          "description": "`binary` (the compact format) or `json` (the same data)."},
         {"in": "query", "name": "options", "required": False, "style": "form",
          "explode": True,
-         "schema": {"type": "object", "additionalProperties": {"type": "string"}},
+         "schema": {"type": "object", "additionalProperties": False,
+                    "properties": {name: {"type": "string"} for name in OPTIONS}},
          "description": "Options overriding the variant's, one query parameter each, as "
                         "`GET /v1/variants/{variant}` lists them: `?tie_break=ranks`; "
                         "`true`/`false`, numbers, `none` for an empty number."},

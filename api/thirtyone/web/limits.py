@@ -13,6 +13,11 @@ its own setting, from the environment:
   /v1/tables/{table}/advice``) and reviews (``POST /v1/review``), 30 per minute;
 - ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
   (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute;
+- ``THIRTYONE_LIMIT_SEATS``: claiming a seat, replacing an invitation, starting, leaving a
+  table and asking for a rematch, 30 per minute;
+- ``THIRTYONE_LIMIT_KEYS``: rotating a seat's key, 6 per minute (each rotation is a commit
+  pushed to every seat);
+- ``THIRTYONE_LIMIT_READS``: reading a table, the lobby and a match record, 600 per minute;
 - ``THIRTYONE_ADVICE_CPU``: the CPU seconds the hints and reviews of one client may take, 20
   per minute (a third of a core; 30 hints a minute at 400 worlds would take two cores):
   a request is refused (429 ``rate_limited``) once its client spent them, and each hint is
@@ -68,6 +73,12 @@ LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
     "THIRTYONE_LIMIT_ADVICE": (("advice.GameAdvice", "POST"), ("table-advice.TableAdvice", "GET"),
                                ("review.GameReview", "POST")),
     "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"), ("tables.TableUpdates", "GET")),
+    "THIRTYONE_LIMIT_SEATS": (("tables.SeatClaim", "POST"), ("tables.SeatInvitation", "POST"),
+                              ("tables.TableStart", "POST"), ("tables.TableLeave", "POST"),
+                              ("tables.Rematch", "POST")),
+    "THIRTYONE_LIMIT_KEYS": (("tables.SeatKey", "POST"),),
+    "THIRTYONE_LIMIT_READS": (("tables.Table", "GET"), ("tables.Lobby", "GET"),
+                              ("tables.TableRecordDocument", "GET")),
 }
 
 DEFAULTS = {
@@ -76,6 +87,9 @@ DEFAULTS = {
     "THIRTYONE_LIMIT_MOVES": "300 per minute",
     "THIRTYONE_LIMIT_ADVICE": "30 per minute",
     "THIRTYONE_LIMIT_STREAMS": "120 per minute",
+    "THIRTYONE_LIMIT_SEATS": "30 per minute",
+    "THIRTYONE_LIMIT_KEYS": "6 per minute",
+    "THIRTYONE_LIMIT_READS": "600 per minute",
     "THIRTYONE_ADVICE_CPU": "20 per minute",
     "THIRTYONE_TRUSTED_PROXIES": "0",
 }
@@ -195,7 +209,12 @@ def _rate_limit_headers(response: Response) -> Response:
         return response
     limiter: Limiter = current_app.extensions["thirtyone.limiter"]
     if limiter.enabled:
-        response.headers.update(_headers(limiter))
+        try:
+            response.headers.update(_headers(limiter))
+        except Exception:  # the counts' storage failed after the view ran
+            # The answer stands (a move it acknowledges was applied): it goes without the
+            # RateLimit headers rather than as a 500 that would say nothing changed.
+            _log.exception("the rate limits' storage failed: the answer goes without headers")
     return response
 
 

@@ -34,10 +34,12 @@ from werkzeug.exceptions import NotFound
 from thirtyone.bots import BOTS
 from thirtyone.cards import ALL_CARDS, DECKS, RANK_NAMES, parse_card
 from thirtyone.errors import N_, NP_, CardError
+from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
 from thirtyone.faces import ITALIAN_RANK_LETTERS, card_svg
 from thirtyone.hands import CATEGORY_NAMES
 from thirtyone.record import SEED_LABEL
 from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
+from thirtyone.web.tables.notices import MESSAGES as TABLE_MESSAGES
 from thirtyone.words import LANGUAGES
 
 blp = Blueprint(
@@ -64,6 +66,9 @@ TEXTS: dict[str, str] = {
     "seats": N_("Who plays each seat"),
     "seat_you": N_("You"),
     "seat_bot": N_("Computer"),
+    # The computer players' names, one for each seat in turn (a list, by commas).
+    "bot_names": N_("Ada, Ben, Cleo, Dan, Eva, Finn, Gia, Hugo, Iris, Jon, Kai, Lena, Max, Nora, "
+                    "Otto"),
     "seat_friend": N_("A friend (by invitation)"),
     "options": N_("Options"),
     "start": N_("Start"),
@@ -100,6 +105,24 @@ TEXTS: dict[str, str] = {
     "winner": N_("Winner: {name}."),
     "winners": N_("Winners: {names}."),
     "you_won": N_("You won!"),
+    # What this seat may do now, in words (joined by the language's own "or").
+    "ways_draw_stock": N_("draw from the stock"),
+    "ways_draw_discard": N_("take the top card of the discard pile"),
+    "ways_discard": N_("discard a card"),
+    "ways_knock": N_("knock"),
+    "ways_stand": N_("keep your cards as they are"),
+    "ways_next_round": N_("deal the next round"),
+    "ways_take": N_("take a card from the layout"),
+    "ways_exchange": N_("exchange cards with the table"),
+    "ways_declare": N_("declare your hand"),
+    "ways_pass": N_("pass"),
+    "ways_join": N_("join the deal"),
+    "ways_reveal": N_("turn the table cards face up"),
+    "ways_keep": N_("keep one of your two hands"),
+    "ways_swap_hand": N_("swap your hand for a table hand"),
+    "ways_renew": N_("renew a table hand"),
+    "your_moves": N_("You may {moves}."),
+    "how_to_play": N_("How to play"),
     "winners_you": N_("Winners: you and {names}."),
     "choose_exchange": N_("To exchange, choose cards from your hand and as many from the table."),
     "clear": N_("Clear the choice"),
@@ -136,6 +159,17 @@ TEXTS: dict[str, str] = {
     "gone": N_("This table no longer exists (it expired, or the link is wrong)."),
     "failed": N_("The move was not made: {detail}"),
     "new_game": N_("New game"),
+    # The player's settings, kept in the browser.
+    "settings": N_("Settings"),
+    "bot_speed": N_("Computer players' speed"),
+    "speed_slow": N_("Slow"),
+    "speed_normal": N_("Normal"),
+    "speed_fast": N_("Fast"),
+    "sounds": N_("Sounds (your turn, a knock, the end of a round)"),
+    "theme": N_("Theme"),
+    "theme_system": N_("As the system"),
+    "theme_light": N_("Light"),
+    "theme_dark": N_("Dark felt"),
     # Hints: the seat's own advice, from the API.
     "hint": N_("Hint"),
     "hint_asking": N_("Thinking…"),
@@ -176,6 +210,11 @@ TEXTS: dict[str, str] = {
     "your_name": N_("Your name"),
     "claim_title": N_("You are invited to take seat {seat} at this table."),
     "claim": N_("Take the seat"),
+    "invite_game": N_("{host} invites you to a game of {variant} for {players} players."),
+    "invite_game_anonymous": N_("An invitation to a game of {variant} for {players} players."),
+    "invite_options": N_("Options chosen:"),
+    "yes": N_("yes"),
+    "no": N_("no"),
     "online": N_("here"),
     "away": N_("away"),
     "free_seat": N_("free seat"),
@@ -244,6 +283,25 @@ def plural_forms() -> dict[str, dict[str, str]]:
         key: {category: ngettext(singular, plural, number)
               for category, number in examples.items()}
         for key, (singular, plural) in PLURALS.items()
+    }
+
+
+def event_templates() -> dict[str, Any]:
+    """The events' sentences in the request's language, as templates: the page fills them
+    itself to count seats from 1, as it does everywhere (the API's messages say the API's
+    seat numbers, from 0). ``plurals`` are the counted ones: the counted parameter and a
+    template by CLDR plural category (as :func:`plural_forms`)."""
+    rule = Locale.parse(get_locale().language).plural_form
+    examples: dict[str, int] = {}
+    for number in range(1000):
+        examples.setdefault(rule(number), number)
+    return {
+        "messages": {kind: gettext(template)
+                     for kind, template in {**EVENT_MESSAGES, **TABLE_MESSAGES}.items()},
+        "plurals": {kind: [counted, {category: ngettext(singular, plural, number)
+                                     for category, number in examples.items()}]
+                    for kind, (counted, (singular, plural)) in EVENT_PLURALS.items()},
+        "sources": {source: pgettext("event source", source) for source in ("stock", "discard")},
     }
 
 
@@ -323,6 +381,9 @@ def page() -> str:
                           for card in DECKS["italian40"]},
         "categories": {key: gettext(name) for key, name in CATEGORY_NAMES.items()},
         "levels": levels(),
+        "events": event_templates(),
+        # The rules site's first-game walkthrough in the page's language (English at the root).
+        "how_to_play": "/first-game/" if language == "en" else f"/{language}/first-game/",
         "default_level": DEFAULT_LEVEL,
     }
     return render_template("play.html", data=data, language=language, title=data["texts"]["title"])

@@ -40,12 +40,15 @@ export function crc32(bytes: Uint8Array): number {
 export class HandTable {
   readonly header: TableHeader;
   private readonly index: Map<string, number>;
+  private readonly values: readonly HandValue[];
   private readonly classOf: (position: number) => number;
 
   constructor(header: TableHeader, classOf: (position: number) => number) {
     this.header = header;
     this.classOf = classOf;
     this.index = new Map(header.deck.map((code, i) => [code, i]));
+    this.values = header.classes.map(([points, category, rank]) =>
+      Object.freeze({ points, category, rank }));
   }
 
   /** Read the binary format: magic T31H, version 1, id width, header, ids, CRC-32. */
@@ -73,21 +76,28 @@ export class HandTable {
   /** The colex position of three distinct cards of the deck (any notation). */
   position(cards: readonly string[]): number {
     if (cards.length !== 3) throw new Error(`a hand has 3 cards, not ${cards.length}`);
-    const [a, b, c] = cards.map((card) => {
-      const index = this.index.get(parseCard(card));
-      if (index === undefined) throw new Error(`the card ${card} is not in the deck`);
-      return index;
-    }).sort((x, y) => x - y) as [number, number, number];
+    let a = this.indexOf(cards[0] as string);
+    let b = this.indexOf(cards[1] as string);
+    let c = this.indexOf(cards[2] as string);
+    if (a > b) [a, b] = [b, a];
+    if (b > c) [b, c] = [c, b];
+    if (a > b) [a, b] = [b, a];
     if (a === b || b === c) throw new Error("a card appears twice in the hand");
     return (c * (c - 1) * (c - 2)) / 6 + (b * (b - 1)) / 2 + a;
   }
 
-  /** What a hand of three cards is worth under the table's rules. */
+  /** A card's deck index: canonical codes at once, other notations parsed first. */
+  private indexOf(card: string): number {
+    const index = this.index.get(card) ?? this.index.get(parseCard(card));
+    if (index === undefined) throw new Error(`the card ${card} is not in the deck`);
+    return index;
+  }
+
+  /** What a hand of three cards is worth under the table's rules (a shared, frozen value). */
   score(cards: readonly string[]): HandValue {
-    const entry = this.header.classes[this.classOf(this.position(cards))];
-    if (entry === undefined) throw new Error("damaged hand table: no such class");
-    const [points, category, rank] = entry;
-    return { points, category, rank };
+    const value = this.values[this.classOf(this.position(cards))];
+    if (value === undefined) throw new Error("damaged hand table: no such class");
+    return value;
   }
 
   /** Hands ranked best first; tied hands share a group (indices ascending). */

@@ -6,7 +6,7 @@ import { card, HAND_SIZE, moveButton, moveKey, sameSet } from "./cards.js";
 import { h } from "./dom.js";
 import { LANGUAGE, t, tn } from "./i18n.js";
 import { clock, presence, seatLabel } from "./life.js";
-import { seatName, winnersText } from "./words.js";
+import { movesText, seatName, winnersText } from "./words.js";
 
 // A sampled hint's worth is shown only from this many sampled deals on: fewer say too little.
 const MIN_HINT_SAMPLES = 30;
@@ -15,6 +15,7 @@ const MIN_HINT_SAMPLES = 30;
 // their own (keep), rather than by a button of their own.
 const ON_CARDS = new Set(["draw", "discard", "take", "exchange", "keep"]);
 
+/** Whose turn it is (and on this seat's turn, what it may do, in words), or who won. */
 export function status(ui) {
   const { answer } = ui;
   const view = answer.view;
@@ -28,8 +29,11 @@ export function status(ui) {
   } else {
     text = t("to_move", { name: seatName(answer, answer.to_move) });
   }
+  const mine = !answer.is_over && answer.to_move === answer.seat && ui.key;
+  const ways = mine ? movesText(answer.legal_moves ?? []) : null;
   return h("header", { class: "status" },
     h("h2", {}, text),
+    ways ? h("p", { class: "ways", "data-ways": "" }, ways) : null,
     ui.variant ? h("p", {}, t("game_round", { variant: ui.variant.name, round: view.round }))
       : null);
 }
@@ -51,7 +55,9 @@ export function seats(ui) {
   const { answer } = ui;
   const view = answer.view;
   const last = ui.lastMove?.seat;
-  return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}` },
+  return h("ol", { class: `seats${view.seats.length > 4 ? " many" : ""}`,
+    // On a phone the row scrolls sideways: the keyboard can scroll it too.
+    tabindex: "0", "aria-label": t("players") },
     view.seats.map((standing, seat) => {
       const badges = [
         ...presence(answer, seat),

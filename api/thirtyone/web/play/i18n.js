@@ -11,6 +11,8 @@ export const LEVELS = DATA.levels;
 export const DEFAULT_LEVEL = DATA.default_level;
 /** The label `thirtyone.record` derives a deal's seed with, to check a record by its formula. */
 export const SEED_LABEL = DATA.seed_label;
+/** The events' sentences as templates (play.py `event_templates`). */
+export const EVENT_TEMPLATES = DATA.events ?? { messages: {}, plurals: {}, sources: {} };
 
 const PLURAL_RULES = new Intl.PluralRules(LANGUAGE);
 const NUMBER = new Intl.NumberFormat(LANGUAGE);

@@ -97,9 +97,10 @@ export async function startFromQuery(query) {
     });
 }
 
-// The options the lobby offers: numbers and yes-or-no, each labelled by the API's localized
-// description (a choice's values are ids, which the API does not translate).
-const OFFERED = new Set(["int", "int-or-none", "bool"]);
+// The options the lobby offers: numbers, yes-or-no and choices, each labelled by the API's
+// localized description; a choice's values are ids, which the description names and explains
+// (so the house rules of RULES.md §4.15, deal_passes or fire, can be chosen here too).
+const OFFERED = new Set(["int", "int-or-none", "bool", "choice"]);
 
 /** A field for one option, showing its default; `read()` gives its value when changed. */
 function optionField(spec) {
@@ -110,6 +111,16 @@ function optionField(spec) {
       name: spec.name,
       element: h("p", { class: "option" }, box, " ", h("label", { for: id }, spec.description)),
       read: () => (box.checked === spec.default ? undefined : box.checked),
+    };
+  }
+  if (spec.type === "choice") {
+    const select = h("select", { id, "data-option": spec.name },
+      spec.choices.map((value) => h("option", { value }, value)));
+    select.value = spec.default;
+    return {
+      name: spec.name,
+      element: h("p", { class: "option" }, h("label", { for: id }, spec.description), " ", select),
+      read: () => (select.value === spec.default ? undefined : select.value),
     };
   }
   const input = h("input", {

@@ -48,7 +48,8 @@ export function markMove(root, event) {
   (held?.closest(".card-button") ?? held)?.remove();
   top.replaceWith(card(event.card, "pile last"));
   arrive(root.querySelector(".discard img.card"), from);
-  return still() ? 0 : GLIDE_MS;
+  // One card: it flies during the pause before the next move, and no redraw moves the pile.
+  return 0;
 }
 
 /** An exchange card by card: each card given comes from the hand (this seat's) or the seat

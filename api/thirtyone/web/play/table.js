@@ -15,10 +15,12 @@ import { clock, presence, seatLabel, tick } from "./life.js";
 import { logEntry, markMove } from "./marks.js";
 import { glide, positions } from "./motion.js";
 import { ending, invites, leave, result, rounds } from "./outcome.js";
-import { ACTIONS, EventQueue, pauseBefore } from "./pacing.js";
+import { ACTIONS, EventQueue, pauseBefore, speedOf } from "./pacing.js";
+import { settings } from "./settings.js";
+import { sound } from "./sounds.js";
 import { recall, remember } from "./storage.js";
 import { TableStream } from "./stream.js";
-import { departed, moveWords } from "./words.js";
+import { departed, eventText, moveWords } from "./words.js";
 
 const LOG_LENGTH = 200;
 const TITLE = document.title;
@@ -214,8 +216,9 @@ export class TableView {
       this.playingVersion = item.version;
       const live = this.opened !== null && item.version > this.opened;
       for (const event of item.events) {
-        const wait = live ? pauseBefore(item, event, this.queue.items, (seat) => this.isBot(seat))
-          : 0;
+        // The speed as the player set it now (it may change while a run is shown).
+        const wait = live ? pauseBefore(item, event, this.queue.items, (seat) => this.isBot(seat),
+          speedOf(settings().speed)) : 0;
         if (wait) await pause(wait);
         if (this.closed) return;
         if (this.queue.epoch !== epoch) break;
@@ -241,7 +244,7 @@ export class TableView {
     this.history.add(event);
     this.shown += 1;
     // A move in the page's words (its player named, its cards named), else the server's.
-    const words = moveWords(event, this.answer ?? {}) ?? event.message;
+    const words = moveWords(event, this.answer ?? {}) ?? eventText(event) ?? event.message;
     this.log.append(logEntry(event, words, this.shown, live));
     while (this.log.childElementCount > LOG_LENGTH) this.log.firstElementChild.remove();
     this.log.scrollTop = this.log.scrollHeight;
@@ -251,6 +254,8 @@ export class TableView {
     if (!live) return 0;
     this.element.dataset.event = this.shown;
     announce(words);
+    if (event.type === "knocked") sound("knock");
+    if (event.type === "round_over") sound("round");
     const moving = markMove(this.element, { ...event, words });
     // How long its cards took to arrive: the pace can be read off the log.
     if (moving) this.log.lastElementChild.dataset.moving = moving;
@@ -332,7 +337,10 @@ export class TableView {
     // A player in another tab sees from the tab's title that the table waits for them.
     const mine = !answer.is_over && moves.length > 0;
     document.title = mine ? `${t("your_turn")} ${TITLE}` : TITLE;
-    if (mine && !this.announcedTurn) announce(t("your_turn"));
+    if (mine && !this.announcedTurn) {
+      announce(t("your_turn"));
+      sound("turn");
+    }
     this.announcedTurn = mine;
     const logScroll = this.log.scrollTop;
     table.replaceChildren(...[

@@ -1,6 +1,7 @@
 // The words the page builds of the API's answers: how a seat is named and numbered, who won.
 // No DOM here: `node --test` runs it (with the page's texts given as its data block).
-import { cardName, t } from "./i18n.js";
+import { format } from "./dom.js";
+import { cardName, EVENT_TEMPLATES, LANGUAGE, t } from "./i18n.js";
 
 /** The seat's entry of the table's answer (name, bot, presence, deadline), if any. */
 export const seatEntry = (answer, seat) => (answer.seats ?? []).find((entry) => entry.seat === seat);
@@ -25,11 +26,20 @@ export function resultName(answer, seat) {
   return seat === answer.seat ? t("your_seat_bot") : t("seat_bot_played", { name: seatName(answer, seat) });
 }
 
-/** How the page names a seat: "You" for this browser's, else the player's name, else its number. */
+/** The computer player's name at `seat` (the API's seat, from 0): one of the language's own
+names, the same at that seat at every table. */
+export function botName(seat) {
+  const names = t("bot_names").split(",").map((name) => name.trim()).filter(Boolean);
+  return names.length ? names[seat % names.length] : seatWords(seat);
+}
+
+/** How the page names a seat: "You" for this browser's, else the player's name, a computer
+player's own name, else its number. */
 export function seatName(answer, seat) {
   const mine = answer.seat !== null && answer.seat !== undefined && seat === answer.seat;
   if (mine) return t("seat_you");
-  return seatEntry(answer, seat)?.name || seatWords(seat);
+  const entry = seatEntry(answer, seat);
+  return entry?.name || (entry?.bot ? botName(seat) : seatWords(seat));
 }
 
 /** Who won the match, in a sentence ("You won!", "Winner: Anna.", "Winners: you and Anna."),
@@ -78,4 +88,52 @@ export function moveWords(event, answer) {
     default:
       return null;
   }
+}
+
+/** The kind of each legal move, as the page names it (`ways_<kind>`). */
+const wayOf = (move) => (move.type === "draw" ? `draw_${move.source}` : move.type);
+
+/** What this seat may do now, in one sentence ("You may draw from the stock, take the top
+card of the discard pile or knock."), each kind of move once, in the API's order; null with
+no move, or a kind the page has no words for. */
+export function movesText(moves) {
+  const ways = [...new Set(moves.map(wayOf))];
+  const texts = ways.map((way) => t(`ways_${way}`));
+  if (!texts.length || texts.some((text, index) => text === `ways_${ways[index]}`)) return null;
+  const list = new Intl.ListFormat(LANGUAGE, { type: "disjunction" }).format(texts);
+  return t("your_moves", { moves: list });
+}
+
+/** An event's parameter as its sentence shows it: seats and table hands counted from 1,
+cards by their names, the source of a draw in words, a half point as ½. */
+function eventParam(key, value, event) {
+  if ((key === "seat" || key === "dealer") && Number.isInteger(value)) return seatNumber(value);
+  if (key === "hand" && Number.isInteger(value)) return value + 1;
+  if (key === "card" && typeof value === "string") return cardName(value);
+  if (key === "cards" && Array.isArray(value)) return cardList(value);
+  if (key === "source") return EVENT_TEMPLATES.sources[value] ?? value;
+  if (key === "points" && typeof value === "number" && !Number.isInteger(value)) {
+    return value % 1 === 0.5 ? `${Math.trunc(value)}½` : String(value);
+  }
+  // A seat claimed by a player who gave no name.
+  if (key === "name" && !value && Number.isInteger(event.seat)) return `#${seatNumber(event.seat)}`;
+  return value;
+}
+
+/** What an event says, as the server's message does but with seats counted from 1 (the
+API's messages say its seat numbers, from 0); null for an event the page has no template
+for, or one whose template needs what the event lacks (the server's message is shown then). */
+export function eventText(event) {
+  let template = EVENT_TEMPLATES.messages[event.type];
+  const counted = EVENT_TEMPLATES.plurals[event.type];
+  if (counted && Number.isInteger(event[counted[0]])) {
+    const forms = counted[1];
+    const category = new Intl.PluralRules(LANGUAGE).select(Math.abs(event[counted[0]]));
+    template = forms[category] ?? forms.many ?? forms.other ?? template;
+  }
+  if (!template) return null;
+  const params = Object.fromEntries(Object.entries(event)
+    .map(([key, value]) => [key, eventParam(key, value, event)]));
+  const text = format(template, params);
+  return /\{\w+\}/.test(text) ? null : text;
 }

@@ -14,8 +14,7 @@ The package, read in this order:
 - :mod:`.streams`: the event stream and the long poll;
 - :mod:`.claims`: claiming a seat with an invitation, keys and invitations replaced,
   starting a waiting table, leaving a match;
-- :mod:`.life`: the table's life around the match (phase, names, the seed's commitment and
-  contributions) in the record's meta;
+- :mod:`.life`: opening and dealing a table (the seed's commitment and contributions);
 - :mod:`.clocks`: turn clocks and the autopilot; :mod:`.presence`: who is connected;
 - :mod:`.lobby`: the public tables waiting for players;
 - :mod:`.records`: a finished table's match record; :mod:`.rematch`: the next match;
@@ -23,6 +22,9 @@ The package, read in this order:
 - :mod:`.schemas`: what the operations take and answer, as the contract shows them;
 - :mod:`.answers`: the table as one seat sees it;
 - :mod:`.seats`: seat keys, and which seat a request speaks for;
+- :mod:`.table`: the table's typed metadata and its life (waiting, playing, over,
+  rematched);
+- :mod:`.scheduler`: bots' and the autopilot's moves, played off the request path;
 - :mod:`.playing`: a move played and recorded, and the bots' moves after it;
 - :mod:`.ledger`: the table's versions in the store and this process's cache of their states;
 - :mod:`.problems`: the problems only tables answer.
@@ -32,11 +34,21 @@ The tables live in a :class:`~thirtyone.web.store.TableStore` (``THIRTYONE_STORE
 
 from __future__ import annotations
 
-from thirtyone.web.tables import claims, lobby, records, rematch, routes, streams
+from flask import Flask
+
+from thirtyone.web.tables import claims, ledger, lobby, records, rematch, routes, scheduler, streams
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.ledger import default_config, document, init_app, load_table, table_state
+from thirtyone.web.tables.ledger import default_config, document, load_table, table_state
 from thirtyone.web.tables.problems import key_required, store_unavailable, table_not_found
 from thirtyone.web.tables.seats import bearer_key, seat_of
+
+
+def init_app(app: Flask) -> None:
+    """The table store (:func:`.ledger.init_app`) and the worker's scheduler of the moves
+    nobody chooses (:mod:`.scheduler`)."""
+    ledger.init_app(app)
+    scheduler.init_app(app)
+
 
 # The operations register on ``blp`` where they are declared.
 OPERATIONS = (routes, streams, claims, lobby, records, rematch)

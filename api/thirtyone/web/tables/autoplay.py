@@ -23,15 +23,17 @@ move is due.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from thirtyone.game import GameState
 from thirtyone.web.compute import NotReady
+from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
 from thirtyone.web.tables.ledger import commit, store, table_state
 from thirtyone.web.tables.playing import bot_move, play
@@ -66,11 +68,11 @@ def is_due(seats: tuple[SeatRecord, ...], state: GameState) -> bool:
     return seats[seat].bot is not None
 
 
-def due_move(seats: tuple[SeatRecord, ...], state: GameState,
-             wait: float) -> dict[str, Any] | None:
+def due_move(seats: tuple[SeatRecord, ...], state: GameState, wait: float,
+             decision: Hashable) -> dict[str, Any] | None:
     """The move due at ``state`` (see :func:`is_due`), or None when a human is to choose or
     the match is over; a bot thinking in the compute pool is waited for ``wait`` seconds at
-    most (:class:`~thirtyone.web.compute.NotReady`)."""
+    most (:class:`~thirtyone.web.compute.NotReady`), its job keyed by ``decision``."""
     if not is_due(seats, state):
         return None
     seat = state.to_move
@@ -78,30 +80,42 @@ def due_move(seats: tuple[SeatRecord, ...], state: GameState,
         return {"type": "next_round"}
     level = seats[seat].bot
     assert level is not None
-    return bot_move(state, seat, level, wait)
+    return bot_move(state, seat, level, wait, decision)
 
 
-def play_due(seats: tuple[SeatRecord, ...], state: GameState,
-             moves: list[dict[str, Any]]) -> tuple[GameState, list[Any]]:
-    """Play the moves due from ``state`` for one slice (or until none is due), appending each
-    to ``moves``; the state reached and the events."""
-    cpu = time.thread_time() + SLICE_CPU_SECONDS
+def play_due(record: TableRecord, seats: tuple[SeatRecord, ...], state: GameState,
+             moves: list[dict[str, Any]], cpu_seconds: float = SLICE_CPU_SECONDS,
+             pause: Callable[[], None] | None = None) -> tuple[GameState, list[Any]]:
+    """Play the moves due from ``state`` (reached from ``record``'s version by ``moves``) for
+    one slice of ``cpu_seconds`` (or until none is due), appending each to ``moves``; the
+    state reached and the events. ``pause`` runs between two moves (the scheduler yields
+    there).
+
+    A bot's job in the pool is keyed by the exact decision: the table, its epoch and
+    version, and a digest of the moves played on it so far in this commit."""
+    cpu = time.thread_time() + cpu_seconds
     wall = time.monotonic() + SLICE_WALL_SECONDS
     events: list[Any] = []
+    played = hashlib.sha256(dumps(moves))
     while time.thread_time() < cpu and (remaining := wall - time.monotonic()) > 0:
+        decision = (record.table, record.epoch, record.version, played.hexdigest())
         try:
-            move = due_move(seats, state, remaining)
+            move = due_move(seats, state, remaining, decision)
         except NotReady:
             # The bot thinks on in the pool; the next slice (a read, a stream) takes its move.
             break
         if move is None:
             break
-        state, played = play(state, move, moves)
-        events += played
+        state, happened = play(state, move, moves)
+        played.update(dumps(moves[-1]))
+        events += happened
+        if pause is not None:
+            pause()
     return state, events
 
 
-def advance(record: TableRecord) -> Advanced:
+def advance(record: TableRecord, cpu_seconds: float = SLICE_CPU_SECONDS,
+            pause: Callable[[], None] | None = None) -> Advanced:
     """Play one slice of the moves due at the table of ``record`` (the store's latest) and
     commit them as its next version; the table as it then is."""
     state = table_state(record)
@@ -114,7 +128,7 @@ def advance(record: TableRecord) -> Advanced:
             # table's streams.
             return Advanced(record.version, state, [])
         moves: list[dict[str, Any]] = []
-        after, events = play_due(record.seats, state, moves)
+        after, events = play_due(record, record.seats, state, moves, cpu_seconds, pause)
         try:
             version = commit(record, record.version, moves, after, events)
         except StaleVersion:

@@ -18,13 +18,13 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from thirtyone.bots import make_bot
-from thirtyone.game import GameState, legal_moves, view
+from thirtyone.game import GameState
+from thirtyone.web.compute import NotReady
 from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
-from thirtyone.web.tables.autoplay import play_due
+from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, play_due
 from thirtyone.web.tables.ledger import load_table, table_state
 from thirtyone.web.tables.life import changed, commit_life
-from thirtyone.web.tables.playing import play
+from thirtyone.web.tables.playing import bot_move, play
 from thirtyone.web.tables.table import Phase, of
 
 MISSED_TURNS_TO_BOT = 3
@@ -49,6 +49,11 @@ def deadline(record: TableRecord, state: GameState) -> float | None:
     if record.seats[seat].bot is not None:
         return None
     return deadline
+
+
+def now() -> float:
+    """The time the clocks read (Unix time)."""
+    return time.time()
 
 
 def due(record: TableRecord, state: GameState, now: float) -> bool:
@@ -81,21 +86,25 @@ def _autopilot_move(record: TableRecord, state: GameState) -> dict[str, Any]:
     seat = state.to_move
     if seat is None:
         return {"type": "next_round"}
-    place = f"{state.round}/{state.turns}/{len(state.history)}"
-    bot = make_bot(of(record).level, f"{state.seed}/autopilot/{seat}/{place}")
-    seen = view(state, seat) if bot.uses_view else None
-    return dict(bot.choose(seen, legal_moves(state)))
+    # A strong level thinks in the compute pool, as a bot's seat does.
+    return bot_move(state, seat, of(record).level, SLICE_WALL_SECONDS,
+                    (record.table, record.epoch, record.version), role="autopilot")
 
 
 def enforce(record: TableRecord) -> TableRecord:
     """The table once the autopilot has made the move that is due, if one is: committed as
-    the next version (a commit by another request or instance first wins, and is read)."""
+    the next version (a commit by another request or instance first wins, and is read).
+    A strong autopilot still thinking in the pool leaves the table as it is."""
     state = table_state(record)
-    if not due(record, state, time.time()):
+    if not due(record, state, now()):
         return record
     seat = state.to_move
     moves: list[dict[str, Any]] = []
-    moved, events = play(state, _autopilot_move(record, state), moves)
+    try:
+        chosen = _autopilot_move(record, state)
+    except NotReady:
+        return record
+    moved, events = play(state, chosen, moves)
     after = record
     if seat is not None:
         meta = of(record)
@@ -106,7 +115,7 @@ def enforce(record: TableRecord) -> TableRecord:
             handed[seat] = SeatRecord(meta.level, record.seats[seat].key_hash)
             events.append({"type": "seat_to_bot", "seat": seat, "bot": meta.level})
         after = changed(record, seats=handed, seat_changes={seat: {"missed": missed}})
-    moved, bot_events = play_due(after.seats, moved, moves)
+    moved, bot_events = play_due(record, after.seats, moved, moves)
     try:
         return commit_life(record, after, moves, moved, events + bot_events)
     except StaleVersion:

@@ -105,6 +105,9 @@ def opened(key: str, body: dict[str, Any]) -> TableRecord | None:
         return None
     if record.request is None or record.request.get("body") != body_digest(body):
         raise reused()
+    # The first attempt may have been answered 503 commit_unconfirmed: its retry is answered
+    # only as durably.
+    store().confirm(record.table)
     return record
 
 
@@ -115,6 +118,10 @@ def committed(record: TableRecord, key: str, body: dict[str, Any],
     stored = store().request(record.table, key)
     if stored is not None and stored.body != body_digest(body, seat):
         raise reused()
+    if stored is not None:
+        # The first attempt may have been answered 503 commit_unconfirmed: its retry is
+        # answered only once the commit is as durable as that attempt needed (the same WAIT).
+        store().confirm(record.table)
     return stored
 
 

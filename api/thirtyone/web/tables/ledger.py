@@ -46,6 +46,7 @@ from thirtyone.web.store import (
 )
 from thirtyone.web.store.schemes import open_store
 from thirtyone.web.tables.playing import replay_move
+from thirtyone.web.tables.table import of, stored
 
 _log = logging.getLogger(__name__)
 
@@ -103,6 +104,10 @@ def store() -> TableStore:
     tables: TableStore = current_app.extensions["thirtyone.tables"]
     return tables
 
+
+AFTER_COMMIT = "thirtyone.after_commit"
+"""The app's extension listing what runs after each commit of a version, with the table as
+then stored and its state (the scheduler: :mod:`.scheduler`)."""
 
 MAX_VERSIONS = 100_000
 """The most versions a table may have: a match of the engine ends long before."""
@@ -185,7 +190,14 @@ def load_table(table: str, seen: tuple[int, str] | None = None) -> TableRecord:
     record = store().load(table)
     for known in (_states().seen(table), seen):
         if known is not None and _behind(record, *known):
-            record = catch_up(record, known[0])
+            # A commit of this process (its scheduler's, another request's) may have landed
+            # between the read and the check: read again before calling the timeline lost.
+            record = store().load(table)
+            if _behind(record, *known):
+                try:
+                    record = catch_up(record, known[0])
+                except StaleVersion:
+                    record = store().load(table)  # another commit came first: it stands
     return record
 
 
@@ -201,7 +213,7 @@ def catch_up(record: TableRecord, seen: int) -> TableRecord:
     same entry, which the store takes as one commit."""
     _log.warning("table %s: the store is at version %d but version %d was served; it goes on "
                  "from version %d on a new epoch", record.table, record.version, seen, seen + 1)
-    metrics.STORE_ERRORS.labels("TimelineLost").inc()
+    metrics.STORE_ERRORS.labels("timeline_lost").inc()
     entry = Entry(max(seen, record.version) + 1, [], [], prev=record.digest, reset=True).chained()
     store().commit(record.table, record.version, record.state(), entry)
     caught_up = dataclasses.replace(record, version=entry.version, digest=entry.digest,
@@ -242,7 +254,12 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
     """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``
     (the record's), with the idempotency record of the request that made it (and ``meta``'s
     seats and metadata when given); the new version."""
-    if version + 1 > MAX_VERSIONS:
+    meta_table = of(meta or record)
+    if not moves:
+        # A change of seats, keys or names, not a move: it does not count against the cap.
+        meta = stored(meta or record,
+                      dataclasses.replace(meta_table, changes=meta_table.changes + 1))
+    elif version + 1 - meta_table.changes > MAX_VERSIONS:
         raise version_cap()
     data = after.to_dict()
     entry = Entry(version + 1, moves, events, prev=record.digest, request=request,
@@ -258,6 +275,9 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
     if after.is_over and not table_state(record).is_over:
         for hook in _match_over:
             hook(record.table, entry.at)
+    committed = dataclasses.replace(meta or record, version=entry.version, digest=entry.digest)
+    for hook in current_app.extensions.get(AFTER_COMMIT, ()):
+        hook(committed, after)
     return entry.version
 
 

@@ -29,7 +29,7 @@ from thirtyone.game import GameState, new_game
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import SeatRecord, TableRecord
 from thirtyone.web.tables import autoplay
-from thirtyone.web.tables.ledger import commit, first_record, load_table, store
+from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
 from thirtyone.web.tables.seats import key_hash, new_key
 from thirtyone.web.tables.table import DEFAULT_LEVEL, Phase, Seat, Table, of, stored
 
@@ -64,6 +64,10 @@ class TableSpec:
     """How the creator's key and the invitations are made (None: at random): a creation
     retried with its idempotency key answers the same ones."""
     request: dict[str, Any] | None = None
+    address: str | None = None
+    """The creator's address digest (a public table: one seat per client)."""
+    lister: str | None = None
+    """The creator's address digest for the lobby (the same at every table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,13 @@ def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
     return changed(after, turn_started=time.time()) if of(after).clocked else after
 
 
+def commit_change(before: TableRecord, after: TableRecord, events: list[Any]) -> None:
+    """Commit ``after``'s seats and metadata, with no move, as the version after
+    ``before``'s; the turn clock goes on (a key rotated or an invitation replaced gives
+    nobody more time)."""
+    commit(before, before.version, [], table_state(before), events, meta=after)
+
+
 def commit_life(before: TableRecord, after: TableRecord, moves: list[dict[str, Any]],
                 state: GameState, events: list[Any]) -> TableRecord:
     """Commit ``state`` and ``after``'s seats and metadata as the version after ``before``'s;
@@ -122,13 +133,14 @@ def open_table(spec: TableSpec) -> Opened:
         seats=tuple(Seat(name=names.get(seat),
                          invitation=key_hash(invitations[seat]) if seat in invitations else None,
                          reserved=spec.reserved.get(seat),
-                         entropy=spec.entropy if seat == creator else None)
+                         entropy=spec.entropy if seat == creator else None,
+                         address=spec.address if seat == creator else None)
                     for seat in range(players)),
         phase=Phase.WAITING, server_seed=server_seed, variant=spec.variant, players=players,
         options=dict(spec.options),
         level=spec.level or (bot_levels[0] if len(bot_levels) == 1 else DEFAULT_LEVEL),
         turn_seconds=spec.turn_seconds, public=spec.public, created=time.time(),
-        creator=creator, rematch_of=spec.rematch_of,
+        creator=creator, rematch_of=spec.rematch_of, lister=spec.lister,
     )
     seats = tuple(SeatRecord(spec.bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
                   for seat in range(players))
@@ -195,7 +207,7 @@ def start(record: TableRecord, after: TableRecord,
     moves: list[dict[str, Any]] = [{"type": "deal", "seed": state.seed}]
     events = [*events, {"type": "table_started", "seed_sha256": record.seed_sha256,
                         "bots": sorted(seats)}]
-    played, bot_events = autoplay.play_due(after.seats, state, moves)
+    played, bot_events = autoplay.play_due(record, after.seats, state, moves)
     committed = commit_life(record, after, moves, played, events + bot_events)
     if of(after).public:
         store().unlist(record.table)

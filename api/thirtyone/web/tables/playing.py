@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from thirtyone.bots import make_bot
@@ -33,17 +33,23 @@ def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
     return apply_move(state, move)[0]
 
 
-def bot_move(state: GameState, seat: int, level: str, wait: float) -> dict[str, Any]:
+def bot_move(state: GameState, seat: int, level: str, wait: float, decision: Hashable,
+             role: str = "bot") -> dict[str, Any]:
     """The move of the bot of ``level`` at ``seat``, the seat to move, from its view alone;
     a bot that thinks in the compute pool is waited for ``wait`` seconds at most
-    (:class:`~thirtyone.web.compute.NotReady` then: asked again, the same thinking goes on)."""
+    (:class:`~thirtyone.web.compute.NotReady` then: asked again with the same ``decision``,
+    the same thinking goes on). ``decision`` names exactly the state it answers (the
+    table, its epoch and version, and the moves played since): the pool hands a job's
+    answer to whoever asks with its key, so two decisions must never share one
+    (a key built from the state's capped history once did, and a draw was played as a
+    discard). ``role`` seeds the bot: ``bot`` for a bot's seat, ``autopilot`` for a late
+    player's."""
     # Seeded from the table's secret seed and the move's place in the match: the same
     # table replays the same bots, and nobody can foresee them before the seed is out.
     place = f"{state.round}/{state.turns}/{len(state.history)}"
-    bot = make_bot(level, f"{state.seed}/bot/{seat}/{place}")
+    bot = make_bot(level, f"{state.seed}/{role}/{seat}/{place}")
     seen = view(state, seat) if bot.uses_view else None
     moves = legal_moves(state)
     if len(moves) > 1 and level in OFF_LOOP_LEVELS:
-        return dict(compute.result(("bot", state.seed, seat, place), wait, bot.choose, seen,
-                                   moves))
+        return dict(compute.result((role, decision, seat), wait, bot.choose, seen, moves))
     return dict(bot.choose(seen, moves))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Response, jsonify, url_for
@@ -12,7 +13,7 @@ from thirtyone.game import GameState
 from thirtyone.web import metrics
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import RequestRecord, StaleVersion, TableExists, TableRecord
-from thirtyone.web.tables import idempotency
+from thirtyone.web.tables import idempotency, scheduler
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
@@ -34,7 +35,7 @@ from thirtyone.web.tables.schemas import (
     TableSchema,
     TableUpdateSchema,
 )
-from thirtyone.web.tables.seats import bearer_key, seat_of
+from thirtyone.web.tables.seats import address_digest, bearer_key, check_name, seat_of
 from thirtyone.web.tables.table import Phase, of
 
 IDEMPOTENCY_KEY = {
@@ -81,6 +82,8 @@ class Tables(MethodView):
         record = idempotency.opened(key, body) if key is not None else None
         if record is not None and key is not None:
             return self._again(record, key), 201, _location(record)
+        check_name(body["name"])
+        table = idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12)
         bots = {int(seat): level for seat, level in body["bots"].items()}
         humans = body["players"] - len(bots)
         spec = TableSpec(
@@ -88,11 +91,14 @@ class Tables(MethodView):
             bots=bots, creator=body["seat"], name=body["name"], entropy=body["entropy"],
             public=body["public"], turn_seconds=body["turn_seconds"], level=body["level"],
             hints=body["hints"] == "on" if body["hints"] is not None else humans < 2,
-            table=idempotency.table_id(key) if key is not None else None,
+            table=table,
             seat_key=None if key is None else lambda seat: idempotency.seat_key(key, seat),
             invitation=None if key is None else lambda seat: idempotency.invitation(key, seat),
             request=None if key is None else {"body": idempotency.body_digest(body)},
+            address=address_digest(table) if body["public"] else None,
+            lister=address_digest() if body["public"] else None,
         )
+
         try:
             with metrics.bot_cpu():
                 opened = open_table(spec)
@@ -160,9 +166,10 @@ class Table(MethodView):
         record = load_table(table)
         seat = seat_of(record, bearer_key())
         touch(record, seat)
-        record = enforce(record)
-        advanced = advance(record)
-        return jsonify(table_answer(record, advanced.version, advanced.state, seat))
+        # A read plays nothing: the worker's scheduler plays what is due (an app made for
+        # tests plays it here, inline).
+        record = scheduler.notice(record)
+        return jsonify(table_answer(record, record.version, table_state(record), seat))
 
 
 @blp.route("/<table>/moves")
@@ -210,7 +217,7 @@ class TableMoves(MethodView):
             raise Problem.from_engine(error, status=409, fields={"seat": None},
                                       prefix="move.") from None
         with metrics.bot_cpu():
-            moved, bot_events = play_due(record.seats, moved, moves)
+            moved, bot_events = play_due(record, record.seats, moved, moves)
         request = None if request_key is None else (
             request_key, RequestRecord(record.version + 1, idempotency.body_digest(body, seat),
                                        seat))

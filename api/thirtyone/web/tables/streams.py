@@ -29,9 +29,8 @@ from thirtyone.web.connections import (
     stream_slot,
 )
 from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
-from thirtyone.web.tables import clocks, fanout, presence
+from thirtyone.web.tables import clocks, fanout, presence, scheduler
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, advance, is_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, replay, state_at, store, table_state
 from thirtyone.web.tables.notices import MESSAGES
@@ -88,7 +87,7 @@ class TableEvents(MethodView):
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
         presence.touch(record, seat)
-        record = clocks.enforce(record)
+        # The stream notices the table's due moves once it sent what the client lacks.
         after = query["after"] if query["after"] is not None else headers.get("last_event_id")
         give_back = stream_slot()
         try:
@@ -135,7 +134,7 @@ class TableUpdates(MethodView):
         key = bearer_key()
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
         presence.touch(record, seat)
-        record = clocks.enforce(record)
+        record = scheduler.notice(record)
         after = record.version if query["after"] is None else query["after"]
         if after > record.version:
             raise stale_version(record.version)
@@ -145,18 +144,17 @@ class TableUpdates(MethodView):
 
 def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
     tables = store()
-    advanced = advance(record)
-    version = advanced.version
+    version = record.version
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
             woken.set()
             while (remaining := deadline - time.monotonic()) > 0:
-                # A table whose due move is still being thought out is advanced again.
-                if woken.is_set() or is_due(record.seats, advanced.state):
+                if woken.is_set():
                     woken.clear()
-                    advanced = advance(tables.load(record.table))
-                    version = advanced.version
+                    # Only reads: the scheduler plays what is due, and its commit wakes us.
+                    fresh = scheduler.notice(tables.load(record.table))
+                    version = fresh.version
                     if version > after:
                         break
                 elif client_gone() or draining.stopping():
@@ -227,7 +225,7 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     state = replay(record.table, state, entry)
                     cursor, digest = entry.version, entry.digest
                     if of(record).clocked or any(event["type"] in MESSAGES
-                                              for event in entry.events):
+                                                 for event in entry.events):
                         # Seats, names, phase or clock changed: the answer shows them.
                         record = _fresh(record)
                     sent, shown = fanout.event(record, cursor, digest, state, seat,
@@ -242,23 +240,14 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                 if remaining <= 0 or (state.is_over and _final(record)):
                     return
                 presence.touch(record, seat)
-                if cursor == record.version:
-                    limit = clocks.deadline(record, state)
-                    if limit is not None and time.time() >= limit:
-                        # This worker holds the stream: it plays the move that is due.
-                        clocks.enforce(record)
-                        limit = None
-                else:
-                    limit = None
                 woken.clear()
-                due = is_due(record.seats, state)
-                if due:
-                    # The worker holding the stream plays the table on, slice by slice: its
-                    # commit wakes this stream (and every other) with the new version.
-                    try:
-                        advance(tables.load(record.table))
-                    except StoreUnavailable:
-                        return
+                # The stream plays nothing: the scheduler plays what is due at the version
+                # just sent (a bot, a clock's deadline), and its commit wakes this stream.
+                try:
+                    scheduler.notice(record, state)
+                except StoreUnavailable:
+                    return
+                limit = clocks.deadline(record, state)
                 try:
                     # After a quiet spell the log is read, whatever the notices said.
                     pending = tables.entries_after(record.table, cursor, from_log=quiet)
@@ -275,13 +264,12 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     # The client reconnects with Last-Event-ID when the store is back.
                     return
                 quiet = False
-                # A due move still being thought out (a strong bot in the pool) is taken up
-                # again after a slice's time rather than after the keep-alive's; a turn's
-                # deadline wakes the stream as it passes.
-                pause = min(SLICE_WALL_SECONDS if due else keepalive, remaining)
-                if limit is not None:
-                    pause = max(0.0, min(pause, limit - time.time() + 0.01))
-                if not pending and not woken.wait(pause) and not due:
+                # A turn's deadline wakes the stream as it passes (an app made for tests
+                # plays the autopilot's move inline there).
+                pause = min(keepalive, remaining)
+                if limit is not None and limit > time.time():
+                    pause = min(pause, limit - time.time() + 0.01)
+                if not pending and not woken.wait(pause):
                     quiet = True
                     now_connected = presence.connected(record)
                     if now_connected != shown:

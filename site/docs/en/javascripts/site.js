@@ -4,6 +4,7 @@
      page has it (an option, a schema), else the heading at the same position.
    - The side-by-side sources: the reader's language first, the other two shown or hidden by
      the reader (remembered per reading language); a phone starts with one column.
+   - The variant finder keeps the presets that fit the reader's table.
    - A table wider than its frame scrolls sideways: it says so, and takes keyboard focus so
      the arrow keys scroll it.
    The page's words come from the hook (hooks/site_tools.py), in its language: `#site-strings`. */
@@ -81,6 +82,31 @@
     }
     grids[0].before(bar);
     apply();
+  }
+
+  /* -- Variant finder ----------------------------------------------------------------------- */
+  const finder = document.querySelector("form.variant-finder");
+  if (finder) {
+    const counts = JSON.parse(finder.dataset.counts || "{}");
+    const status = document.querySelector(".variant-finder-count");
+    const filter = () => {
+      const players = parseInt(finder.elements.players.value, 10);
+      const deck = finder.elements.deck.value;
+      const scoring = finder.elements.scoring.value;
+      let shown = 0;
+      for (const item of document.querySelectorAll(".variant-finder-list > li")) {
+        const [low, high] = item.dataset.players.split("-").map(Number);
+        const fits = (Number.isNaN(players) || (low <= players && players <= high))
+          && (!deck || item.dataset.deck === deck)
+          && (!scoring || item.dataset.scoring === scoring);
+        item.hidden = !fits;
+        shown += fits;
+      }
+      if (status) status.textContent = counts[shown] || String(shown);
+    };
+    finder.addEventListener("input", filter);
+    finder.addEventListener("submit", (event) => event.preventDefault());
+    filter();
   }
 
   /* -- Wide tables -------------------------------------------------------------------------- */

@@ -1,0 +1,140 @@
+"""No engine work on a read: bots' and the autopilot's moves are played by each worker's
+scheduler (:mod:`thirtyone.web.tables.scheduler`), off the request path, each pool job keyed by
+the exact decision it answers."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from thirtyone.web import compute
+from thirtyone.web.tables import autoplay, clocks, playing
+from thirtyone.web.tables.ledger import load_table, table_state
+
+from .test_tables import bearer, keys_of, make_app, open_table
+
+
+@pytest.fixture
+def background(tmp_path) -> Iterator[Any]:
+    """An app whose scheduler runs in the background, as a server's does; stopped after."""
+    apps: list[Any] = []
+
+    def make(**config: Any) -> Any:
+        app = make_app(f"sqlite:///{tmp_path}/t{len(apps)}.sqlite3",
+                       TABLE_SCHEDULER="background", **config)
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.extensions["thirtyone.scheduler"].stop()
+
+
+def _until(condition: Any, seconds: float = 240.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.05)
+
+
+def _engine_threads(monkeypatch) -> list[int]:
+    """The threads that chose a move nobody chooses (a bot's, the autopilot's)."""
+    threads: list[int] = []
+    due_move, autopilot = autoplay.due_move, clocks._autopilot_move
+
+    def noted_due(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.get_ident())
+        return due_move(*args, **kwargs)
+
+    def noted_autopilot(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.get_ident())
+        return autopilot(*args, **kwargs)
+
+    monkeypatch.setattr(autoplay, "due_move", noted_due)
+    monkeypatch.setattr(clocks, "_autopilot_move", noted_autopilot)
+    return threads
+
+
+def test_a_table_of_bots_plays_to_its_end_while_nobody_reads_it(background, monkeypatch):
+    app = background()
+    client = app.test_client()
+    threads = _engine_threads(monkeypatch)
+    created = open_table(client, variant="schnautz", players=9,
+                         bots={str(seat): "greedy" for seat in range(9)},
+                         options={"rounds": 8})
+    table = created["table"]
+    mine = threading.get_ident()
+    before = len(threads)
+
+    def over() -> bool:
+        with app.app_context():
+            return table_state(load_table(table)).is_over
+
+    _until(over)
+    # Every move after the open was chosen off this (the requests') thread.
+    assert len(threads) > before and mine not in threads[before:]
+
+
+def test_reads_streams_and_long_polls_choose_no_move(background, monkeypatch):
+    app = background(TABLE_STREAM_SECONDS=1.0)
+    client = app.test_client()
+    threads = _engine_threads(monkeypatch)
+    created = open_table(client, variant="schnautz", players=15,
+                         bots={str(seat): "greedy" for seat in range(15)},
+                         options={"rounds": 1000})
+    clocked = open_table(client, players=2, turn_seconds=5)
+    table, mine = created["table"], threading.get_ident()
+    start = len(threads)
+    for _ in range(5):
+        assert client.get(f"/v1/tables/{table}").status_code == 200
+        assert client.get(f"/v1/tables/{table}/updates?wait=1").status_code == 200
+    stream = client.get(f"/v1/tables/{table}/events", buffered=False)
+    sent = b"".join(stream.response)
+    stream.close()
+    assert sent.count(b"data: ") >= 2  # the stream showed the versions the scheduler made
+    # The clocked table, read past its deadline: the scheduler's timer moves the seat.
+    seat = clocked["to_move"]
+    deadline = time.monotonic() + 30
+    while client.get(f"/v1/tables/{clocked['table']}").json["version"] == clocked["version"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert mine not in threads[start:]
+    assert client.get(f"/v1/tables/{clocked['table']}",
+                      headers=bearer(keys_of(clocked)[seat])).json["seats"][seat]["bot"] is None
+
+
+def test_each_pool_job_answers_exactly_one_decision(tmp_path, monkeypatch):
+    """A strong bot's job is keyed by the table, its epoch and version and the moves since: a
+    key built from the state's place (round, turns, capped history) once made a draw's answer
+    the next discard's, and a read answered 422 must_discard."""
+    keys: dict[str, set[Any]] = {}
+    places: dict[str, list[tuple[Any, ...]]] = {}
+    result = compute.result
+
+    def noted(key: Any, seconds: float, function: Any, seen: Any, moves: Any) -> Any:
+        table = key[1][0]
+        assert key not in keys.setdefault(table, set()), f"two decisions share the key {key}"
+        keys[table].add(key)
+        places.setdefault(table, []).append(
+            (seen["round"], seen["turns"], len(seen["history"]), seen["seat"]))
+        return result(key, seconds, function, seen, moves)
+
+    monkeypatch.setattr(compute, "result", noted)
+    # Greedy bots through the pool's path as strong ones take it: the same keys, at a
+    # fraction of the time.
+    monkeypatch.setattr(playing, "OFF_LOOP_LEVELS", frozenset({"greedy"}))
+    app = make_app(f"sqlite:///{tmp_path}/t.sqlite3")
+    client = app.test_client()
+    created = open_table(client, variant="scat", players=6,
+                         bots={str(seat): "greedy" for seat in range(6)})
+    answer = created
+    while not answer["is_over"]:
+        answer = client.get(f"/v1/tables/{created['table']}").json
+        assert "code" not in answer
+    # The match reached decisions that a key of the place alone would have merged.
+    mine = places[created["table"]]
+    assert len(set(mine)) < len(mine)
