@@ -109,7 +109,9 @@ export function seed(ui, seed) {
 }
 
 export function invites(ui) {
-  const invites = ui.facts.invites ?? [];
+  // An invitation once its seat is taken is of no more use: it is no longer listed.
+  const invites = (ui.facts.invites ?? []).filter(({ seat }) =>
+    !(ui.answer.seats ?? []).some((entry) => entry.seat === seat && entry.claimed));
   const link = (url, seat, hook = null) => h("li", {},
     seat === null ? null : h("span", {}, `${seatWords(seat)}: `),
     h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite",
