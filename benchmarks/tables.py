@@ -27,6 +27,15 @@ And the distributed store (``--store`` runs these alone), on a Redis Cluster of 
 - a stream resumed one version behind on a table at version 20,000 against the same resume at
   version 20 (median of 30, from the request to the first event). Target: at most 2x.
 
+And what a finished match costs (``--finished`` runs these alone, in this process, against a
+Redis of its own; ``--archive URL`` names the archive, a SQLite file by default):
+
+- bytes per finished table in the live store, once archived: at the end (its log and
+  snapshots stay 30 s for the streams behind) and after (target < 4 KB), against the same
+  table kept whole when no shared archive is configured;
+- the archive's write cost per match: its record built (a replay of the match) and written,
+  median and p90 over the matches.
+
 Prints PASS or FAIL for each target; exit status 1 when one fails.
 """
 
@@ -487,7 +496,109 @@ def store_benchmarks(seconds, folder, check, started):
             node.wait(timeout=10)
 
 
+FINISHED_MATCHES = 20
+
+
+def _table_bytes(client, table, without=()):
+    keys = [key for key in client.scan_iter(f"thirtyone:{{{table}}}*")
+            if not key.decode().endswith(without)]
+    return sum(client.memory_usage(key, samples=0) or 0 for key in keys)
+
+
+def finished_tables(redis_port, folder, archive_url, check):
+    """Bytes per finished table in Redis and the archive's write cost per match."""
+    import uuid
+
+    import redis as redis_client
+    from prometheus_client import REGISTRY
+
+    from thirtyone.web import create_app
+
+    live = redis_client.Redis(port=redis_port)
+    figures = {}
+    sizes: list[int] = []
+    for shared in (True, False):
+        app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "bench", "SITE_DIR": None,
+                          "THIRTYONE_STORE": f"redis://127.0.0.1:{redis_port}/0",
+                          "THIRTYONE_ARCHIVE": archive_url if shared else None,
+                          **{name: "1000000 per minute" for name in (
+                              "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES")}})
+        app.extensions["thirtyone.archive"].migrate()
+        client = app.test_client()
+        ends, afters, versions, costs = [], [], [], []
+        sizes = [] if shared else sizes
+        for _ in range(FINISHED_MATCHES):
+            created = client.post("/v1/tables", json={
+                "variant": "scat", "players": 2, "options": {"lives": 3, "free_ride": False}}
+            ).json
+            table = created["table"]
+            keys = {0: created["seats"][0]["key"]}
+            invitation = created["seats"][1]["invitation"]
+            keys[1] = client.post(f"/v1/tables/{table}/seats/1",
+                                  json={"invitation": invitation, "name": "B"}).json["key"]
+            answer = {"is_over": False}
+            while not answer["is_over"]:
+                public = client.get(f"/v1/tables/{table}").json
+                seat = public["to_move"] if public["to_move"] is not None else 0
+                mine = client.get(f"/v1/tables/{table}",
+                                  headers={"Authorization": f"Bearer {keys[seat]}"}).json
+                moves = mine["legal_moves"]
+                knocks = [move for move in moves if move["type"] == "knock"]
+                move = knocks[0] if knocks and mine["view"]["turns"] >= 4 else moves[0]
+                before = REGISTRY.get_sample_value("thirtyone_archive_write_seconds_sum") or 0
+                answer = client.post(
+                    f"/v1/tables/{table}/moves", json={"move": move, "version": mine["version"]},
+                    headers={"Authorization": f"Bearer {keys[seat]}",
+                             "Idempotency-Key": str(uuid.uuid4())}).json
+            costs.append((REGISTRY.get_sample_value("thirtyone_archive_write_seconds_sum")
+                          or 0) - before)
+            versions.append(answer["version"])
+            if shared:
+                sizes.append(len(client.get(f"/v1/tables/{table}/record").data))
+            ends.append(_table_bytes(live, table))
+            afters.append(_table_bytes(live, table, (":log", ":snapshots")))
+        figures[shared] = (ends, afters, versions, costs)
+    ends, afters, versions, costs = figures[True]
+    whole = figures[False][0]
+    mean = sum(afters) / len(afters)
+    print(f"{FINISHED_MATCHES} matches of scat (3 lives), {sum(versions) / len(versions):.0f} "
+          f"versions on average; archive {archive_url.split(':')[0]}", flush=True)
+    print(f"finished table in Redis: {sum(ends) / len(ends):.0f} B at the end (log and "
+          f"snapshots for 30 s), {mean:.0f} B after (max {max(afters)}); kept whole without "
+          f"a shared archive: {sum(whole) / len(whole):.0f} B", flush=True)
+    costs.sort()
+    median, p90 = costs[len(costs) // 2], costs[int(len(costs) * 0.9)]
+    print(f"archive write per match (record built and written): median {median * 1000:.1f} "
+          f"ms, p90 {p90 * 1000:.1f} ms; a record is {sum(sizes) / len(sizes):.0f} B",
+          flush=True)
+    check("bytes per finished table in the live store < 4 KB", mean < 4096,
+          f"{mean:.0f} B (max {max(afters)})")
+
+
 def main():
+    if "--finished" in sys.argv:
+        archive = (sys.argv[sys.argv.index("--archive") + 1] if "--archive" in sys.argv
+                   else None)
+        folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
+        port = free_port()
+        process = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
+        wait_port(port)
+        checks = []
+
+        def check(name, ok, figure):
+            checks.append(ok)
+            print(f"{'PASS' if ok else 'FAIL'}  {name}: {figure}", flush=True)
+
+        try:
+            finished_tables(port, folder, archive or f"sqlite:///{folder}/archive.sqlite3",
+                            check)
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+            shutil.rmtree(folder, ignore_errors=True)
+        sys.exit(0 if all(checks) else 1)
     only_store = "--store" in sys.argv
     only_moves = "--moves" in sys.argv
     arguments = [argument for argument in sys.argv[1:] if argument not in ("--store", "--moves")]

@@ -84,7 +84,7 @@ def _archive(args: argparse.Namespace) -> None:
     from thirtyone.web.archive import ArchiveUnavailable, default_url, migrations, open_archive
 
     url = args.url or os.environ.get("THIRTYONE_ARCHIVE") or default_url(
-        os.environ.get("THIRTYONE_STORE") or serving.DEFAULT_STORE)
+        os.environ.get("THIRTYONE_STORE") or serving.DEFAULT_STORE)[0]
     archive = open_archive(url)
     try:
         if args.action == "migrate":

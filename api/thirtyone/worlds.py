@@ -78,15 +78,7 @@ class WorldDealer:
         self.discard = tuple(by_code[code] for code in seen["discard"])
         self.table = [None if code is None else by_code[code] for code in seen["table"]]
         public = seen["public"]
-        self.public = Public(
-            held=tuple(tuple(by_code[code] for code in held) for held in public["held"]),
-            drawn=tuple(public["drawn"]), out=tuple(by_code[code] for code in public["out"]),
-            stock=None if public["stock"] is None else tuple(
-                by_code[code] for code in public["stock"]),
-            stock_ordered=public["stock_ordered"], knocked_at=public["knocked_at"],
-        )
-        if self.public == Public(held=((),) * len(self.hands), drawn=(0,) * len(self.hands)):
-            self.public = Public()  # what a state holds before anything is known
+        self.public = _public(public, by_code, len(self.hands))
         self.choice = dict(enumerate(public["drawn"]))
         self.knocker: int | None = seen["knocker"]
         players = sum(1 for hand in seen["hands"] if hand)
@@ -99,12 +91,7 @@ class WorldDealer:
         visible = {card for hand in self.hands for card in hand if card is not None}
         visible.update(self.discard)
         visible.update(card for card in self.table if card is not None)
-        known: dict[int, set[Card]] = {}
-        for index, held in enumerate(self.public.held):
-            cards = set(held) - visible
-            if cards and len(cards) <= self.hands[index].count(None):
-                known[index] = cards
-        self.known = known
+        self.known = self._known(visible)
         self.out_known = [card for card in self.public.out if card not in visible]
         stock = self.public.stock
         self.stock = None if stock is None else [card for card in stock if card not in visible]
@@ -121,6 +108,16 @@ class WorldDealer:
         self.knocker_hands = self._knocker_hands()
         self.recent = self._recent_moves(seen)
         self.discards = self._recent_discards(seen)
+
+    def _known(self, visible: set[Card]) -> dict[int, set[Card]]:
+        """The cards each seat is known to hold that this seat does not see (as many as its
+        hidden places at most)."""
+        known: dict[int, set[Card]] = {}
+        for index, held in enumerate(self.public.held):
+            cards = set(held) - visible
+            if cards and len(cards) <= self.hands[index].count(None):
+                known[index] = cards
+        return known
 
     def _pool(self, visible: set[Card]) -> list[Card]:
         placed = set(visible)
@@ -368,6 +365,20 @@ class _Discarded:
     seat: int
     card: Card
     kept: Card | None
+
+
+def _public(public: Mapping[str, Any], by_code: Mapping[str, Card], seats: int) -> Public:
+    """The round's public knowledge as a view shows it (``public``), with cards."""
+    known = Public(
+        held=tuple(tuple(by_code[code] for code in held) for held in public["held"]),
+        drawn=tuple(public["drawn"]), out=tuple(by_code[code] for code in public["out"]),
+        stock=None if public["stock"] is None else tuple(
+            by_code[code] for code in public["stock"]),
+        stock_ordered=public["stock_ordered"], knocked_at=public["knocked_at"],
+    )
+    if known == Public(held=((),) * seats, drawn=(0,) * seats):
+        return Public()  # what a state holds before anything is known
+    return known
 
 
 def round_start(history: Sequence[Mapping[str, Any]]) -> int:

@@ -83,7 +83,7 @@ def _sheet(preset: Preset, lang: str) -> str:
     _ = site_gettext(lang)
     engine = engine_gettext(lang)
     kind = SCORING[preset.settlement]
-    low, high = preset.players
+    _low, high = preset.players
     seats = min(high, SHEET_PLAYERS)
     what = {
         "lives": _("Write the lives each player has left after each round; {lives} at the "

@@ -11,7 +11,9 @@ import pytest
 
 from thirtyone.errors import MoveError
 from thirtyone.game import apply_move, legal_moves, new_game, operations
-from thirtyone.game.families import FLOWS, flow_for
+from thirtyone.game.bank import BankFlow
+from thirtyone.game.draw import DrawFlow
+from thirtyone.game.families import FLOWS, WITH_A_WIDOW, flow_for, flow_of
 from thirtyone.game.moves import MOVE_FIELDS, Move, PlayedExchange
 from thirtyone.game.operations import MOVES, OPERATIONS, Operation, Phrase
 from thirtyone.game.settlers import SETTLERS, settler_for
@@ -38,8 +40,20 @@ def test_every_family_and_settlement_is_in_its_registry():
     assert set(FLOWS) == set(Family)
     assert set(SETTLERS) == set(Settlement)
     for preset in PRESETS.values():
-        assert flow_for(preset.rules) is FLOWS[preset.family]
+        widow = preset.rules.widow != "none" and preset.family in WITH_A_WIDOW
+        expected = WITH_A_WIDOW[preset.family] if widow else FLOWS[preset.family]
+        assert flow_for(preset.rules) is expected
+        assert flow_of(new_game(preset.rules, preset.players[0], seed=1)) is expected
         assert settler_for(preset.rules) is SETTLERS[preset.settlement]
+    # Bank is the draw family with a widow, played by a flow of its own.
+    assert type(flow_for(PRESETS["bank"].rules)) is BankFlow
+    assert type(flow_for(PRESETS["scat"].rules)) is DrawFlow
+
+
+def test_each_flow_has_a_table_of_its_phases():
+    for flow in (*FLOWS.values(), *WITH_A_WIDOW.values()):
+        assert set(flow.turns) == flow.phases, type(flow).__name__
+        assert all(flow.turns.values())
 
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))
@@ -48,7 +62,7 @@ def test_a_phase_offers_only_moves_of_its_operations_and_the_rules_moves(variant
     move of a type the rules never use (and the phase does not refuse with its own reason,
     as trentuno's phase refuses a plain knock) is an unknown move."""
     state = new_game(variant, PRESETS[variant].players[0], seed="operations")
-    flow = FLOWS[state.rules.family]
+    flow = flow_of(state)
     for _ in range(30):
         if state.is_over:
             break

@@ -33,6 +33,14 @@ def test_metrics_add_up_every_worker_and_sigterm_drains(processes, tmp_path):
         assert status == 200
         assert _count(text, "POST /v1/tables", "201") == opened
     assert 'thirtyone_store_seconds_count{call="create"} 12.0' in text
+    # Process metrics per worker: a pid label each, both workers seen once each has answered.
+    def two_workers() -> bool:
+        request(api.port, "GET", "/healthz")
+        text = request(api.port, "GET", "/metrics")[1]
+        return len(set(re.findall(r'^thirtyone_process_resident_bytes\{pid="(\d+)"\} [1-9]',
+                                  text, re.M))) == 2
+
+    wait_for(two_workers, 20, "both workers' process metrics")
     status, created = request(api.port, "POST", "/v1/tables", {"variant": "scat", "players": 2})
     key = created["seats"][0]["key"]
     streams = [Stream(api.port, created["table"], key) for _ in range(3)]

@@ -1866,3 +1866,47 @@ def test_each_preset_has_a_score_sheet(built: Built, lang: str) -> None:
         header = next(node for node in table.iter() if node.tag == "tr")
         # A column per player (up to six) beside the round's number.
         assert len(header.elements()) == 1 + min(preset.players[1], 6), preset.id
+
+
+AXE_PAGES = ("index.md", "first-game.md", "strategy.md", "presets/scat.md",
+             "presets/finder.md", "sources/parlett.md", "glossary.md", "presets/comparison.md")
+"""Eight pages of each language for axe-core, with the search dialog open on each."""
+
+
+def _axe_source() -> str:
+    from tests.play.test_accessibility import axe_source
+
+    return axe_source()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_axe_finds_no_serious_violation(chromium: Any, served: str, lang: str,
+                                        scheme: str) -> None:
+    source = _axe_source()
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    found: dict[str, list[dict[str, object]]] = {}
+    try:
+        for doc in AXE_PAGES:
+            page.goto(f"{_url(served, lang, doc)}?{urlencode({'q': SEARCHES[lang]})}",
+                      wait_until="load")
+            # The search open, its results listed (the `q` parameter runs the query).
+            page.wait_for_selector(".md-search-result__item",
+                                   timeout=SEARCH_READY_SECONDS * 1000)
+            assert page.evaluate("document.body.dataset.mdColorScheme") == (
+                "slate" if scheme == "dark" else "default")
+            page.evaluate(source)
+            result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+            assert len(result["passes"]) > 10
+            serious = [{"id": rule["id"], "help": rule["help"],
+                        "nodes": [node["target"] for node in rule["nodes"]][:3]}
+                       for rule in result["violations"]
+                       if rule["impact"] in ("serious", "critical")]
+            if serious:
+                found[doc] = serious
+    finally:
+        context.close()
+    assert not found, found

@@ -9,6 +9,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import uuid
 from typing import Any
 
 import pytest
@@ -16,9 +17,18 @@ import redis
 
 from thirtyone import record as records
 from thirtyone.web.archive import SchemaBehind, migrations, open_archive
+from thirtyone.web.store import KEPT_LOG_SECONDS, KEPT_REQUESTS
 from thirtyone.web.tables import records as table_records
 
-from .test_tables import QUICK, make_app, open_table, play_one
+from .test_tables import (
+    QUICK,
+    bearer,
+    choose,
+    make_app,
+    open_table,
+    play_one,
+    store_url,  # noqa: F401 - a fixture
+)
 
 
 def _record(table: str, names: list[str | None], winners: list[int]) -> str:
@@ -141,8 +151,7 @@ def test_a_finished_match_is_served_from_the_archive_after_the_store_lost_it(
 
 
 def test_a_match_the_archive_missed_is_archived_when_its_record_is_read(tmp_path, monkeypatch):
-    store_url = f"sqlite:///{tmp_path}/tables.sqlite3"
-    app = make_app(store_url, THIRTYONE_ARCHIVE=f"sqlite:///{tmp_path}/archive.sqlite3")
+    app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3", THIRTYONE_ARCHIVE=f"sqlite:///{tmp_path}/archive.sqlite3")
     client = app.test_client()
     archive = app.extensions["thirtyone.archive"]
     # The archive's file cannot be opened while the match ends: the move still succeeds.
@@ -161,3 +170,65 @@ def test_without_a_migrated_postgres_the_records_list_is_an_honest_503(postgres_
     answer = client.get("/v1/records", query_string={"player": "ana"})
     assert answer.status_code == 503 and answer.json["code"] == "archive_unavailable"
     assert answer.headers["Retry-After"]
+
+
+def _play_out_keyed(client, table: str, keys: dict[int, str]) -> list[tuple[str, dict, Any]]:
+    """Play ``table`` to its end, each move with an Idempotency-Key: (key, body, answer)."""
+    sent = []
+    answer: dict[str, Any] = {"is_over": False}
+    while not answer["is_over"]:
+        public = client.get(f"/v1/tables/{table}").json
+        seat = public["to_move"] if public["to_move"] is not None else min(keys)
+        mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[seat])).json
+        body = {"move": choose(mine), "version": mine["version"]}
+        key = str(uuid.uuid4())
+        response = client.post(f"/v1/tables/{table}/moves", json=body,
+                               headers={**bearer(keys[seat]), "Idempotency-Key": key})
+        assert response.status_code == 200, response.json
+        answer = response.json
+        sent.append((key, {"seat": seat, "body": body}, answer))
+    return sent
+
+
+def test_an_archived_table_shrinks_to_what_a_late_reader_needs(store_url, tmp_path):  # noqa: F811 - the fixture
+    app = make_app(store_url, THIRTYONE_ARCHIVE=f"sqlite:///{tmp_path}/archive.sqlite3",
+                   THIRTYONE_FINISHED_TTL=120)
+    client = app.test_client()
+    opened = open_table(client, players=2, options={"lives": 3, "free_ride": False})
+    table, keys = opened["table"], opened["keys"]
+    sent = _play_out_keyed(client, table, keys)
+    tables = app.extensions["thirtyone.tables"]
+    final = sent[-1][2]["version"]
+    key, move, answer = sent[-1]
+
+    def retry() -> Any:
+        return client.post(f"/v1/tables/{table}/moves", json=move["body"],
+                           headers={**bearer(keys[move["seat"]]), "Idempotency-Key": key})
+
+    # The moves left the table store (the archive has them); the last move retried with its
+    # key still gets its first answer.
+    assert tables.archive(table) == []
+    again = retry()
+    assert again.status_code == 200 and again.json["version"] == answer["version"]
+    if store_url.startswith("redis"):
+        live = redis.Redis.from_url(store_url)
+        assert 0 < live.ttl(f"thirtyone:{{{table}}}") <= 120
+        for short in ("log", "snapshots"):
+            assert 0 < live.ttl(f"thirtyone:{{{table}}}:{short}") <= KEPT_LOG_SECONDS
+        fields = live.hkeys(f"thirtyone:{{{table}}}")
+        assert sum(name.startswith(b"req:") for name in fields) <= KEPT_REQUESTS
+        # Once the log's short while is over: the table in the live store, under 4 KB, and
+        # a retry is told the move was applied (never applied twice).
+        live.delete(f"thirtyone:{{{table}}}:log", f"thirtyone:{{{table}}}:snapshots")
+        held = sum(live.memory_usage(key, samples=0) or 0
+                   for key in live.scan_iter(f"thirtyone:{{{table}}}*"))
+        assert held < 4096, held
+        late = retry()
+        assert (late.status_code, late.json["code"]) == (409, "idempotent_answer_expired")
+    # A late reader: the table, its record, a resume from long ago (a resync), a rematch.
+    assert client.get(f"/v1/tables/{table}").json["is_over"]
+    _served_and_verified(client, table)
+    resumed = client.get(f"/v1/tables/{table}/updates?after=1&wait=0", headers=bearer(keys[0]))
+    assert resumed.status_code == 200 and resumed.json["version"] == final
+    rematch = client.post(f"/v1/tables/{table}/rematch", headers=bearer(keys[1]))
+    assert rematch.status_code == 201, rematch.json

@@ -151,7 +151,8 @@ def test_every_table_command_and_read_is_limited(tmp_path):
     app = limited_app(tmp_path, THIRTYONE_LIMIT_KEYS="2 per minute",
                       THIRTYONE_LIMIT_SEATS="1 per minute", THIRTYONE_LIMIT_READS="3 per minute")
     client = app.test_client()
-    created = client.post("/v1/tables", json={"variant": "scat", "players": 3, "public": True})
+    created = client.post("/v1/tables", json={"variant": "scat", "players": 3})
+    invitations = {seat["seat"]: seat["invitation"] for seat in created.json["seats"]}
     table, key = created.json["table"], created.json["seats"][0]["key"]
     headers = {"Authorization": f"Bearer {key}"}
     rotations = []
@@ -161,9 +162,10 @@ def test_every_table_command_and_read_is_limited(tmp_path):
         if rotated.status_code == 201:
             headers = {"Authorization": f"Bearer {rotated.json['key']}"}
     assert rotations == [201, 201, 429, 429]
-    assert client.post(f"/v1/tables/{table}/seats/1", json={"name": "Bo"}).status_code == 201
-    assert_problem(client.post(f"/v1/tables/{table}/seats/2", json={"name": "Cy"}),
-                   429, "rate_limited")
+    assert client.post(f"/v1/tables/{table}/seats/1", json={
+        "name": "Bo", "invitation": invitations[1]}).status_code == 201
+    assert_problem(client.post(f"/v1/tables/{table}/seats/2", json={
+        "name": "Cy", "invitation": invitations[2]}), 429, "rate_limited")
     for path in (f"/v1/tables/{table}", "/v1/tables"):
         assert [client.get(path).status_code for _ in range(3)] == [200, 200, 200]
         assert_problem(client.get(path), 429, "rate_limited")

@@ -34,7 +34,7 @@ def background(tmp_path) -> Iterator[Any]:
         app.extensions["thirtyone.scheduler"].stop()
 
 
-def _until(condition: Any, seconds: float = 120.0) -> None:
+def _until(condition: Any, seconds: float = 240.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "the condition never came"

@@ -304,7 +304,11 @@ def test_the_lobby_lists_public_waiting_tables_only_and_never_a_key(client):
     # Anyone claims a free seat of a public table without invitation; a full one leaves.
     target = public[0]
     for seat in (1, 2):
-        assert claim(client, target["table"], seat, {"name": f"G{seat}"}).status_code == 201
+        # From other addresses: a public table seats one player per client.
+        claimed = client.post(f"/v1/tables/{target['table']}/seats/{seat}",
+                              json={"name": f"G{seat}"},
+                              environ_overrides={"REMOTE_ADDR": f"192.0.2.{seat}"})
+        assert claimed.status_code == 201
     after = [entry["table"] for entry in client.get("/v1/tables?limit=100").json["tables"]]
     assert target["table"] not in after and public[1]["table"] in after
     bad = client.get("/v1/tables?limit=0")
@@ -399,3 +403,39 @@ def test_a_key_rotation_gives_no_more_time(client, clock):
     moved = client.get(f"/v1/tables/{table}").json
     assert "autopilot" in [event["type"] for event in _events_since(client, table, 0)]
     assert moved["to_move"] != seat or moved["version"] > answer["version"] + 10
+
+
+def test_a_public_table_seats_one_player_per_client_under_names_of_their_own(client, monkeypatch):
+    from thirtyone.web.tables import lobby
+
+    def elsewhere(number: int) -> dict[str, Any]:
+        return {"environ_overrides": {"REMOTE_ADDR": f"198.51.100.{number}"}}
+
+    opened = create_table(client, players=4, public=True, name="Ana")
+    table = opened["table"]
+    url = f"/v1/tables/{table}/seats"
+    # The creator's address takes no second seat, nor does a key that holds one.
+    again = client.post(f"{url}/1", json={"name": "Victim"})
+    assert (again.status_code, again.json["code"]) == (409, "one_seat_per_player")
+    first = client.post(f"{url}/1", json={"name": "Bo"}, **elsewhere(1))
+    assert first.status_code == 201
+    keyed = client.post(f"{url}/2", json={"name": "Cy"}, headers=bearer(first.json["key"]),
+                        **elsewhere(2))
+    assert (keyed.status_code, keyed.json["code"]) == (409, "one_seat_per_player")
+    # Names are the table's own: no two alike, and none that reads as "You".
+    same = client.post(f"{url}/2", json={"name": "  ana "}, **elsewhere(3))
+    assert (same.status_code, same.json["code"]) == (409, "name_taken")
+    for you in ("You", "вы", "Tu"):
+        refused = client.post(f"{url}/2", json={"name": you}, **elsewhere(4))
+        assert (refused.status_code, refused.json["code"]) == (422, "name_reserved")
+        assert refused.json["errors"][0]["field"] == "name"
+    opening = client.post("/v1/tables", json={"variant": "scat", "players": 2, "name": "YOU"})
+    assert opening.json["code"] == "name_reserved"
+    # One address lists a few tables at most; an idle one without a clock leaves the lobby.
+    for index in range(lobby.PER_ADDRESS + 2):
+        create_table(client, players=3, public=True, name=f"T{index}")
+    listed = [entry["table"] for entry in client.get("/v1/tables?limit=100").json["tables"]]
+    assert len(listed) == lobby.PER_ADDRESS
+    later = lobby.time.time() + lobby.IDLE_SECONDS + 1
+    monkeypatch.setattr(lobby.time, "time", lambda: later)
+    assert client.get("/v1/tables?limit=100").json["tables"] == []

@@ -6,13 +6,13 @@ Scat's turn, plus one more choice instead of drawing: exchange one card (up to
 is taken unseen, and the cards given lie face up (``widow_discards: face-down`` [001]: face
 down). The exchange ends the turn; a blitz it makes is shown at once. With ``tie: carry`` a
 carried deal begins with the ``join`` phase of :mod:`thirtyone.game.widow`, and the seats
-that sit it out have no turns. This flow plays the draw family: without a widow it is the
-plain draw-and-discard flow.
+that sit it out have no turns. The draw family without a widow is
+:class:`~thirtyone.game.draw.DrawFlow`'s, which this flow extends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -38,11 +38,11 @@ from thirtyone.rules import Rules
 
 
 class BankFlow(DrawFlow):
+    """The draw family with a widow: its deal, the exchange, the carried deal's joins."""
+
     phases = DrawFlow.phases | {WidowPhase.JOIN}
 
     def start_round(self, state: GameState) -> tuple[GameState, Events]:
-        if state.rules.widow == "none":
-            return super().start_round(state)
         order = dealing_order(state)
         hands, widow, rest = deal(state, order, widow=True)
         state = state.evolve(
@@ -70,24 +70,15 @@ class BankFlow(DrawFlow):
             return settle_blitz(state, blitz, events)
         return state, events
 
-    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        if not state.table:
-            return super().operations(state)
-        if state.phase == WidowPhase.JOIN:
-            return JOINING
-        return WIDOW_TURN if state.phase == Phase.DRAW else AFTER_DRAWING
-
     def uses(self, rules: Rules) -> frozenset[str]:
-        if rules.widow == "none":
-            return super().uses(rules)
         carried = frozenset({"join", "pass"}) if rules.tie == "carry" else frozenset()
         return super().uses(rules) | {"exchange"} | carried
 
     def refusal(self, state: GameState, kind: str) -> MoveError:
         """A carried deal is joined (or passed) first; ``join`` and ``pass`` are for it."""
-        if state.table and state.phase == WidowPhase.JOIN:
+        if state.phase == WidowPhase.JOIN:
             return refuse("must_join", N_("join the carried deal or pass first"), field="type")
-        if state.table and kind in (Join.type, Pass.type) and state.rules.tie == "carry":
+        if kind in (Join.type, Pass.type) and state.rules.tie == "carry":
             return refuse("wrong_phase", N_("{move!r} cannot be played in the {phase} phase"),
                           field="type", move=kind, phase=str(state.phase))
         return super().refusal(state, kind)
@@ -105,9 +96,6 @@ class BankFlow(DrawFlow):
         return hide_gift(entry, rules)
 
     def check_state(self, state: GameState) -> None:
-        if state.rules.widow == "none":
-            super().check_state(state)
-            return
         if len(state.table) != WIDOW_SIZE:
             raise StateError("bad_table", N_("the widow must hold {count} cards"),
                              field="table", count=WIDOW_SIZE)
@@ -146,3 +134,5 @@ class WidowExchange(Exchange[BankFlow]):
 
 WIDOW_TURN: tuple[Operation[Any], ...] = (DRAW, STAND, WidowExchange(), KNOCK)
 """A turn's first step: draw or exchange with the widow, or knock (``stand`` after one)."""
+BankFlow.turns = {Phase.DRAW: WIDOW_TURN, Phase.DISCARD: AFTER_DRAWING,
+                  WidowPhase.JOIN: JOINING}

@@ -14,13 +14,13 @@ before anyone knocked, the round ends with no loser or with a showdown without a
 but its top card turned over as the new stock, or shuffled by the seeded shuffle
 (:mod:`thirtyone.game.shuffle`, the stream ``reshuffle:<round>:<turns>``).
 
-The flow registered for the family is its subclass :class:`~thirtyone.game.bank.BankFlow`,
-which plays these turns as they are when there is no widow.
+Bank, the family with a widow, is played by :class:`~thirtyone.game.bank.BankFlow`, which
+adds its phases to these (:mod:`thirtyone.game.families` finds the one a rule set plays).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from thirtyone.errors import N_, MoveError, StateError
@@ -49,7 +49,8 @@ class DrawFlow(TurnFlow):
     phases = frozenset({Phase.DRAW, Phase.DISCARD})
 
     def supports(self, rules: Rules) -> None:
-        """Every option of the draw family is played (bank's widow by the subclass)."""
+        """Every option of the draw family is played (bank's widow by
+        :class:`~thirtyone.game.bank.BankFlow`)."""
 
     # The deal
 
@@ -71,10 +72,7 @@ class DrawFlow(TurnFlow):
             return settle_blitz(state, blitz, events)
         return state, events
 
-    # The operations of each phase
-
-    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        return TURN if state.phase == Phase.DRAW else AFTER_DRAWING
+    # The operations of each phase: DrawFlow.turns, below
 
     def uses(self, rules: Rules) -> frozenset[str]:
         return MOVE_TYPES
@@ -222,6 +220,7 @@ TURN: tuple[Operation[Any], ...] = (DRAW, KNOCK, STAND)
 """A turn's first step: draw, or knock (``stand`` after a knock)."""
 AFTER_DRAWING: tuple[Operation[Any], ...] = (DISCARD,)
 MOVE_TYPES = frozenset(operation.type for operation in (*TURN, *AFTER_DRAWING))
+DrawFlow.turns = {Phase.DRAW: TURN, Phase.DISCARD: AFTER_DRAWING}
 
 
 def _can_recycle(state: GameState) -> bool:

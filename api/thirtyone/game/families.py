@@ -6,6 +6,7 @@ entry in :data:`FLOWS`.
 from __future__ import annotations
 
 from thirtyone.game.bank import BankFlow
+from thirtyone.game.draw import DrawFlow
 from thirtyone.game.family import FamilyFlow, not_implemented
 from thirtyone.game.racing import RaceFlow
 from thirtyone.game.state import GameState
@@ -14,17 +15,21 @@ from thirtyone.game.widow import WidowFlow
 from thirtyone.rules import Family, Rules
 
 FLOWS: dict[Family, FamilyFlow] = {
-    Family.DRAW: BankFlow(),
+    Family.DRAW: DrawFlow(),
     Family.WIDOW: WidowFlow(),
     Family.SWITCH: SwitchFlow(),
     Family.RACE: RaceFlow(),
 }
-"""The flow of each family (the draw family's plays bank's widow too)."""
+"""The flow of each family."""
+
+WITH_A_WIDOW: dict[Family, FamilyFlow] = {Family.DRAW: BankFlow()}
+"""The flow of a family whose rules deal a widow (``widow`` other than ``none``) when that
+is not the family's own: the draw family's is bank."""
 
 
 def flow_for(rules: Rules) -> FamilyFlow:
     """The flow that plays ``rules``; ``not_implemented`` when its family is not built."""
-    flow = FLOWS.get(rules.family)
+    flow = _flow(rules)
     if flow is None:
         raise not_implemented(rules, rules.family.value)
     flow.supports(rules)
@@ -33,4 +38,15 @@ def flow_for(rules: Rules) -> FamilyFlow:
 
 def flow_of(state: GameState) -> FamilyFlow:
     """The flow of a state already built (its rules were accepted then): the fast path."""
-    return FLOWS[state.rules.family]
+    rules = state.rules
+    if rules.widow != "none" and rules.family in WITH_A_WIDOW:
+        return WITH_A_WIDOW[rules.family]
+    return FLOWS[rules.family]
+
+
+def _flow(rules: Rules) -> FamilyFlow | None:
+    if rules.widow != "none":
+        flow = WITH_A_WIDOW.get(rules.family)
+        if flow is not None:
+            return flow
+    return FLOWS.get(rules.family)

@@ -51,9 +51,14 @@ class FamilyFlow(ABC):
     def start_round(self, state: GameState) -> tuple[GameState, Events]:
         """Shuffle and deal ``state.round`` (seats, dealer and pot are already set)."""
 
-    @abstractmethod
+    turns: ClassVar[Mapping[str, Sequence[Operation[Any]]]]
+    """The family's table of phases: the operations each phase of a turn allows, in the
+    order of the legal moves (set where the family's operations are made)."""
+
     def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        """The operations the phase being played allows, in the order of the legal moves."""
+        """The operations the phase being played allows, in the order of the legal moves:
+        the phase's row of :attr:`turns`."""
+        return self.turns[state.phase]
 
     @abstractmethod
     def uses(self, rules: Rules) -> frozenset[str]:

@@ -82,14 +82,29 @@ def track(old: Any, new: Any, events: Sequence[Mapping[str, Any]]) -> Public:
         # A settled round shows its hands; a new deal starts with nothing known.
         return NOTHING_KNOWN
     known: Public = old.public
-    players = len(new.hands)
-    held = list(known.held) or [()] * players
-    drawn = list(known.drawn) or [0] * players
     kinds = {event.get("type") for event in events}
     reshuffled = "stock_reshuffled" in kinds
     recycled = "stock_recycled" in kinds
     face_up = {card for card, up in zip(old.table, old.table_face_up, strict=True) if up}
     pile = set(old.discard)
+    held, drawn = _hands_seen(old, new, known, face_up, pile, reshuffled)
+    out = known.out + tuple(card for card in new.out
+                            if card not in old.out and (card in face_up or card in pile))
+    stock, stock_ordered = _stock_seen(old, new, known, recycled, reshuffled)
+    knocked_at = known.knocked_at
+    if new.knocker is not None and old.knocker is None:
+        knocked_at = old.turns
+    return Public(held, drawn, out, stock, stock_ordered, knocked_at)
+
+
+def _hands_seen(old: Any, new: Any, known: Public, face_up: set[Card], pile: set[Card],
+                reshuffled: bool) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]]:
+    """``held`` and ``drawn`` after the move: the cards each seat took in everyone's sight
+    (face up from the table, the discard pile, or the top of a stock everyone knows), and how
+    many it drew unseen."""
+    players = len(new.hands)
+    held = list(known.held) or [()] * players
+    drawn = list(known.drawn) or [0] * players
     ordered = known.stock if known.stock_ordered and known.stock else ()
     for seat, (before, after) in enumerate(zip(old.hands, new.hands, strict=True)):
         if before is after or before == after:
@@ -104,8 +119,12 @@ def track(old: Any, new: Any, events: Sequence[Mapping[str, Any]]) -> Public:
             elif card in old.stock or reshuffled:
                 drawn[seat] += 1
         held[seat] = tuple(cards)
-    out = known.out + tuple(card for card in new.out
-                            if card not in old.out and (card in face_up or card in pile))
+    return tuple(held), tuple(drawn)
+
+
+def _stock_seen(old: Any, new: Any, known: Public, recycled: bool,
+                reshuffled: bool) -> tuple[tuple[Card, ...] | None, bool]:
+    """``stock`` and ``stock_ordered`` after the move."""
     stock, stock_ordered = known.stock, known.stock_ordered
     if recycled or reshuffled:
         stock_ordered = recycled
@@ -117,10 +136,7 @@ def track(old: Any, new: Any, events: Sequence[Mapping[str, Any]]) -> Public:
         stock = new.stock if stock_ordered and shorter > 0 \
             and old.stock[shorter:] == new.stock else None
         stock_ordered = stock is not None and stock_ordered
-    knocked_at = known.knocked_at
-    if new.knocker is not None and old.knocker is None:
-        knocked_at = old.turns
-    return Public(tuple(held), tuple(drawn), out, stock, stock_ordered, knocked_at)
+    return stock, stock_ordered
 
 
 def read_public(data: Any, state: Any) -> Public:

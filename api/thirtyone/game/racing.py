@@ -8,7 +8,7 @@ The seat left of the dealer takes first. The perfect-play solver is :mod:`thirty
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from thirtyone.cards import Card
@@ -44,9 +44,6 @@ class RaceFlow(FamilyFlow):
             knocker=None, final_turns=0, pickup=None,
         )
         return state, [{"type": "laid_out", "dealer": state.dealer, "seat": first}]
-
-    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        return TURN
 
     def uses(self, rules: Rules) -> frozenset[str]:
         return frozenset({"take"})
@@ -122,3 +119,4 @@ class TakeCard(Take[RaceFlow]):
 
 
 TURN: tuple[Operation[Any], ...] = (TakeCard(),)
+RaceFlow.turns = {Phase.TAKE: TURN}

@@ -22,7 +22,7 @@ Blitz, showdown and lives as scat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -77,9 +77,6 @@ class SwitchFlow(TurnFlow):
             final_turns=0, pickup=None,
         )
         return state, [{"type": "dealt", "round": state.round, "dealer": dealer}]
-
-    def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        return KEEPING if state.phase == SwitchPhase.KEEP else TURN
 
     def uses(self, rules: Rules) -> frozenset[str]:
         return MOVE_TYPES
@@ -239,3 +236,4 @@ TURN: tuple[Operation[Any], ...] = (SwapCard(), SwapWholeHand(), RenewHand(), Pl
                                     PlainStand())
 """A turn: swap a card or the hand, renew a table hand, or knock (``stand`` after one)."""
 MOVE_TYPES = frozenset(operation.type for operation in (*KEEPING, *TURN))
+SwitchFlow.turns = {SwitchPhase.KEEP: KEEPING, SwitchPhase.EXCHANGE: TURN}

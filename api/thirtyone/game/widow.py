@@ -189,10 +189,11 @@ class WidowFlow(TurnFlow):
     # The operations of each phase
 
     def operations(self, state: GameState) -> Sequence[Operation[Any]]:
-        phase = WidowPhase(state.phase)
-        if phase == WidowPhase.EXCHANGE:
-            return PASSING_TURN if state.rules.may_pass else TURN
-        return PHASES[phase]
+        """The phase's row of :attr:`turns`; with ``may_pass`` a turn may pass instead of
+        standing."""
+        if state.rules.may_pass and state.phase == WidowPhase.EXCHANGE:
+            return PASSING_TURN
+        return self.turns[state.phase]
 
     def uses(self, rules: Rules) -> frozenset[str]:
         return frozenset(kind for kind, used in {
@@ -524,16 +525,16 @@ class TurnPass(Pass[WidowFlow]):
 
 
 _EXCHANGE = WidowExchange()
-PHASES: dict[WidowPhase, tuple[Operation[Any], ...]] = {
-    WidowPhase.JOIN: JOINING,
-    WidowPhase.CHOOSE: (TakeTable(), RevealTable()),
-    WidowPhase.DECLARE: (DeclareHand(), DeclinePass()),
-}
-"""The operations of each phase before the exchanges."""
 TURN: tuple[Operation[Any], ...] = (_EXCHANGE, WidowKnock(), WidowStand())
 """A turn: exchange, or knock (``stand`` after a knock)."""
 PASSING_TURN: tuple[Operation[Any], ...] = (_EXCHANGE, TurnPass(), WidowKnock())
 """A turn with ``may_pass``: exchange, pass, or knock."""
+WidowFlow.turns = {
+    WidowPhase.JOIN: JOINING,
+    WidowPhase.CHOOSE: (TakeTable(), RevealTable()),
+    WidowPhase.DECLARE: (DeclareHand(), DeclinePass()),
+    WidowPhase.EXCHANGE: TURN,
+}
 
 
 def chooser(state: GameState, order: Sequence[int]) -> int:

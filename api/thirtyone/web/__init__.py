@@ -12,6 +12,7 @@ back with its next request (see :mod:`thirtyone.web.sealing`).
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import secrets
@@ -94,6 +95,15 @@ codes, enum values and event types: ignore what you do not know.
 
 class _Flask(Flask):
     json_provider_class = JSONProvider
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """Flask's, with a plain function or method told from its code's flags at once:
+        flask-smorest and Flask ask about a score's view and hooks some twenty times per
+        request, and ``inspect.iscoroutinefunction`` unwraps each before it looks."""
+        code = getattr(getattr(func, "__func__", func), "__code__", None)
+        if code is not None and not code.co_flags & inspect.CO_COROUTINE:
+            return func
+        return super().ensure_sync(func)
 
 
 def _default_site_dir() -> Path | None:

@@ -13,14 +13,14 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from flask import Flask, Response, request
 
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
           "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
-          "ARCHIVE_SECONDS", "ARCHIVE_LAG")
+          "ARCHIVE_SECONDS", "ARCHIVE_LAG", "PROCESS_CPU", "PROCESS_RSS", "PROCESS_FDS")
 _made: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -63,6 +63,16 @@ def _make() -> dict[str, Any]:
             "thirtyone_archive_write_seconds",
             "Time to archive a finished match: its record built and written.",
             buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)),
+        # Per worker (a ``pid`` label in multiprocess mode, a dead worker's dropped): the
+        # client's own process collector sees one process only, the one that answers.
+        "PROCESS_CPU": Gauge("thirtyone_process_cpu_seconds",
+                             "CPU time this worker used (user and system).",
+                             multiprocess_mode="liveall"),
+        "PROCESS_RSS": Gauge("thirtyone_process_resident_bytes",
+                             "Resident memory of this worker.", multiprocess_mode="liveall"),
+        "PROCESS_FDS": Gauge("thirtyone_process_open_fds",
+                             "File descriptors this worker holds open (each stream holds one).",
+                             multiprocess_mode="liveall"),
         "ARCHIVE_LAG": Histogram(
             "thirtyone_archive_lag_seconds",
             "From a match's last move to its record in the archive.",
@@ -98,6 +108,43 @@ def bot_cpu() -> Iterator[None]:
         __getattr__("BOT_SECONDS").observe(time.thread_time() - start)
 
 
+SAMPLE_SECONDS = 5.0
+"""How often each worker updates its process metrics."""
+
+_sampled_pid = 0
+_sampler_lock = threading.Lock()
+
+
+def sample_process() -> None:
+    """This process's CPU time, resident memory and open descriptors, into its gauges."""
+    times = os.times()
+    __getattr__("PROCESS_CPU").set(times.user + times.system)
+    with suppress(OSError):
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[1])
+        __getattr__("PROCESS_RSS").set(pages * os.sysconf("SC_PAGE_SIZE"))
+    with suppress(OSError):
+        __getattr__("PROCESS_FDS").set(len(os.listdir("/proc/self/fd")))
+
+
+def _sample_forever() -> None:
+    while True:
+        sample_process()
+        time.sleep(SAMPLE_SECONDS)
+
+
+def _start_sampler() -> None:
+    """Start this process's sampler once (a forked worker starts its own)."""
+    global _sampled_pid
+    if _sampled_pid != os.getpid():
+        with _sampler_lock:
+            if _sampled_pid != os.getpid():
+                _sampled_pid = os.getpid()
+                sample_process()
+                threading.Thread(target=_sample_forever, name="thirtyone-process-metrics",
+                                 daemon=True).start()
+
+
 def _registry() -> Any:
     from prometheus_client import REGISTRY, CollectorRegistry, multiprocess
 
@@ -121,6 +168,7 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def started() -> None:
         request.environ[_STARTED] = time.perf_counter()
+        _start_sampler()
 
     @app.after_request
     def answered(response: Response) -> Response:

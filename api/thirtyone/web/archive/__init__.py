@@ -105,7 +105,12 @@ def fold(player: str) -> str:
 
 class Archive(ABC):
     """Finished matches by table, and by player. Every method raises
-    :class:`ArchiveUnavailable` when the backend cannot answer."""
+    :class:`ArchiveUnavailable` when the backend cannot answer.
+
+    ``shared`` says whether every instance reads this archive (not a file in one process's
+    temporary folder): only then may a table's moves leave the table store once archived."""
+
+    shared = True
 
     def put(self, table: str, record: str, key_hashes: list[str | None],
             finished_at: float, archived_at: float) -> bool:
@@ -178,24 +183,36 @@ def open_archive(url: str) -> Archive:
                      f"sqlite:///PATH, not {url!r}")
 
 
-def default_url(store_url: str | None) -> str:
-    """The archive when ``THIRTYONE_ARCHIVE`` is not set: ``archive.sqlite3`` beside a SQLite
-    table store, else in a temporary folder of this process (with a warning: a fleet on Redis
-    names a PostgreSQL archive)."""
+def default_url(store_url: str | None) -> tuple[str, bool]:
+    """The archive when ``THIRTYONE_ARCHIVE`` is not set, and whether every instance of the
+    table store shares it: ``archive.sqlite3`` beside a SQLite table store (shared), else a
+    file in a temporary folder of this process (with a warning: a fleet on Redis names a
+    PostgreSQL archive)."""
     if store_url and store_url.startswith("sqlite:///"):
         folder = os.path.dirname(store_url.removeprefix("sqlite:///")) or "."
-        return f"sqlite:///{os.path.join(folder, 'archive.sqlite3')}"
+        return f"sqlite:///{os.path.join(folder, 'archive.sqlite3')}", True
     path = os.path.join(tempfile.mkdtemp(prefix="thirtyone-archive-"), "archive.sqlite3")
-    _log.warning("THIRTYONE_ARCHIVE is not set: finished matches are archived in %s, on this "
-                 "machine only", path)
-    return f"sqlite:///{path}"
+    _log.warning("THIRTYONE_ARCHIVE is not set: finished matches are archived in %s, for "
+                 "this process only (their tables keep their moves)", path)
+    return f"sqlite:///{path}", False
+
+
+FINISHED_TTL = 600
+"""How long a finished, archived table stays in the table store after its last commit
+(``THIRTYONE_FINISHED_TTL``): its record is in the archive for good."""
 
 
 def init_app(app: Flask, store_url: str | None) -> None:
     """Open the archive named by ``THIRTYONE_ARCHIVE`` (connections are made on first use)."""
     app.config.setdefault("THIRTYONE_ARCHIVE", os.environ.get("THIRTYONE_ARCHIVE"))
-    url = app.config["THIRTYONE_ARCHIVE"] or default_url(store_url)
-    app.extensions["thirtyone.archive"] = open_archive(url)
+    app.config.setdefault("THIRTYONE_FINISHED_TTL",
+                          int(os.environ.get("THIRTYONE_FINISHED_TTL") or FINISHED_TTL))
+    url, shared = app.config["THIRTYONE_ARCHIVE"], True
+    if not url:
+        url, shared = default_url(store_url)
+    opened = open_archive(url)
+    opened.shared = shared
+    app.extensions["thirtyone.archive"] = opened
 
 
 def archive() -> Archive:

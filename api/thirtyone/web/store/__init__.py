@@ -45,6 +45,8 @@ from typing import Any
 from thirtyone.web.jsonio import dumps
 
 __all__ = [
+    "KEPT_LOG_SECONDS",
+    "KEPT_REQUESTS",
     "SNAPSHOT_EVERY",
     "Archived",
     "CommitUnconfirmed",
@@ -64,6 +66,14 @@ __all__ = [
 
 SNAPSHOT_EVERY = 64
 """A snapshot of the state every this many versions; a resume replays fewer moves than this."""
+
+KEPT_REQUESTS = 2
+"""A compacted table keeps the idempotency records of its last this many versions: a client
+retries its own last request, within seconds, never one of long ago."""
+
+KEPT_LOG_SECONDS = 30
+"""A compacted table's log stays this long (the streams behind when the match ended read it,
+at their next wake-up at the latest: every keep-alive); after it, a reader behind resyncs."""
 
 
 class StoreError(Exception):
@@ -387,6 +397,15 @@ class TableStore(ABC):
         """Every version's moves since the table was made, in order: written with each
         commit and never trimmed (the log is, after each snapshot), so a finished match of
         any length has its whole record. :class:`TableNotFound` if the table is gone."""
+
+    @abstractmethod
+    def compact(self, table: str, ttl: int) -> None:
+        """Shrink a finished table whose record is archived to what a late reader needs: its
+        record and state, one snapshot (its state), the idempotency records of its last
+        :data:`KEPT_REQUESTS` versions, and its log for :data:`KEPT_LOG_SECONDS` (the streams
+        behind catch up); its moves (the archive has them) and who was last seen are
+        dropped, and it expires ``ttl`` seconds from now (a later commit does not extend it)
+        rather than the store's ``ttl``. Nothing when the table is gone."""
 
     @abstractmethod
     def request(self, table: str, key: str) -> RequestRecord | None:

@@ -45,6 +45,8 @@ from redis.retry import Retry
 from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
+    KEPT_LOG_SECONDS,
+    KEPT_REQUESTS,
     SNAPSHOT_EVERY,
     Archived,
     CommitUnconfirmed,
@@ -83,20 +85,77 @@ if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'epoch', ARGV[12]) end
 if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[13]) end
 if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'req:' .. ARGV[10], ARGV[11]) end
 redis.call('XADD', KEYS[2], ARGV[3] .. '-0', 'entry', ARGV[6])
--- A new epoch: what the archive holds from this version on is the lost timeline's.
-if ARGV[12] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[3], '+inf') end
-redis.call('ZADD', KEYS[4], ARGV[3], ARGV[14])
-if tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
+-- A compacted table (its match archived: no snapshot of its own) keeps its short time to
+-- live and no moves.
+local ttl = ARGV[7]
+local finished = redis.call('HEXISTS', KEYS[1], 'snap_state') == 0
+if finished then
+  ttl = math.max(redis.call('TTL', KEYS[1]), 1)
+else
+  -- A new epoch: what the archive holds from this version on is the lost timeline's.
+  if ARGV[12] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[3], '+inf') end
+  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[14])
+end
+if not finished and tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
   local snap = redis.call('HMGET', KEYS[1], 'snap_version', 'snap_state')
   redis.call('HSET', KEYS[1], 'prev_version', snap[1], 'prev_state', snap[2],
              'snap_version', ARGV[3], 'snap_state', ARGV[5])
   redis.call('XTRIM', KEYS[2], 'MINID', (tonumber(snap[1]) + 1) .. '-0')
 end
-redis.call('EXPIRE', KEYS[1], ARGV[7])
-redis.call('EXPIRE', KEYS[2], ARGV[7])
-redis.call('EXPIRE', KEYS[4], ARGV[7])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+redis.call('EXPIRE', KEYS[4], ttl)
 if ARGV[8] == '1' then redis.call('SPUBLISH', KEYS[3], ARGV[6]) end
 return {1}
+"""
+
+# KEYS: the table's hash, its log, its archive, its presence, its snapshots while the log
+# stays. ARGV: the ttl, the requests kept (versions), the log's time to live. Returns 0 when
+# the table is gone.
+_COMPACT = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return 0 end
+-- The snapshots move to a key of their own that lives as long as the log: a stream behind
+-- replays from them meanwhile; then the one snapshot is the state itself ('state').
+local snaps = redis.call('HMGET', KEYS[1], 'snap_version', 'snap_state', 'prev_version',
+                         'prev_state')
+redis.call('DEL', KEYS[5])
+if snaps[2] then
+  redis.call('HSET', KEYS[5], 'snap_version', snaps[1], 'snap_state', snaps[2])
+  if snaps[4] then
+    redis.call('HSET', KEYS[5], 'prev_version', snaps[3], 'prev_state', snaps[4])
+  end
+end
+redis.call('HSET', KEYS[1], 'snap_version', version)
+redis.call('HDEL', KEYS[1], 'snap_state', 'prev_version', 'prev_state')
+local oldest = tonumber(version) - tonumber(ARGV[2])
+local fields = redis.call('HKEYS', KEYS[1])
+for _, name in ipairs(fields) do
+  if string.sub(name, 1, 4) == 'req:' then
+    local kept = cjson.decode(redis.call('HGET', KEYS[1], name))
+    if kept['version'] <= oldest then redis.call('HDEL', KEYS[1], name) end
+  end
+end
+-- The log stays a little while (ARGV[3] seconds), for the streams that were behind when the
+-- match ended; then a reader behind resyncs from the state (a stream of even one entry holds
+-- a 4 KB node).
+-- Who is connected no longer matters once the match is over.
+redis.call('DEL', KEYS[3], KEYS[4])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+local grace = math.min(tonumber(ARGV[1]), tonumber(ARGV[3]))
+redis.call('EXPIRE', KEYS[2], grace)
+redis.call('EXPIRE', KEYS[5], grace)
+return 1
+"""
+
+# KEYS: the table's hash, its presence. ARGV: the seat, when it was seen. Presence lives as
+# long as its table (a compacted table's short while included), and not without it.
+_TOUCH = """
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < 1 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ttl)
+return 1
 """
 
 # KEYS: the table's hash. ARGV: the fields of a new table, then the ttl. Returns 0 when a
@@ -114,10 +173,40 @@ _UNAVAILABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
                 redis.exceptions.ResponseError)
 
 
+def error_class(error: Exception) -> str:
+    """What an SRE alerts on, for an error of redis-py: ``oom``, ``noreplicas`` (a primary
+    refusing writes for want of replicas), ``moved`` (MOVED or ASK: a slot changed hands),
+    ``readonly`` (a replica, or a demoted primary), ``loading``, ``timeout``, ``connection``,
+    ``cluster`` (no node answers for a slot) or ``other``.
+
+    >>> error_class(redis.exceptions.ResponseError("NOREPLICAS Not enough good replicas"))
+    'noreplicas'
+    >>> error_class(redis.exceptions.ResponseError("MOVED 3999 127.0.0.1:6381"))
+    'moved'
+    """
+    message = str(error)
+    if isinstance(error, redis.exceptions.OutOfMemoryError) or message.startswith("OOM"):
+        return "oom"
+    if message.startswith("NOREPLICAS"):
+        return "noreplicas"
+    if isinstance(error, redis.exceptions.MovedError | redis.exceptions.AskError) or (
+            message.startswith(("MOVED ", "ASK "))):
+        return "moved"
+    classes: tuple[tuple[type[Exception], str], ...] = (
+        (redis.exceptions.ReadOnlyError, "readonly"),
+        (redis.exceptions.BusyLoadingError, "loading"),
+        (redis.exceptions.TimeoutError, "timeout"),
+        (redis.exceptions.ConnectionError, "connection"),
+        (redis.exceptions.ClusterError, "cluster"),
+        (redis.exceptions.RedisClusterException, "cluster"),
+    )
+    return next((name for kind, name in classes if isinstance(error, kind)), "other")
+
+
 def _unavailable(error: Exception, *, sent: bool = False) -> StoreUnavailable:
     """The store's error for what Redis raised: a refusal for memory is :class:`StoreFull`; a
     write that was sent and not answered may have been applied."""
-    metrics.STORE_ERRORS.labels(type(error).__name__).inc()
+    metrics.STORE_ERRORS.labels(error_class(error)).inc()
     if isinstance(error, redis.exceptions.OutOfMemoryError):
         return StoreFull(str(error))
     # Only a refused connection (nothing listens) or no known primary proves that nothing was
@@ -141,6 +230,10 @@ def _log_key(table: str) -> str:
 
 def _archive_key(table: str) -> str:
     return f"{PREFIX}{{{table}}}:archive"
+
+
+def _snapshots_key(table: str) -> str:
+    return f"{PREFIX}{{{table}}}:snapshots"
 
 
 def _channel(table: str) -> str:
@@ -201,7 +294,7 @@ class RedisStore(TableStore):
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
                                                          **_CLIENT)
             self._client = redis.Redis(connection_pool=pool)
-        self._scripts: dict[int, tuple[Any, Any]] = {}
+        self._scripts: dict[int, tuple[Any, Any, Any, Any]] = {}
         self._scripts_lock = threading.Lock()
         self._closed = threading.Event()
 
@@ -216,11 +309,12 @@ class RedisStore(TableStore):
         node = self._cluster.get_node_from_key(_table_key(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         return self._cluster.get_redis_connection(node)
 
-    def _script(self, client: Any) -> tuple[Any, Any]:
+    def _script(self, client: Any) -> tuple[Any, Any, Any, Any]:
         with self._scripts_lock:
             scripts = self._scripts.get(id(client))
             if scripts is None:
-                scripts = (client.register_script(_COMMIT), client.register_script(_CREATE))
+                scripts = (client.register_script(_COMMIT), client.register_script(_CREATE),
+                           client.register_script(_COMPACT), client.register_script(_TOUCH))
                 self._scripts[id(client)] = scripts
             return scripts
 
@@ -264,8 +358,9 @@ class RedisStore(TableStore):
 
     def snapshot(self, table: str, at: int) -> tuple[int, dict[str, Any]] | None:
         try:
-            snap_version, snap_state, prev_version, prev_state = self._node(table).hmget(
-                _table_key(table), ["snap_version", "snap_state", "prev_version", "prev_state"])
+            snap_version, snap_state, prev_version, prev_state, state = self._node(table).hmget(
+                _table_key(table),
+                ["snap_version", "snap_state", "prev_version", "prev_state", "state"])
         except _UNAVAILABLE as error:
             self._refresh(error)
             raise _unavailable(error) from error
@@ -275,6 +370,19 @@ class RedisStore(TableStore):
             if self._node(table).exists(_table_key(table)):
                 raise TableLost(table)
             raise TableNotFound(table)
+        if snap_state is None:
+            # A compacted table (see :meth:`compact`): its snapshots while its log stays,
+            # then the state itself.
+            try:
+                kept = self._node(table).hmget(_snapshots_key(table), [
+                    "snap_version", "snap_state", "prev_version", "prev_state"])
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error) from error
+            if kept[1] is not None:
+                snap_version, snap_state, prev_version, prev_state = kept
+            else:
+                snap_state = state
         if int(snap_version) <= at:
             return int(snap_version), json.loads(snap_state)
         if prev_version is not None and int(prev_version) <= at:
@@ -291,7 +399,7 @@ class RedisStore(TableStore):
                 request.to_json() if request is not None else "",
                 (entry.reset and entry.digest) or "", meta or b"", Archived.of(entry).to_json()]
         keys = [_table_key(table), _log_key(table), _channel(table), _archive_key(table)]
-        commit, _ = self._script(node)
+        commit = self._script(node)[0]
         with metrics.store_call("commit"):
             try:
                 if wait:
@@ -310,7 +418,7 @@ class RedisStore(TableStore):
             raise StaleVersion(int(result[1]))
         if wait:
             if acknowledged < self.replicas:
-                metrics.STORE_ERRORS.labels("WaitTimeout").inc()
+                metrics.STORE_ERRORS.labels("wait_timeout").inc()
                 raise CommitUnconfirmed(f"{acknowledged} of {self.replicas} replicas have it")
             try:
                 node.spublish(_channel(table), entry.to_json())
@@ -361,6 +469,17 @@ class RedisStore(TableStore):
         if not known:
             raise TableNotFound(table)
         return [Archived.from_json(row) for row in rows]
+
+    def compact(self, table: str, ttl: int) -> None:
+        node = self._node(table)
+        keys = [_table_key(table), _log_key(table), _archive_key(table), _presence_key(table),
+                _snapshots_key(table)]
+        with metrics.store_call("compact"):
+            try:
+                self._script(node)[2](keys=keys, args=[ttl, KEPT_REQUESTS, KEPT_LOG_SECONDS])
+            except _UNAVAILABLE as error:
+                self._refresh(error)
+                raise _unavailable(error) from error
 
     def request(self, table: str, key: str) -> RequestRecord | None:
         try:
@@ -471,12 +590,10 @@ class RedisStore(TableStore):
             self.hub.notify(_table_of(message["channel"]))
 
     def touch(self, table: str, seat: int, when: float) -> None:
-        key = _presence_key(table)
+        node = self._node(table)
         try:
-            with self._node(table).pipeline(transaction=False) as pipe:
-                pipe.hset(key, str(seat), repr(when))
-                pipe.expire(key, self.ttl)
-                pipe.execute()
+            self._script(node)[3](keys=[_table_key(table), _presence_key(table)],
+                                  args=[str(seat), repr(when)])
         except _UNAVAILABLE as error:
             self._refresh(error)
             raise _unavailable(error) from error

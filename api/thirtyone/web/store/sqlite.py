@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 from thirtyone.web import metrics
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import (
+    KEPT_REQUESTS,
     SNAPSHOT_EVERY,
     Archived,
     Entry,
@@ -311,6 +312,24 @@ class SQLiteStore(TableStore):
 
         self._run(update, "commit")
         self.hub.notify(table, entry)
+
+    def compact(self, table: str, ttl: int) -> None:
+        # The log and snapshots stay (a file on disk, and the two-snapshot bound holds); the
+        # moves and the old idempotency records go, and the table expires soon.
+        def shrink(connection: sqlite3.Connection) -> None:
+            connection.execute("BEGIN IMMEDIATE")
+            row = connection.execute("SELECT version FROM tables WHERE id = ?",
+                                     (table,)).fetchone()
+            if row is not None:
+                connection.execute("DELETE FROM archive WHERE table_id = ?", (table,))
+                connection.execute("DELETE FROM requests WHERE table_id = ? AND "
+                                   "json_extract(record, '$.version') <= ?",
+                                   (table, row[0] - KEPT_REQUESTS))
+                connection.execute("UPDATE tables SET expires = ? WHERE id = ?",
+                                   (self._clock() + ttl, table))
+            connection.execute("COMMIT")
+
+        self._run(shrink, "compact")
 
     def touch(self, table: str, seat: int, when: float) -> None:
         self._run(lambda connection: connection.execute(

@@ -30,8 +30,10 @@ from thirtyone.web.tables.problems import (
     invitation_required,
     key_required,
     match_over,
+    name_taken,
     no_such_seat,
     not_your_seat,
+    one_seat_each,
     seat_reserved,
     seat_taken,
     table_started,
@@ -44,7 +46,14 @@ from thirtyone.web.tables.schemas import (
     SeatKeySchema,
     TableUpdateSchema,
 )
-from thirtyone.web.tables.seats import bearer_key, key_hash, new_key, seat_of
+from thirtyone.web.tables.seats import (
+    address_digest,
+    bearer_key,
+    check_name,
+    key_hash,
+    new_key,
+    seat_of,
+)
 from thirtyone.web.tables.table import Phase, of
 
 T = TypeVar("T")
@@ -103,6 +112,9 @@ class SeatClaim(MethodView):
         seed. The answer holds the seat's key, which nobody else has seen. The last seat
         claimed deals the cards."""
         key = new_key()
+        check_name(body["name"])
+        shown = bearer_key()
+        address = address_digest(table)
 
         def claim(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
             _in_range(record, seat)
@@ -114,6 +126,15 @@ class SeatClaim(MethodView):
                 raise seat_taken(seat)
             if meta.seat(seat).reserved:
                 raise seat_reserved(seat)
+            if meta.public:
+                # One seat per client: by key (a seat's key shown), and by address.
+                if shown is not None and any(
+                        stored.key_hash == key_hash(shown) for stored in record.seats):
+                    raise one_seat_each()
+                if any(kept.address == address for kept in meta.seats):
+                    raise one_seat_each()
+            if body["name"] is not None and meta.named(body["name"], besides=seat):
+                raise name_taken(body["name"])
             if body["invitation"] is not None:
                 expected = meta.seat(seat).invitation or ""
                 if not hmac.compare_digest(expected, key_hash(body["invitation"])):
@@ -122,7 +143,8 @@ class SeatClaim(MethodView):
                 raise invitation_required()
             after = changed(record, seats={seat: SeatRecord(None, key_hash(key))},
                             seat_changes={seat: {"name": body["name"], "invitation": None,
-                                                 "entropy": body["entropy"]}})
+                                                 "entropy": body["entropy"],
+                                                 "address": address if meta.public else None}})
             events: list[Any] = [{"type": "seat_claimed", "seat": seat, "name": body["name"]}]
             if not waiting_for(after):
                 committed, state, events = start(record, after, events)

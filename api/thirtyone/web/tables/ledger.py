@@ -213,7 +213,7 @@ def catch_up(record: TableRecord, seen: int) -> TableRecord:
     same entry, which the store takes as one commit."""
     _log.warning("table %s: the store is at version %d but version %d was served; it goes on "
                  "from version %d on a new epoch", record.table, record.version, seen, seen + 1)
-    metrics.STORE_ERRORS.labels("TimelineLost").inc()
+    metrics.STORE_ERRORS.labels("timeline_lost").inc()
     entry = Entry(max(seen, record.version) + 1, [], [], prev=record.digest, reset=True).chained()
     store().commit(record.table, record.version, record.state(), entry)
     caught_up = dataclasses.replace(record, version=entry.version, digest=entry.digest,

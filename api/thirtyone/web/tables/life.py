@@ -64,6 +64,10 @@ class TableSpec:
     """How the creator's key and the invitations are made (None: at random): a creation
     retried with its idempotency key answers the same ones."""
     request: dict[str, Any] | None = None
+    address: str | None = None
+    """The creator's address digest (a public table: one seat per client)."""
+    lister: str | None = None
+    """The creator's address digest for the lobby (the same at every table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,13 +133,14 @@ def open_table(spec: TableSpec) -> Opened:
         seats=tuple(Seat(name=names.get(seat),
                          invitation=key_hash(invitations[seat]) if seat in invitations else None,
                          reserved=spec.reserved.get(seat),
-                         entropy=spec.entropy if seat == creator else None)
+                         entropy=spec.entropy if seat == creator else None,
+                         address=spec.address if seat == creator else None)
                     for seat in range(players)),
         phase=Phase.WAITING, server_seed=server_seed, variant=spec.variant, players=players,
         options=dict(spec.options),
         level=spec.level or (bot_levels[0] if len(bot_levels) == 1 else DEFAULT_LEVEL),
         turn_seconds=spec.turn_seconds, public=spec.public, created=time.time(),
-        creator=creator, rematch_of=spec.rematch_of,
+        creator=creator, rematch_of=spec.rematch_of, lister=spec.lister,
     )
     seats = tuple(SeatRecord(spec.bots.get(seat), key_hash(keys[seat]) if seat in keys else None)
                   for seat in range(players))

@@ -1,10 +1,13 @@
 """The lobby: ``GET /v1/tables`` lists the public tables that wait for players, newest first,
-a page at a time, with what anyone may see (never a key or an invitation). A free seat of a
-listed table is claimed without invitation (``POST /v1/tables/{table}/seats/{seat}``)."""
+a page at a time, with what anyone may see (never a key or an invitation); at most
+:data:`PER_ADDRESS` of one creator's address a page, and none idle past :data:`IDLE_SECONDS`.
+A free seat of a listed table is claimed without invitation
+(``POST /v1/tables/{table}/seats/{seat}``)."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Any
 
 import marshmallow as ma
@@ -20,6 +23,14 @@ from thirtyone.web.tables.table import Phase, of
 from thirtyone.web.validation import Schema, between
 
 PAGE = 20
+
+PER_ADDRESS = 3
+"""The most tables of one creator's address a page lists: a client opening hundreds of public
+tables fills no lobby."""
+
+IDLE_SECONDS = 600
+"""A waiting public table with no clock leaves the lobby this long after it opened (one with
+a clock leaves it when dealt, or as its waiting ends)."""
 
 
 class LobbyQuerySchema(Schema):
@@ -72,6 +83,7 @@ class Lobby(MethodView):
         ids, total = store().public_tables(query["offset"], query["limit"])
         now = time.time()
         tables = []
+        listed: Counter[str | None] = Counter()
         for table in ids:
             try:
                 record = load_table(table)
@@ -79,8 +91,12 @@ class Lobby(MethodView):
                 store().unlist(table)
                 continue
             meta = of(record)
-            if meta.phase != Phase.WAITING or not meta.public:
+            idle = not meta.clocked and now - (meta.created or now) > IDLE_SECONDS
+            if meta.phase != Phase.WAITING or not meta.public or idle:
                 store().unlist(table)
+                continue
+            listed[meta.lister] += 1
+            if meta.lister is not None and listed[meta.lister] > PER_ADDRESS:
                 continue
             free = set(waiting_for(record))
             tables.append({

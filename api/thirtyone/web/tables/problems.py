@@ -149,6 +149,27 @@ def seat_reserved(seat: int) -> Problem:
            "rematch request."), title=N_("Forbidden"), seat=seat)
 
 
+def one_seat_each() -> Problem:
+    return Problem(409, "one_seat_per_player",
+                   N_("You hold a seat at this table already: each player takes one seat."),
+                   title=N_("Conflict"))
+
+
+def name_taken(name: str) -> Problem:
+    return Problem(409, "name_taken",
+                   N_("Another player at this table is named {name}: choose another name."),
+                   title=N_("Conflict"), name=name)
+
+
+def name_reserved(name: str) -> Problem:
+    return Problem(
+        422, "name_reserved",
+        N_("“{name}” is how the table names each reader's own seat: choose another name."),
+        title=N_("Invalid request"), name=name,
+        errors=[{"field": "name", "code": "name_reserved",
+                 "detail": N_("Choose another name."), "params": {}}])
+
+
 def creator_only() -> Problem:
     return Problem(403, "creator_only", N_("Only the table's creator may do this."),
                    title=N_("Forbidden"))

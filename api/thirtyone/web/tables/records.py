@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 
 import marshmallow as ma
-from flask import Response
+from flask import Response, current_app
 from flask.views import MethodView
 
 from thirtyone import record as records
@@ -110,6 +110,12 @@ def _archive(table: str, finished_at: float) -> str:
     if written:
         metrics.ARCHIVE_SECONDS.observe(time.perf_counter() - start)
         metrics.ARCHIVE_LAG.observe(max(0.0, time.time() - finished_at))
+    if archive().shared:
+        # Archived for every instance: the table store keeps what a late reader needs.
+        try:
+            store().compact(table, int(current_app.config["THIRTYONE_FINISHED_TTL"]))
+        except StoreError as error:
+            _log.error("table %s: archived, but not compacted: %r", table, error)
     return built
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Response, jsonify, url_for
@@ -34,7 +35,7 @@ from thirtyone.web.tables.schemas import (
     TableSchema,
     TableUpdateSchema,
 )
-from thirtyone.web.tables.seats import bearer_key, seat_of
+from thirtyone.web.tables.seats import address_digest, bearer_key, check_name, seat_of
 from thirtyone.web.tables.table import Phase, of
 
 IDEMPOTENCY_KEY = {
@@ -81,6 +82,8 @@ class Tables(MethodView):
         record = idempotency.opened(key, body) if key is not None else None
         if record is not None and key is not None:
             return self._again(record, key), 201, _location(record)
+        check_name(body["name"])
+        table = idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12)
         bots = {int(seat): level for seat, level in body["bots"].items()}
         humans = body["players"] - len(bots)
         spec = TableSpec(
@@ -88,11 +91,14 @@ class Tables(MethodView):
             bots=bots, creator=body["seat"], name=body["name"], entropy=body["entropy"],
             public=body["public"], turn_seconds=body["turn_seconds"], level=body["level"],
             hints=body["hints"] == "on" if body["hints"] is not None else humans < 2,
-            table=idempotency.table_id(key) if key is not None else None,
+            table=table,
             seat_key=None if key is None else lambda seat: idempotency.seat_key(key, seat),
             invitation=None if key is None else lambda seat: idempotency.invitation(key, seat),
             request=None if key is None else {"body": idempotency.body_digest(body)},
+            address=address_digest(table) if body["public"] else None,
+            lister=address_digest() if body["public"] else None,
         )
+
         try:
             with metrics.bot_cpu():
                 opened = open_table(spec)

@@ -7,10 +7,19 @@ import hashlib
 import hmac
 import secrets
 
-from flask import request
+from flask import current_app, request
 
+from thirtyone.errors import N_
+from thirtyone.web.sealing import Sealer
 from thirtyone.web.store import TableRecord
-from thirtyone.web.tables.problems import bad_key, key_parameter_encoded, key_required
+from thirtyone.web.tables.problems import (
+    bad_key,
+    key_parameter_encoded,
+    key_required,
+    name_reserved,
+)
+
+_YOU = N_("You")
 
 
 def new_key() -> str:
@@ -44,6 +53,25 @@ def query_key(parsed: str | None) -> str | None:
     if not any(pair.startswith(b"key=") for pair in request.query_string.split(b"&")):
         raise key_parameter_encoded()
     return parsed
+
+
+def check_name(name: str | None) -> None:
+    """Refuse a display name that reads as the reader's own seat: "You" in any language of
+    the catalogs (the play page names each browser's seat so)."""
+    if name is None:
+        return
+    catalogs = current_app.extensions["thirtyone.catalogs"].values()
+    if name.casefold() in {_YOU.casefold(), *(catalog.gettext(_YOU).casefold()
+                                              for catalog in catalogs)}:
+        raise name_reserved(name)
+
+
+def address_digest(table: str | None = None) -> str:
+    """The client's address as a public table keeps it: a keyed digest (the address itself
+    is never stored, nor one a guess of all addresses could undo), per ``table`` (one seat per
+    client) or, without one, the same at every table (the lobby's bound per address)."""
+    sealer: Sealer = current_app.extensions["thirtyone.sealer"]
+    return sealer.seat_key(f"address/{table or ''}/{request.remote_addr}", 0)
 
 
 def seat_of(record: TableRecord, key: str | None) -> int | None:

@@ -58,12 +58,15 @@ class Seat:
     reserved: str | None = None
     entropy: str | None = None
     missed: int = 0
+    address: str | None = None
+    """At a public table, a digest of the address its player claimed it from: one seat per
+    client is checked by key, and by address as a heuristic."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Seat:
         return cls(name=data.get("name"), invitation=data.get("invitation"),
                    reserved=data.get("reserved"), entropy=data.get("entropy"),
-                   missed=int(data.get("missed") or 0))
+                   missed=int(data.get("missed") or 0), address=data.get("address"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,9 @@ class Table:
     creator: int | None = None
     rematch: str | None = None
     rematch_of: str | None = None
+    lister: str | None = None
+    """At a public table, a digest of the address that opened it: the lobby lists a few
+    tables of one address at most."""
     changes: int = 0
     """Versions that changed the table but played no move (claims, keys, invitations, a
     rematch announced): the version cap counts moves only."""
@@ -121,6 +127,12 @@ class Table:
     @property
     def clocked(self) -> bool:
         return bool(self.turn_seconds)
+
+    def named(self, name: str, besides: int | None = None) -> bool:
+        """Whether a seat other than ``besides`` has ``name`` (case and spacing aside)."""
+        wanted = name.casefold()
+        return any(seat.name is not None and seat.name.casefold() == wanted
+                   for index, seat in enumerate(self.seats) if index != besides)
 
     def seat(self, index: int) -> Seat:
         return self.seats[index] if 0 <= index < len(self.seats) else Seat()
