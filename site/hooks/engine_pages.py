@@ -317,7 +317,7 @@ EXAMPLE_HANDS = (
 EXAMPLE_PAIRS = (("KH QH 7C", "QS JS 8D"), ("8S 8C 8D", "7H 7D 7C"), ("AS KS 9C", "AD KD 9H"))
 """Pairs of hands that show how a preset breaks ties."""
 
-MAX_EXAMPLES = 8
+MAX_EXAMPLES = 7
 
 
 def _in_deck(hand: str, preset: Preset) -> bool:
@@ -327,11 +327,14 @@ def _in_deck(hand: str, preset: Preset) -> bool:
 
 def _pick_examples(preset: Preset) -> list[str]:
     """Up to MAX_EXAMPLES hands of the preset's deck: one of each kind first (category, wild
-    or not), then the others, in the order of EXAMPLE_HANDS."""
+    or not), then the others, shown in the order of EXAMPLE_HANDS. Each preset starts its
+    pick at its own place in the list, so presets that score alike still show different hands
+    of each kind (eight pages showed the same 42 cards)."""
     hands = [hand for hand in EXAMPLE_HANDS if _in_deck(hand, preset)]
+    start = (list(PRESETS).index(preset.id) * 7) % len(hands) if hands else 0
     kinds: set[tuple[str, bool]] = set()
     first, rest = [], []
-    for hand in hands:
+    for hand in hands[start:] + hands[:start]:
         score = score_hand(hand, preset.id)
         kind = (score.category, bool(score.wild))
         (rest if kind in kinds else first).append(hand)
