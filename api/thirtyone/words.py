@@ -4,8 +4,8 @@ moves.
 Each function reads one translations object with the interface of the standard library's
 :mod:`gettext` (``gettext``, ``ngettext``, ``pgettext``): the API passes the catalog of the
 request's language, the command line the catalog its ``--lang`` names, so both say the same
-sentences. :func:`load_catalogs` reads the compiled ``messages`` catalogs with the standard
-library alone (the API reads them with Babel, which also compiles a ``.po`` in memory).
+sentences. :func:`compiled_catalog` is the one catalog loader (the engine's, the API's and the
+site's): it reads a compiled ``.mo``, or compiles a ``.po`` in memory when Babel is present.
 
 >>> from thirtyone.hands import score_hand
 >>> describe_score(NULL, score_hand(["AS", "KS", "10S"]))
@@ -19,11 +19,12 @@ library alone (the API reads them with Babel, which also compiles a ``.po`` in m
 from __future__ import annotations
 
 import gettext
+import io
 import logging
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
@@ -70,19 +71,54 @@ def translations_directory() -> Path:
     return package.parents[1] / "translations"
 
 
-def load_catalogs(directory: Path | None = None) -> dict[str, gettext.NullTranslations]:
-    """One translations object per language from the compiled ``.mo`` files (English where
-    one is missing: ``make translations`` compiles them, and a wheel ships them)."""
+def compiled_catalog(directory: Path, language: str, domain: str = DOMAIN, *,
+                     use_mo: bool = True) -> BinaryIO | None:
+    """The compiled catalog of one language and domain, ready for a translations class
+    (``gettext.GNUTranslations``, Babel's ``Translations``), or None when there is none.
+
+    This is the one catalog loader of the engine, the API and the site. A ``.mo`` is used when
+    ``use_mo`` and it is at least as new as its ``.po``; otherwise the ``.po`` is compiled in
+    memory with Babel (the API's and the site's dependency; without Babel, None): a fresh
+    checkout localizes before ``make translations`` has run. An entry whose plural forms are
+    not all translated is dropped, so the English message ids answer instead of empty forms.
+    """
+    folder = directory / language / "LC_MESSAGES"
+    mo, po = folder / f"{domain}.mo", folder / f"{domain}.po"
+    if use_mo and mo.is_file() and (not po.is_file()
+                                    or mo.stat().st_mtime >= po.stat().st_mtime):
+        return io.BytesIO(mo.read_bytes())
+    if not po.is_file():
+        _log.info("%s is missing: run `make translations`", mo if use_mo else po)
+        return None
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+    except ImportError:  # the engine alone depends on nothing: English then
+        _log.info("%s is not compiled and Babel is absent: run `make translations`", po)
+        return None
+    with po.open("rb") as file:
+        catalog = read_po(file, locale=language, domain=domain)
+    for message in list(catalog)[1:]:
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(forms):
+            catalog.delete(message.id, message.context)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    if use_mo:
+        _log.info("compiled %s in memory: run `make translations` to compile it once", po)
+    return compiled
+
+
+def load_catalogs(directory: Path | None = None,
+                  domain: str = DOMAIN) -> dict[str, gettext.NullTranslations]:
+    """One translations object per language (English where a catalog is missing), read by
+    :func:`compiled_catalog`."""
     directory = directory or translations_directory()
     catalogs: dict[str, gettext.NullTranslations] = {}
     for language in LANGUAGES:
-        mo = directory / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
-        if mo.is_file():
-            with mo.open("rb") as file:
-                catalogs[language] = gettext.GNUTranslations(file)
-        else:
-            _log.info("%s is missing: run `make translations`", mo)
-            catalogs[language] = NULL
+        compiled = compiled_catalog(directory, language, domain)
+        catalogs[language] = NULL if compiled is None else gettext.GNUTranslations(compiled)
     return catalogs
 
 

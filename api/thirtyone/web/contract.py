@@ -218,13 +218,19 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         "PlayedMove", PlayedMove, "A move of the history, with the seat that made it (`null` "
         "for `next_round`); cards given face down are `null`.",
     )
-    for kind in EVENTS.values():
+    # Imported here: the tables package imports this module.
+    from thirtyone.web.tables.notices import TABLE_EVENTS, TableEvent
+
+    for kind in [*EVENTS.values(), *TABLE_EVENTS.values()]:
         components.names[kind] = kind.__name__ + "Event"
         components.extra[kind] = {"message": EVENT_MESSAGE}
+    # The engine's events and a hosted table's own (seats claimed, left, handed to a bot, the
+    # autopilot, the deal of a waiting table, a rematch): one union, as a table sends both.
     components.tagged_union(
-        "Event", Event, "Something that happened: its `type`, its parameters and a localized "
-        "`message`. Hidden cards are never named.",
+        "Event", Event | TableEvent, "Something that happened: its `type`, its parameters and "
+        "a localized `message`. Hidden cards are never named.",
     )
+    components.unions[Event] = "Event"
     components.typed_dict(View)
     components.names[StateData] = "State"
     components.typed_dict(StateData)
