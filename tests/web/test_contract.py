@@ -37,7 +37,8 @@ def test_every_operation_is_named_and_documents_its_client_errors():
 
 def test_moves_and_events_are_tagged_unions_of_the_engine_types():
     from thirtyone import EVENTS, MOVE_TYPES
-    from thirtyone.web.tables.notices import MESSAGES, TABLE_EVENTS
+    from thirtyone.web.tables.events import TABLE_EVENTS
+    from thirtyone.web.tables.notices import MESSAGES
 
     schemas = contract()["components"]["schemas"]
     # A table's own events are in the union too, each with the sentence it is told in.

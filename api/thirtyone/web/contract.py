@@ -214,13 +214,14 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         "Move", Move, "A move: its `type` says which, and which fields it has. The legal ones "
         "are listed in `legal_moves`; send one back as it is.",
     )
+    # Imported here: the tables package (whose __init__ imports its blueprint's modules)
+    # imports this module; the events module itself imports nothing of the web layer.
+    from thirtyone.web.tables.events import TABLE_EVENTS, TableEvent
+
     components.tagged_union(
         "PlayedMove", PlayedMove, "A move of the history, with the seat that made it (`null` "
         "for `next_round`); cards given face down are `null`.",
     )
-    # Imported here: the tables package imports this module.
-    from thirtyone.web.tables.notices import TABLE_EVENTS, TableEvent
-
     for kind in [*EVENTS.values(), *TABLE_EVENTS.values()]:
         components.names[kind] = kind.__name__ + "Event"
         components.extra[kind] = {"message": EVENT_MESSAGE}

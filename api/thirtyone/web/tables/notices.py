@@ -8,57 +8,11 @@ out and a bot moved for it) and ``rematch`` (table: the next table).
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict, get_args, get_type_hints
+from typing import Any
 
 from thirtyone.errors import N_
 from thirtyone.web.games import localize_events
 from thirtyone.web.i18n import format_message
-
-
-class SeatClaimed(TypedDict):
-    type: Literal["seat_claimed"]
-    seat: int
-    name: str | None
-
-
-class TableStarted(TypedDict):
-    type: Literal["table_started"]
-    seed_sha256: str
-    bots: list[int]
-    """The seats nobody claimed, given to bots of the table's level."""
-
-
-class SeatLeft(TypedDict):
-    type: Literal["seat_left"]
-    seat: int
-    bot: str
-    """The level of the bot that plays the seat from now on."""
-
-
-class SeatToBot(TypedDict):
-    type: Literal["seat_to_bot"]
-    seat: int
-    bot: str
-
-
-class Autopilot(TypedDict):
-    type: Literal["autopilot"]
-    seat: int
-
-
-class RematchOpened(TypedDict):
-    type: Literal["rematch"]
-    table: str
-    """The rematch's table."""
-
-
-TableEvent = SeatClaimed | TableStarted | SeatLeft | SeatToBot | Autopilot | RematchOpened
-"""Any event of a table's life (the contract's ``Event`` union holds them beside the
-engine's)."""
-
-TABLE_EVENTS: dict[str, type] = {
-    get_args(get_type_hints(kind)["type"])[0]: kind for kind in get_args(TableEvent)
-}
 
 MESSAGES: dict[str, str] = {
     "seat_claimed": N_("{name} took seat {seat}."),
