@@ -15,7 +15,6 @@ import json
 from html import escape
 
 from site_i18n import engine_gettext, sibling_href, site_gettext, site_ngettext
-
 from thirtyone.cards import DECKS
 from thirtyone.rules import PRESETS, Preset, Settlement
 
@@ -102,7 +101,7 @@ def _sheet(preset: Preset, lang: str) -> str:
     foot = (f"<tr><th scope=\"row\">{escape(total)}</th>" + "<td></td>" * seats + "</tr>"
             if kind in ("points", "chips") else "")
     return (
-        f'<section class="score-sheet" id="sheet-{preset.id}">\n\n'
+        f'<section class="score-sheet" id="sheet-{preset.id}" markdown>\n\n'
         f"## {engine(preset.name)} {{ #sheet-{preset.id}-title }}\n\n"
         f"{what}\n\n"
         f'<table class="sheet"><thead><tr><th>{escape(round_)}</th>{head}</tr></thead>'

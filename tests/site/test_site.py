@@ -1258,10 +1258,11 @@ def test_each_plural_sentence_reads_right_with_1_2_and_5(lang: str) -> None:
         forms = (singular, plural) if lang == "en" else catalog[(singular, plural)]
         for count in PLURAL_COUNTS:
             text = ngettext(singular, plural, count).format(count=count, points=count,
-                                                            rounds=count)
+                                                            rounds=count, thresholds=count)
             category = locale.plural_form(count)
             expected = forms[order.index(category) if category in order else -1]
-            assert text == expected.format(count=count, points=count, rounds=count), (
+            assert text == expected.format(count=count, points=count, rounds=count,
+                                           thresholds=count), (
                 lang, singular, count)
             # A number never hangs after a colon ("очков: 10").
             assert not re.search(rf":\s*{count}\b", text), (lang, text)
@@ -1910,3 +1911,16 @@ def test_axe_finds_no_serious_violation(chromium: Any, served: str, lang: str,
     finally:
         context.close()
     assert not found, found
+
+
+def test_presets_show_their_own_example_hands() -> None:
+    sys.path.insert(0, str(SITE / "hooks"))
+    try:
+        import engine_pages as hooks
+    finally:
+        sys.path.remove(str(SITE / "hooks"))
+    picks = {preset.id: tuple(hooks._pick_examples(preset)) for preset in PRESETS.values()
+             if preset.family.value != "race"}
+    # Each preset's worked examples are its own pick (they once were the same 42 cards on
+    # eight pages), and each still shows every kind of hand its deck allows.
+    assert len(set(picks.values())) == len(picks), picks
