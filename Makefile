@@ -78,8 +78,9 @@ serve: translations
 		$(BIN)/thirtyone serve --host 127.0.0.1 --port 8000 --workers 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check api tests benchmarks
+	$(BIN)/ruff check api tests benchmarks site/hooks
 	$(BIN)/mypy --strict api/thirtyone
+	$(BIN)/mypy --strict site/hooks
 
 # The contract as other tools read it: redocly lints it, openapi-typescript generates types,
 # and tsc --strict checks a small openapi-fetch script that plays a game against them
@@ -121,8 +122,9 @@ test-js:
 	node --test tests/play/unit/
 
 test: $(STAMP) translations system
-	$(BIN)/ruff check api tests benchmarks
+	$(BIN)/ruff check api tests benchmarks site/hooks
 	$(BIN)/mypy --strict api/thirtyone
+	$(BIN)/mypy --strict site/hooks
 	@if command -v node >/dev/null; then $(MAKE) --no-print-directory clients axe; \
 		else echo "node is missing: the TypeScript client is not checked (make system)"; fi
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q

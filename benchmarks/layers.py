@@ -90,23 +90,33 @@ def layer_of(function: tuple[str, int, str]) -> str | None:
 
 def shares(stats: pstats.Stats) -> dict[str, float]:
     """The own time of each layer, in seconds; a built-in's goes to its callers' layers, in
-    proportion to the time each caller spent in it."""
+    proportion to the time each caller spent in it, and so does a function of a library (a
+    werkzeug helper) that only the test client called."""
     table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]  # pstats' own table
     found: dict[str, float] = defaultdict(float)
 
-    def owner(function: Any, depth: int = 0) -> dict[str, float]:
-        layer = layer_of(function)
-        if layer is not None or depth > 8:
-            return {layer or "other": 1.0}
+    def callers_of(function: Any, depth: int) -> dict[str, float]:
         callers = table[function][4]
         total = sum(entry[2] for entry in callers.values())
         if not callers or total <= 0:
-            return {"other": 1.0}
+            return {}
         weights: dict[str, float] = defaultdict(float)
         for caller, entry in callers.items():
             for name, weight in owner(caller, depth + 1).items():
                 weights[name] += weight * entry[2] / total
         return weights
+
+    def owner(function: Any, depth: int = 0) -> dict[str, float]:
+        layer = layer_of(function)
+        if depth > 8:
+            return {layer or "other": 1.0}
+        if layer is None:
+            return callers_of(function, depth) or {"other": 1.0}
+        if layer == "Flask/werkzeug":
+            above = callers_of(function, depth)
+            if above and set(above) == {CLIENT}:
+                return above
+        return {layer: 1.0}
 
     for function, (_, _, own, _, _) in table.items():
         for name, weight in owner(function).items():

@@ -47,11 +47,12 @@ def play_match(page, base: str, rng: random.Random) -> list[float]:
             discards.nth(rng.randrange(discards.count())).click()
             start = time.perf_counter()
             page.wait_for_selector(f"#table:not([data-version='{before}'])")
-            # The next turn: this seat's draw offered again (not the deal of a next round).
-            page.wait_for_selector(f"{IDLE} button[data-move*='\"draw\"'], "
-                                   "#table[data-over='true']")
-            if page.locator("#table").get_attribute("data-over") != "true":
-                waits.append(time.perf_counter() - start)
+            # This seat's next move: a turn (its draw offered again) is counted, the deal of a
+            # next round after a round the discard ended is not.
+            page.wait_for_selector(f"{IDLE} {MOVES}, #table[data-over='true']")
+            ended = time.perf_counter()
+            if page.locator(f"{IDLE} {MOVES}[data-move*='\"draw\"']").count():
+                waits.append(ended - start)
             continue
         # Draw (from the stock or the pile) more often than knock, as people do.
         draws = page.locator(f"{MOVES}[data-move*='\"draw\"']")

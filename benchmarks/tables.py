@@ -364,7 +364,7 @@ def start_cluster(folder):
         infos = [redis.Redis(port=port).info("replication") for port in ports]
         return (any(redis.Redis(port=port).cluster("info")["cluster_state"] != "ok"
                     for port in ports)
-                or any(info.get("min_slaves_good_slaves", 0) < 1
+                or any(info["connected_slaves"] < 1
                        for info in infos if info["role"] == "master"))
 
     while forming():

@@ -58,7 +58,9 @@ REAL_COMPONENTS = frozenset({"chromium", "redis_url", "postgres_url"})
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         params = getattr(item, "callspec", None)
-        on_redis = params is not None and params.params.get("store_url") == "redis"
+        # A store parametrized on a real server (Redis, PostgreSQL) starts one.
+        on_redis = params is not None and any(
+            params.params.get(name) in ("redis", "postgres") for name in ("store_url", "store"))
         fixtures = set(getattr(item, "fixturenames", ()))
         if on_redis or REAL_COMPONENTS & fixtures:
             item.add_marker(pytest.mark.slow)
@@ -109,6 +111,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_report_header() -> str:
     return f"thirtyone: slowdown {slowdown():.1f}x (time limits of liveness tests scale by it)"
+
+
+def sampled(values: Any, fast: int = 1) -> list[Any]:
+    """Parameters of an exhaustive check: the first ``fast`` run in ``make test-fast``, the
+    others are marked ``slow`` (``make test`` runs them all). A value may be a tuple of
+    several parameters."""
+    return [value if index < fast else pytest.param(
+        *(value if isinstance(value, tuple) else (value,)), marks=pytest.mark.slow)
+        for index, value in enumerate(values)]
 
 
 def missing(what: str) -> None:

@@ -105,13 +105,15 @@ def test_a_cycle_is_found_wherever_its_import_stands():
 
 
 WEB_LIBRARIES = ("flask", "flask_smorest", "webargs", "apispec", "flask_cors", "flask_babel",
-                 "werkzeug", "marshmallow")
+                 "werkzeug", "marshmallow", "redis", "psycopg", "psycopg_pool", "flask_limiter",
+                 "limits")
 PRIVATE = re.compile(r"\b(?:" + "|".join(WEB_LIBRARIES) + r")(?:\.\w+)*\._\w+")
 
 
 def test_no_private_name_of_a_web_library_is_used():
-    """A name starting with ``_`` from flask, flask-smorest, webargs, apispec, flask-cors or
-    flask-babel may change in any release: public extension points only."""
+    """A name starting with ``_`` from flask, flask-smorest, webargs, apispec, flask-cors,
+    flask-babel, redis-py, psycopg or Flask-Limiter may change in any release: public
+    extension points only."""
     used = []
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -152,3 +154,33 @@ def test_no_private_hook_of_a_web_library_is_overridden_and_no_object_is_patched
         found += [f"{module}: line {node.lineno} uses __dict__" for node in ast.walk(tree)
                   if isinstance(node, ast.Attribute) and node.attr == "__dict__"]
     assert found == []
+
+
+def _private_attributes(tree: ast.AST) -> list[str]:
+    """``x._name`` on anything but ``self`` or ``cls``, in a module that imports one of the
+    libraries: their objects (a redis-py connection's ``_sock``) are reached through names the
+    regular expression above cannot see."""
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+    if not imported & set(WEB_LIBRARIES):
+        return []
+    return [f"line {node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and not node.attr.endswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))]
+
+
+def test_no_private_attribute_of_a_library_object_is_read():
+    found = {module: private for module, path in MODULES.items()
+             if (private := _private_attributes(ast.parse(path.read_text(encoding="utf-8"))))}
+    assert found == {}
+
+
+def test_a_private_attribute_is_found_on_a_library_object():
+    tree = ast.parse("import redis\n\ndef f(pubsub):\n    return pubsub.connection._sock\n")
+    assert _private_attributes(tree) == ["line 4: pubsub.connection._sock"]
+    assert _private_attributes(ast.parse("def f(other):\n    return other._sock\n")) == []

@@ -14,7 +14,8 @@ to 31, where nothing is hidden, it plays perfectly with the solver
 
 >>> from thirtyone.bots import GreedyBot, play_match
 >>> from thirtyone.game import new_game
->>> state = play_match(new_game("scat", 2, seed=4), [StrongBot(seed=1), GreedyBot(seed=2)])
+>>> strong = StrongBot(seed=1, samples=8)   # 8 worlds a decision: a quick example
+>>> state = play_match(new_game("scat", 2, seed=4), [strong, GreedyBot(seed=2)])
 >>> state.is_over
 True
 """

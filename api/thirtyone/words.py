@@ -4,8 +4,8 @@ moves.
 Each function reads one translations object with the interface of the standard library's
 :mod:`gettext` (``gettext``, ``ngettext``, ``pgettext``): the API passes the catalog of the
 request's language, the command line the catalog its ``--lang`` names, so both say the same
-sentences. :func:`load_catalogs` reads the compiled ``messages`` catalogs with the standard
-library alone (the API reads them with Babel, which also compiles a ``.po`` in memory).
+sentences. :func:`compiled_catalog` is the one catalog loader (the engine's, the API's and the
+site's): it reads a compiled ``.mo``, or compiles a ``.po`` in memory when Babel is present.
 
 >>> from thirtyone.hands import score_hand
 >>> describe_score(NULL, score_hand(["AS", "KS", "10S"]))
@@ -19,18 +19,20 @@ library alone (the API reads them with Babel, which also compiles a ``.po`` in m
 from __future__ import annotations
 
 import gettext
+import io
 import logging
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import thirtyone
 from thirtyone.cards import RANK_NAMES, Card, parse_card
-from thirtyone.errors import N_
+from thirtyone.errors import N_, OptionError
 from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
 from thirtyone.game.operations import CardNames, Ordinal, Phrase, operation_of
 from thirtyone.hands import CATEGORY_NAMES, HandScore
+from thirtyone.rules import find_preset
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "it")
 """The languages the catalogs hold; the first is the default."""
@@ -69,19 +71,54 @@ def translations_directory() -> Path:
     return package.parents[1] / "translations"
 
 
-def load_catalogs(directory: Path | None = None) -> dict[str, gettext.NullTranslations]:
-    """One translations object per language from the compiled ``.mo`` files (English where
-    one is missing: ``make translations`` compiles them, and a wheel ships them)."""
+def compiled_catalog(directory: Path, language: str, domain: str = DOMAIN, *,
+                     use_mo: bool = True) -> BinaryIO | None:
+    """The compiled catalog of one language and domain, ready for a translations class
+    (``gettext.GNUTranslations``, Babel's ``Translations``), or None when there is none.
+
+    This is the one catalog loader of the engine, the API and the site. A ``.mo`` is used when
+    ``use_mo`` and it is at least as new as its ``.po``; otherwise the ``.po`` is compiled in
+    memory with Babel (the API's and the site's dependency; without Babel, None): a fresh
+    checkout localizes before ``make translations`` has run. An entry whose plural forms are
+    not all translated is dropped, so the English message ids answer instead of empty forms.
+    """
+    folder = directory / language / "LC_MESSAGES"
+    mo, po = folder / f"{domain}.mo", folder / f"{domain}.po"
+    if use_mo and mo.is_file() and (not po.is_file()
+                                    or mo.stat().st_mtime >= po.stat().st_mtime):
+        return io.BytesIO(mo.read_bytes())
+    if not po.is_file():
+        _log.info("%s is missing: run `make translations`", mo if use_mo else po)
+        return None
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+    except ImportError:  # the engine alone depends on nothing: English then
+        _log.info("%s is not compiled and Babel is absent: run `make translations`", po)
+        return None
+    with po.open("rb") as file:
+        catalog = read_po(file, locale=language, domain=domain)
+    for message in list(catalog)[1:]:
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(forms):
+            catalog.delete(message.id, message.context)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    if use_mo:
+        _log.info("compiled %s in memory: run `make translations` to compile it once", po)
+    return compiled
+
+
+def load_catalogs(directory: Path | None = None,
+                  domain: str = DOMAIN) -> dict[str, gettext.NullTranslations]:
+    """One translations object per language (English where a catalog is missing), read by
+    :func:`compiled_catalog`."""
     directory = directory or translations_directory()
     catalogs: dict[str, gettext.NullTranslations] = {}
     for language in LANGUAGES:
-        mo = directory / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
-        if mo.is_file():
-            with mo.open("rb") as file:
-                catalogs[language] = gettext.GNUTranslations(file)
-        else:
-            _log.info("%s is missing: run `make translations`", mo)
-            catalogs[language] = NULL
+        compiled = compiled_catalog(directory, language, domain)
+        catalogs[language] = NULL if compiled is None else gettext.GNUTranslations(compiled)
     return catalogs
 
 
@@ -105,6 +142,57 @@ def format_message(translations: gettext.NullTranslations, template: str,
 
 _CARD_NAMES: weakref.WeakKeyDictionary[gettext.NullTranslations, dict[str, str]] = (
     weakref.WeakKeyDictionary())
+
+ITALIAN_SUIT_NAMES: dict[str, str] = {
+    "H": N_("{rank} of cups"),
+    "D": N_("{rank} of coins"),
+    "C": N_("{rank} of batons"),
+    "S": N_("{rank} of swords"),
+}
+"""The Italian regional pack's suits (coppe, denari, bastoni, spade) in the places of hearts,
+diamonds, clubs and spades, for the ``italian40`` deck of "Il 31" (RULES.md §4.15)."""
+ITALIAN_IN_SUIT: dict[str, str] = {
+    "H": N_("in cups"),
+    "D": N_("in coins"),
+    "C": N_("in batons"),
+    "S": N_("in swords"),
+}
+KNIGHT = N_("knight")
+"""The Italian pack's cavallo, in the queen's place."""
+
+
+def italian_card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
+    """A card of the Italian pack by its regional name: "cavallo di coppe", "всадник кубков".
+
+    >>> italian_card_name(NULL, "QH")
+    'knight of cups'
+    """
+    parsed = parse_card(card)
+    if parsed.suit is None:
+        return translations.gettext(RANK_NAMES["X"])
+    rank = KNIGHT if parsed.rank == "Q" else RANK_NAMES[parsed.rank]
+    return translations.gettext(ITALIAN_SUIT_NAMES[parsed.suit]).format(
+        rank=translations.gettext(rank))
+
+
+def pack_of_deck(deck: str) -> str:
+    """The pack a deck's cards are named by: ``italian`` for ``italian40``, else ``french``."""
+    return "italian" if deck == "italian40" else "french"
+
+
+def pack_of(seen: Mapping[str, Any]) -> str:
+    """The pack a view's cards are named by: ``italian`` for the deck ``italian40`` (the table's
+    own option, or its preset's default), ``french`` otherwise."""
+    rules = seen.get("rules")
+    if not isinstance(rules, Mapping):
+        return "french"
+    deck = (rules.get("options") or {}).get("deck")
+    if deck is None:
+        try:
+            deck = find_preset(rules.get("variant", "")).rules.deck
+        except OptionError:
+            return "french"
+    return pack_of_deck(deck)
 
 
 def card_name(translations: gettext.NullTranslations, card: str | Card) -> str:
@@ -140,18 +228,21 @@ def points_text(translations: gettext.NullTranslations, points: float) -> str:
     return translations.pgettext("fraction", "{points} points").format(points=text)
 
 
-def describe_score(translations: gettext.NullTranslations, score: HandScore) -> str:
-    """A sentence saying what a hand is worth, its counted cards named."""
+def describe_score(translations: gettext.NullTranslations, score: HandScore,
+                   pack: str = "french") -> str:
+    """A sentence saying what a hand is worth, its counted cards named (by ``pack``)."""
+    name = italian_card_name if pack == "italian" else card_name
+    in_suits = ITALIAN_IN_SUIT if pack == "italian" else IN_SUIT
     shown = [
-        f"{card_name(translations, card)} ({card_name(translations, score.wild[card.code])})"
-        if card.code in score.wild else card_name(translations, card)
+        f"{name(translations, card)} ({name(translations, score.wild[card.code])})"
+        if card.code in score.wild else name(translations, card)
         for card in score.counted
     ]
     category = translations.gettext(CATEGORY_NAMES[score.category])
     points = points_text(translations, score.points)
     if score.suit and len(score.counted) > 1:
         return translations.gettext(N_("{category}: {points} {in_suit} ({cards}).")).format(
-            category=category, points=points, in_suit=translations.gettext(IN_SUIT[score.suit]),
+            category=category, points=points, in_suit=translations.gettext(in_suits[score.suit]),
             cards=", ".join(shown),
         )
     return translations.gettext(N_("{category}: {points} ({cards}).")).format(
@@ -165,15 +256,17 @@ def ordinal(index: int) -> int:
     return index + 1
 
 
-def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -> Any:
-    """An event parameter as the sentence shows it: card names, localized sources, table
-    hands counted from 1."""
+def _event_words(translations: gettext.NullTranslations, key: str, value: Any,
+                 pack: str = "french") -> Any:
+    """An event parameter as the sentence shows it: card names (by ``pack``), localized
+    sources, table hands counted from 1."""
+    name = italian_card_name if pack == "italian" else card_name
     if key == "card" and isinstance(value, str):
-        return card_name(translations, value)
+        return name(translations, value)
     if key == "hand" and isinstance(value, int):
         return ordinal(value)
     if key == "cards" and isinstance(value, list) and all(isinstance(code, str) for code in value):
-        return ", ".join(card_name(translations, code) for code in value)
+        return ", ".join(name(translations, code) for code in value)
     if key == "source" and value == "stock":
         return translations.pgettext("event source", "stock")
     if key == "source" and value == "discard":
@@ -184,9 +277,11 @@ def _event_words(translations: gettext.NullTranslations, key: str, value: Any) -
     return value
 
 
-def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any]) -> str:
-    """What an event says (its ``type`` when no sentence is known for it)."""
-    params = {key: _event_words(translations, key, value) for key, value in event.items()}
+def event_message(translations: gettext.NullTranslations, event: Mapping[str, Any],
+                  pack: str = "french") -> str:
+    """What an event says (its ``type`` when no sentence is known for it), its cards named by
+    ``pack`` (:func:`pack_of_deck`)."""
+    params = {key: _event_words(translations, key, value, pack) for key, value in event.items()}
     counted = EVENT_PLURALS.get(event["type"])
     if counted is not None and isinstance(event.get(counted[0]), int):
         name, (singular, plural) = counted
@@ -201,21 +296,23 @@ def event_message(translations: gettext.NullTranslations, event: Mapping[str, An
     return format_message(translations, template, params)
 
 
-def say(translations: gettext.NullTranslations, phrase: Phrase) -> str:
-    """A :class:`~thirtyone.game.moves.Phrase` in the language of ``translations``."""
-    return format_message(translations, phrase.template,
-                          {key: _part(translations, value) for key, value in phrase.params.items()})
+def say(translations: gettext.NullTranslations, phrase: Phrase, pack: str = "french") -> str:
+    """A :class:`~thirtyone.game.moves.Phrase` in the language of ``translations``, its cards
+    named by ``pack`` (``italian``: the regional names of the Italian pack)."""
+    return format_message(translations, phrase.template, {
+        key: _part(translations, value, pack) for key, value in phrase.params.items()})
 
 
-def _part(translations: gettext.NullTranslations, value: Any) -> Any:
+def _part(translations: gettext.NullTranslations, value: Any, pack: str = "french") -> Any:
     if isinstance(value, Phrase):
-        return say(translations, value)
+        return say(translations, value, pack)
     if isinstance(value, CardNames):
-        return ", ".join(card_name(translations, card) for card in value.cards)
+        name = italian_card_name if pack == "italian" else card_name
+        return ", ".join(name(translations, card) for card in value.cards)
     if isinstance(value, Ordinal):
         return ordinal(value.index)
     if isinstance(value, list):
-        return ", ".join(str(_part(translations, part)) for part in value)
+        return ", ".join(str(_part(translations, part, pack)) for part in value)
     return value
 
 
@@ -223,5 +320,5 @@ def describe_move(translations: gettext.NullTranslations, move: Mapping[str, Any
                   seen: Mapping[str, Any]) -> str:
     """A legal move in words, with the cards named that ``seen`` (the mover's
     :func:`~thirtyone.game.view`) shows: what the API's ``legal_moves``, the command line and
-    the hints say."""
-    return say(translations, operation_of(move).words(move, seen))
+    the hints say; the cards of the Italian pack (``italian40``) by their regional names."""
+    return say(translations, operation_of(move).words(move, seen), pack_of(seen))

@@ -29,6 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+
 from site_cards import cards_picture, cards_text, pack_of
 from site_distinct import render_distinct
 from site_i18n import (
@@ -69,10 +70,10 @@ from site_variants import (
     table_players,
 )
 from site_walkthrough import render_first_game
-
 from thirtyone import legal_moves, new_game
 from thirtyone.cards import DECKS, parse_cards
 from thirtyone.errors import OptionError
+from thirtyone.game import Move
 from thirtyone.hands import CATEGORY_NAMES, compare_hands, score_hand
 from thirtyone.race import VALUES, full_solve, opening_outcomes, solve
 from thirtyone.rules import (
@@ -106,7 +107,7 @@ def page_preset(page: Page) -> Preset:
 @cache
 def _parallel_data(name: str) -> list[dict[str, Any]]:
     path = DATA / f"{name}.yml"
-    rows = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rows: list[dict[str, Any]] = yaml.safe_load(path.read_text(encoding="utf-8"))
     for number, row in enumerate(rows, 1):
         languages = row.get("section", row)
         missing = [lang for lang in LANGUAGES if not languages.get(lang)]
@@ -333,7 +334,8 @@ def _pick_examples(preset: Preset) -> list[str]:
     hands = [hand for hand in EXAMPLE_HANDS if _in_deck(hand, preset)]
     start = (list(PRESETS).index(preset.id) * 7) % len(hands) if hands else 0
     kinds: set[tuple[str, bool]] = set()
-    first, rest = [], []
+    first: list[str] = []
+    rest: list[str] = []
     for hand in hands[start:] + hands[:start]:
         score = score_hand(hand, preset.id)
         kind = (score.category, bool(score.wild))
@@ -587,6 +589,8 @@ def render_api(preset: Preset, lang: str) -> str:
         ).format(code=error.code))
         return "\n\n".join(parts)
     seat = state.to_move
+    if seat is None:
+        raise PluginError(f"{preset.id}: a new game has no seat to move")
     moves = legal_moves(state)
     parts.append(_(
         "Start a game with a fixed seed: the answer holds a sealed token, one secret key per "
@@ -615,7 +619,7 @@ def _bash(code: str) -> str:
     return f"```bash\n{code}\n```"
 
 
-def _game_commands(preset: Preset, players: int, seat: int, move: dict[str, Any]) -> str:
+def _game_commands(preset: Preset, players: int, seat: int, move: Move) -> str:
     start = json.dumps({"variant": preset.id, "players": players, "seed": 7})
     auth = f'\\"token\\": \\"$TOKEN\\", \\"seat\\": {seat}, \\"seat_key\\": \\"$KEY\\"'
     move_json = json.dumps(move).replace('"', '\\"')
@@ -655,7 +659,8 @@ HTTP_METHODS = ("get", "put", "post", "delete", "patch")
 
 @cache
 def _openapi() -> dict[str, Any]:
-    return yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+    spec: dict[str, Any] = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+    return spec
 
 
 def _cell(text: Any) -> str:
@@ -705,7 +710,8 @@ def _resolve(item: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
     if "$ref" not in item:
         return item
     section, name = item["$ref"].split("/")[-2:]
-    return spec["components"][section][name]
+    resolved: dict[str, Any] = spec["components"][section][name]
+    return resolved
 
 
 def _operation(path: str, method: str, operation: dict[str, Any], spec: dict[str, Any],

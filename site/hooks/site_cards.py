@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from site_i18n import engine_gettext, site_gettext
-
 from thirtyone.cards import RANK_NAMES, Card, parse_card
 from thirtyone.faces import ITALIAN_RANK_LETTERS, card_svg
 from thirtyone.rules import Preset

@@ -13,7 +13,6 @@ from itertools import combinations
 from site_cards import cards_picture
 from site_i18n import engine_gettext, points_text, site_gettext
 from site_variants import flow, has_blitz, round_ends, settlement, special_hands
-
 from thirtyone.cards import parse_cards
 from thirtyone.hands import CATEGORY_NAMES, HandScore, compare_hands, score_hand
 from thirtyone.rules import PRESETS, Family, Preset

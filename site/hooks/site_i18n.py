@@ -16,20 +16,21 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable
 from functools import cache
-from io import BytesIO
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
+
+from thirtyone.words import LANGUAGES as ENGINE_LANGUAGES
+from thirtyone.words import compiled_catalog
 
 SITE = Path(__file__).resolve().parent.parent
 ROOT = SITE.parent
 TRANSLATIONS = ROOT / "translations"
-LANGUAGES = ("ru", "it", "en")
-"""Column order of every side-by-side text on a wide screen: the sources' languages first."""
-DEFAULT_LANGUAGE = "en"
+DEFAULT_LANGUAGE = ENGINE_LANGUAGES[0]
+LANGUAGES = (*(lang for lang in ENGINE_LANGUAGES if lang != DEFAULT_LANGUAGE), DEFAULT_LANGUAGE)
+"""The engine's languages in the column order of every side-by-side text on a wide screen:
+the sources' languages (ru, it) first, English last."""
 
 Gettext = Callable[[str], str]
 
@@ -56,23 +57,11 @@ NGettext = Callable[[str, str, int], str]
 
 @cache
 def translations(lang: str, domain: str) -> gettext.NullTranslations:
-    """One catalog, compiled in memory from its ``.po`` file (translated, non-fuzzy entries;
-    English from the message ids when the file or an entry is missing)."""
-    path = TRANSLATIONS / lang / "LC_MESSAGES" / f"{domain}.po"
-    if not path.exists():
-        return gettext.NullTranslations()
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=lang)
-    for message in list(catalog)[1:]:
-        # An untranslated plural entry holds empty forms, which the compiled catalog would
-        # answer with: drop it, so that the English message ids answer instead.
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        if not all(forms):
-            catalog.delete(message.id, message.context)
-    compiled = BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    """One catalog, compiled in memory from its ``.po`` file by the engine's one loader
+    (translated, non-fuzzy entries; English from the message ids when the file or an entry is
+    missing)."""
+    compiled = compiled_catalog(TRANSLATIONS, lang, domain, use_mo=False)
+    return gettext.NullTranslations() if compiled is None else gettext.GNUTranslations(compiled)
 
 
 def site_gettext(lang: str) -> Gettext:

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 from mkdocs.exceptions import PluginError
+
 from site_i18n import LANGUAGES, SITE, site_gettext
 
 DATA = SITE / "data"

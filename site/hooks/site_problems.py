@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 from site_i18n import engine_gettext, site_gettext
-
 from thirtyone.web.codes import problem_codes
 
 # A template's conversions ("{card!r}") are for programs: the page shows the placeholder.

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
+
 from site_i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 # The theme reads each head link to another language as that language's root and fetches a
@@ -79,10 +80,10 @@ def _keep_table_cells() -> None:
         _part_cells(self, text)
         data(self, text)
 
-    Parser.handle_starttag = handle_starttag  # type: ignore[method-assign]
-    Parser.handle_endtag = handle_endtag  # type: ignore[method-assign]
-    Parser.handle_data = handle_data  # type: ignore[method-assign]
-    Parser._keeps_cells = True  # type: ignore[attr-defined]
+    Parser.handle_starttag = handle_starttag
+    Parser.handle_endtag = handle_endtag
+    Parser.handle_data = handle_data
+    Parser._keeps_cells = True
 
 
 _keep_table_cells()

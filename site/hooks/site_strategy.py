@@ -24,8 +24,8 @@ from itertools import combinations
 
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
-from site_i18n import ROOT, points_text, site_gettext, site_ngettext
 
+from site_i18n import ROOT, points_text, site_gettext, site_ngettext
 from thirtyone.bots import GreedyBot
 from thirtyone.game import Phase, apply_move, legal_moves, new_game, view
 from thirtyone.hands import score_hand

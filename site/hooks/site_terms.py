@@ -12,12 +12,15 @@ from functools import cache
 from typing import Any
 
 import yaml
+
 from site_i18n import SITE, site_gettext
 
 
 @cache
 def terms() -> dict[str, Any]:
-    return yaml.safe_load((SITE / "data" / "terms.yml").read_text(encoding="utf-8"))
+    text = (SITE / "data" / "terms.yml").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = yaml.safe_load(text)
+    return loaded
 
 
 def render_terms(lang: str) -> str:

@@ -15,7 +15,6 @@ import json
 from html import escape
 
 from site_i18n import engine_gettext, sibling_href, site_gettext, site_ngettext
-
 from thirtyone.cards import DECKS
 from thirtyone.rules import PRESETS, Preset, Settlement
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from html import escape
 
 from mkdocs.exceptions import PluginError
+
 from site_i18n import (
     SITE,
     engine_gettext,
@@ -21,7 +22,6 @@ from site_i18n import (
     site_gettext,
     site_ngettext,
 )
-
 from thirtyone.cards import DECKS, RANK_NAMES, Card
 from thirtyone.rules import PRESETS, Family, Preset, Settlement
 

@@ -15,11 +15,11 @@ from functools import cache
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+
 from site_cards import card_label, cards_picture
 from site_i18n import Gettext, NGettext, plural_count, points_text, site_gettext, site_ngettext
-
 from thirtyone.bots import GreedyBot
-from thirtyone.game import GameState, Phase, Seat, apply_move, legal_moves, new_game, view
+from thirtyone.game import GameState, Move, Phase, Seat, apply_move, legal_moves, new_game, view
 from thirtyone.hands import score_hand
 from thirtyone.policy import DEFAULT_KNOCK
 
@@ -33,7 +33,7 @@ SEEDS = range(1, 1000)
 @dataclass(frozen=True)
 class Turn:
     seat: int
-    moves: tuple[dict[str, Any], ...]
+    moves: tuple[Move, ...]
     taken: str | None
     """The card drawn, when it came from the discard pile (a stock card is unseen by others)."""
     drawn: str | None

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "conformance"
 
 
+@pytest.mark.slow  # writes every vector again: a third of the engine's fast tests' time
 def test_the_committed_vectors_are_what_the_engine_answers(tmp_path):
     """A change of the engine's answers must be deliberate: bump conformance.VERSION, write the
     vectors again (``thirtyone conformance --write``) and say so in the CHANGELOG."""

@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import sampled
 
 from thirtyone.cards import DECKS
 from thirtyone.errors import MoveError
@@ -198,7 +199,7 @@ def _candidates(state):
     return moves
 
 
-@pytest.mark.parametrize("variant", PRESETS_PLAYED)
+@pytest.mark.parametrize("variant", sampled(PRESETS_PLAYED))
 def test_exactly_the_legal_moves_are_accepted(variant):
     rng = random.Random(f"legal:{variant}")
     for match in range(12):

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from tests.conftest import sampled
 
 from thirtyone.__main__ import main
 from thirtyone.hands import evaluator
@@ -15,10 +16,10 @@ from thirtyone.hands.portable import build_table, read_binary, to_binary, to_jso
 from thirtyone.rules import make_rules
 
 
-@pytest.mark.parametrize(("variant", "options"), [
-    ("scat", {}), ("schnautz", {}), ("jokers", {}), ("stop-the-bus", {}), ("race", {}),
+@pytest.mark.parametrize(("variant", "options"), sampled([
+    ("race", {}), ("scat", {}), ("schnautz", {}), ("jokers", {}), ("stop-the-bus", {}),
     ("scat", {"tie_break": "suit", "suit_order": "SHDC"}),
-])
+]))
 def test_every_hand_has_the_engines_value_and_order(variant, options):
     table = build_table(variant, options)
     judge = evaluator(make_rules(variant, options or None))

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tests.conftest import sampled
 
 from thirtyone.errors import MoveError
 from thirtyone.events import EVENT_MESSAGES
@@ -126,7 +127,7 @@ def _candidates(state):
     return moves
 
 
-@pytest.mark.parametrize("variant", [*WIDOW_PRESETS, "schwimmen"])
+@pytest.mark.parametrize("variant", sampled([*WIDOW_PRESETS, "schwimmen"]))
 def test_exactly_the_legal_moves_are_accepted(variant):
     rng = random.Random(f"widow-legal:{variant}")
     for match in range(6):

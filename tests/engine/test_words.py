@@ -49,3 +49,47 @@ def test_table_hands_and_places_are_counted_from_one():
         "Take from the discard pile: queen of clubs")
     assert event_message(NULL, {"type": "renewed", "seat": 1, "hand": 0}) == (
         "Seat 1 renewed table hand 1.")
+
+
+def test_one_catalog_loader_reads_po_when_mo_is_stale(tmp_path):
+    """The engine, the API and the site read catalogs through ``compiled_catalog``: a stale
+    ``.mo`` is passed over for its ``.po``, and a half-translated plural entry is dropped so
+    English answers instead of an empty form."""
+    import gettext
+    import os
+
+    from thirtyone.words import compiled_catalog
+
+    folder = tmp_path / "ru" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "messages.mo").write_bytes(b"not a catalog")
+    os.utime(folder / "messages.mo", (0, 0))
+    (folder / "messages.po").write_text(
+        'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : '
+        'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
+        'msgid "Rules"\nmsgstr "Правила"\n\n'
+        'msgid "{n} point"\nmsgid_plural "{n} points"\nmsgstr[0] "{n} очко"\nmsgstr[1] ""\n'
+        'msgstr[2] ""\n', encoding="utf-8")
+    compiled = compiled_catalog(tmp_path, "ru")
+    assert compiled is not None
+    catalog = gettext.GNUTranslations(compiled)
+    assert catalog.gettext("Rules") == "Правила"
+    assert catalog.ngettext("{n} point", "{n} points", 5) == "{n} points"
+    assert compiled_catalog(tmp_path, "it") is None
+
+
+def test_one_languages_constant():
+    """The API's and the site's language lists are the engine's, in their own order."""
+    import sys
+    from pathlib import Path
+
+    from thirtyone.web.site import LANGUAGE_FOLDERS
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "site" / "hooks"))
+    try:
+        import site_i18n
+    finally:
+        sys.path.pop(0)
+    assert sorted(site_i18n.LANGUAGES) == sorted(LANGUAGES)
+    assert LANGUAGES[0] == site_i18n.DEFAULT_LANGUAGE
+    assert set(LANGUAGE_FOLDERS) == set(LANGUAGES) - {LANGUAGES[0]}

@@ -36,4 +36,9 @@ def test_a_table_of_il_31_shows_the_italian_pack(server, new_player):
     named = [name for name in names if name and re.search(r" di (coppe|denari|bastoni|spade)$",
                                                           name)]
     assert len(named) >= 3, names
+    # The move buttons, the log and the labels name no French suit.
+    labels = player.page.locator("[aria-label]").evaluate_all(
+        "(nodes) => nodes.map((node) => node.ariaLabel)")
+    text = " ".join([player.page.locator("body").inner_text(), *names, *labels])
+    assert not re.search(r" di (cuori|quadri|fiori|picche)\b", text), text
     assert player.errors == []

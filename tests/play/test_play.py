@@ -82,6 +82,10 @@ def test_two_browsers_play_one_scat_table_by_invitation(server, new_player, hidd
     guest.page.locator("form.claim button[type=submit]").click()
     guest.settled()
     assert (host.seat, guest.seat) == (0, 1)
+    # The invitation used is no longer listed on the host's page.
+    host.page.wait_for_selector("#table[data-phase='playing'], #table[data-phase='over']")
+    host.settled()
+    assert host.page.locator("[data-invite]").count() == 0
     # The guest's browser speaks Russian: the same table, in their language.
     assert guest.page.locator("html").get_attribute("lang") == "ru"
 

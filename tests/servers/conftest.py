@@ -192,8 +192,8 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
     def replicated() -> bool:
         import redis
 
-        # Each primary has its replica (min-replicas-to-write 1 refuses writes until then).
-        return all(info.get("min_slaves_good_slaves", 0) >= 1 for info in (
+        # Each primary has its replica (a commit's WAIT 1 is not answered until then).
+        return all(info["connected_slaves"] >= 1 for info in (
             redis.Redis(port=node.port).info("replication") for node in nodes)
             if info["role"] == "master")
 
@@ -204,7 +204,8 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
 # Every client of these tests is 127.0.0.1: the rate limits per address would stop them.
 UNLIMITED = {name: "1000000 per minute" for name in (
     "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES", "THIRTYONE_LIMIT_STREAMS",
-    "THIRTYONE_LIMIT_ADVICE", "THIRTYONE_ADVICE_CPU")} | {"THIRTYONE_OPEN_TABLES": "1000000"}
+    "THIRTYONE_LIMIT_ADVICE", "THIRTYONE_ADVICE_CPU", "THIRTYONE_LIMIT_READS",
+    "THIRTYONE_LIMIT_SEATS", "THIRTYONE_LIMIT_KEYS")} | {"THIRTYONE_OPEN_TABLES": "1000000"}
 
 
 class Instance:

@@ -51,7 +51,7 @@ def test_a_primary_killed_mid_game_loses_no_acknowledged_move(processes):
     wait_for(degraded, 10, "the dead primary in /readyz")
     # Play goes on: at once on the other shards, and on the victim's once its replica took
     # over and has a replica of its own: the old primary, restarted 5 s later, which rejoins
-    # as a replica (until then a write there is refused, min-replicas-to-write 1). The harness
+    # as a replica (until then no replica answers a commit's WAIT 1: a 503). The harness
     # sends each move again, with its Idempotency-Key, while the answer is a 503.
     restart = threading.Timer(5, victim.restart)
     restart.start()

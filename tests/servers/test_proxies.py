@@ -338,10 +338,14 @@ def test_a_rolling_restart_loses_duplicates_or_skips_no_event(processes):
             through = ports["nginx"] if turn % 2 else ports["haproxy"]
             status, public = _retrying(through, "GET", f"/v1/tables/{table}")
             answered.append(status)
+            if status != 200:
+                continue
             seat = public["to_move"] if public["to_move"] is not None else 0
             status, mine = _retrying(through, "GET", f"/v1/tables/{table}",
                                      headers=bearer(keys[seat]))
             answered.append(status)
+            if status != 200:
+                continue
             move = next(move for move in mine["legal_moves"] if move["type"] != "knock")
             status, answer = _retrying(through, "POST", f"/v1/tables/{table}/moves",
                                        {"move": move, "version": mine["version"]},

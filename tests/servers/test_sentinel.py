@@ -67,9 +67,9 @@ def test_a_primary_killed_and_restarted_loses_no_acknowledged_move(processes):
     def fail_over() -> None:
         primary.process.kill()
         wait_for(lambda: master_port(sentinels[0]) == replica.port, 30, "the promotion")
-        # Back with its own data, as a primary, until Sentinel makes it a replica: it
-        # refuses writes meanwhile (min-replicas-to-write 1), and then the new primary has
-        # a replica to confirm its commits.
+        # Back with its own data, as a primary, until Sentinel makes it a replica: a write
+        # it takes meanwhile no replica confirms (WAIT 1), so it is never acknowledged; then
+        # the new primary has a replica to confirm its commits.
         primary.restart()
 
     failover = threading.Thread(target=fail_over)
@@ -82,6 +82,36 @@ def test_a_primary_killed_and_restarted_loses_no_acknowledged_move(processes):
     assert redis.Redis(port=primary.port).info("replication")["role"] == "slave"
 
 
+def test_a_primary_killed_and_left_down_writes_resume_on_its_replica(processes):
+    """Two replicas, as deploy/redis/ ships them, and no min-replicas-to-write: the primary
+    killed and never restarted, writes resume once Sentinel promotes a replica (its sibling
+    replicates from it, so WAIT 1 is answered), and no acknowledged move is lost."""
+    primary = RedisNode(processes, "primary.conf", free_port())
+    replicas = [RedisNode(processes, "replica.conf", free_port(),
+                          "--replicaof", "127.0.0.1", str(primary.port)) for _ in range(2)]
+    wait_for(lambda: redis.Redis(port=primary.port).info("replication")["connected_slaves"]
+             == 2, 20, "the replicas")
+    sentinels = start_sentinels(processes, primary.port)
+    url = "redis+sentinel://" + ",".join(f"127.0.0.1:{port}" for port in sentinels) \
+        + f"/{SERVICE}/0"
+    instances = [Instance(processes, url, THIRTYONE_REDIS_REPLICAS="1") for _ in range(2)]
+    ports = [instance.port for instance in instances]
+    tables = [Table(ports, index) for index in range(TABLES)]
+    play_all(tables, 4)
+    killed = time.monotonic()
+    primary.process.kill()
+    promoted = wait_for(lambda: master_port(sentinels[0]) != primary.port
+                        and master_port(sentinels[0]), 30, "the promotion")
+    assert promoted in [replica.port for replica in replicas]
+    # The promoted replica has a replica of its own: WAIT 1 is answered, writes go on.
+    wait_for(lambda: redis.Redis(port=promoted).info("replication")["connected_slaves"] >= 1,
+             30, "the sibling replicating from the promoted one")
+    play_all(tables, 6)
+    print(f"writes resumed {time.monotonic() - killed:.1f} s after the kill")
+    check(tables, ports)
+    assert primary.process.process.poll() is not None  # left down
+
+
 def test_a_commit_redis_cannot_confirm_is_a_503_and_the_retry_the_original(processes):
     """The replica freezes (SIGSTOP) as a move is committed: the primary applied it but no
     replica acknowledges it (WAIT), so the answer is an honest 503; the retry with the same
@@ -89,8 +119,8 @@ def test_a_commit_redis_cannot_confirm_is_a_503_and_the_retry_the_original(proce
     primary = RedisNode(processes, "primary.conf", free_port())
     replica = RedisNode(processes, "replica.conf", free_port(),
                         "--replicaof", "127.0.0.1", str(primary.port))
-    wait_for(lambda: redis.Redis(port=primary.port).info("replication")
-             .get("min_slaves_good_slaves", 0) == 1, 20, "the replica")
+    wait_for(lambda: redis.Redis(port=primary.port).info("replication")["connected_slaves"]
+             == 1, 20, "the replica")
     api = Instance(processes, f"redis://127.0.0.1:{primary.port}/0",
                    THIRTYONE_REDIS_REPLICAS="1")
     status, created = request(api.port, "POST", "/v1/tables",

@@ -144,3 +144,41 @@ def test_a_tables_hint_is_computed_once_per_version_and_seat(tmp_path, monkeypat
     assert moved.status_code < 300, moved.json
     client.get(url, headers=bearer(key))
     assert len(calls) == 2
+
+
+def test_each_app_keeps_its_own_hints(tmp_path, monkeypatch):
+    """The hint cache lives on the app, not in the module: a second app over the same store
+    computes its own, and each holds what it computed."""
+    from thirtyone.web import compute
+    from thirtyone.web.advice import AdviceCache
+
+    calls = []
+
+    def counted(function, *args, **kwargs):
+        calls.append(args[1:])
+        return function(*args, **kwargs)
+
+    monkeypatch.setattr(compute, "run", counted)
+    url = f"sqlite:///{tmp_path}/tables.sqlite3"
+    first, second = make_app(url), make_app(url)
+    created = open_table(first.test_client(), variant="scat", players=2, bots={"1": "greedy"})
+    table, key = created["table"], keys_of(created)[0]
+    path = f"/v1/tables/{table}/advice?samples=6&seed=c"
+    answers = [app.test_client().get(path, headers=bearer(key)) for app in (first, second)]
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert answers[0].json == answers[1].json
+    assert len(calls) == 2
+    caches = [app.extensions["thirtyone.advice_cache"] for app in (first, second)]
+    assert all(isinstance(cache, AdviceCache) and len(cache) == 1 for cache in caches)
+    assert caches[0] is not caches[1]
+
+
+def test_the_hint_cache_drops_the_least_recently_used():
+    from thirtyone.web.advice import AdviceCache
+
+    cache = AdviceCache(size=2)
+    cache.put(("a",), "A")
+    cache.put(("b",), "B")
+    assert cache.get(("a",)) == "A"
+    cache.put(("c",), "C")
+    assert (cache.get(("a",)), cache.get(("b",)), cache.get(("c",))) == ("A", None, "C")

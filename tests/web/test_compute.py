@@ -37,3 +37,41 @@ def test_a_job_runs_in_another_process_and_one_not_ready_is_kept_for_the_next_re
 def test_inline_without_processes():
     pool = ComputePool(0, 1)
     assert pool.result("job", 0.0, os.getpid) == os.getpid()
+
+
+def test_one_address_takes_one_advice_slot_and_live_work_is_never_refused(tmp_path):
+    """Sixteen reviews from one address: one runs, the others are 429 client_busy at once;
+    another address still gets its hint; a bot's move never gets a 503 (at worst it is not
+    ready yet, and its table's scheduler asks again)."""
+    import contextlib
+    import threading
+
+    from thirtyone.web.problems import Problem
+
+    pool = ComputePool(1, 4)
+    log = str(tmp_path / "jobs.log")
+    answers: list[object] = []
+
+    def review_from(client: str) -> None:
+        try:
+            answers.append(pool.run(_logged, log, 1.0, client=client))
+        except Problem as problem:
+            answers.append(problem.code)
+
+    try:
+        pool.run(os.getpid)  # the pool's process started
+        attackers = [threading.Thread(target=review_from, args=("203.0.113.9",))
+                     for _ in range(16)]
+        for thread in attackers:
+            thread.start()
+        time.sleep(0.3)
+        assert pool.run(os.getpid, client="198.51.100.7") != os.getpid()
+        for index in range(8):
+            # Thinking, or the queue is full: NotReady, never a 503.
+            with contextlib.suppress(NotReady):
+                pool.result(("bot", index), 0.0, os.getpid)
+        for thread in attackers:
+            thread.join()
+        assert answers.count("client_busy") == 15 and len(answers) == 16
+    finally:
+        pool._pool().shutdown(wait=True)

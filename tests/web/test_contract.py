@@ -37,9 +37,14 @@ def test_every_operation_is_named_and_documents_its_client_errors():
 
 def test_moves_and_events_are_tagged_unions_of_the_engine_types():
     from thirtyone import EVENTS, MOVE_TYPES
+    from thirtyone.web.tables.events import TABLE_EVENTS
+    from thirtyone.web.tables.notices import MESSAGES
 
     schemas = contract()["components"]["schemas"]
-    for union, tags in (("Move", MOVE_TYPES), ("PlayedMove", MOVE_TYPES), ("Event", EVENTS)):
+    # A table's own events are in the union too, each with the sentence it is told in.
+    assert set(TABLE_EVENTS) == set(MESSAGES)
+    events = {**EVENTS, **TABLE_EVENTS}
+    for union, tags in (("Move", MOVE_TYPES), ("PlayedMove", MOVE_TYPES), ("Event", events)):
         assert schemas[union]["discriminator"]["propertyName"] == "type"
         assert set(schemas[union]["discriminator"]["mapping"]) == set(tags), union
         # Event is open: a last member, OtherEvent, for a type added after this contract

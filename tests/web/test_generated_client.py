@@ -203,3 +203,51 @@ def test_the_race_and_the_hands_through_the_generated_models(generated, api):
     assert isinstance(score, models.Score) and score.points == 31
     variants = op(generated, "list_variants").sync(client=api)
     assert isinstance(variants, models.VariantList) and not untyped(variants)
+
+
+def test_a_table_life_through_the_generated_client(generated, app):
+    """Open with an invitation, claim, move, leave, rematch: every answer of a table's life,
+    its own events included (seat_claimed, table_started, seat_left, rematch), parses into
+    the generated models with no exception and no untyped part."""
+    models = importlib.import_module(f"{PACKAGE}.models")
+    opened = op(generated, "open_table").sync(client=client_for(generated, app), body=(
+        models.NewTable(variant=models.VariantId.SCAT, players=2, name="Ana")))
+    assert isinstance(opened, models.NewTableResult) and not untyped(opened)
+    keys = {seat.seat: seat.key for seat in opened.seats if seat.key}
+    invitation = next(seat.invitation for seat in opened.seats if seat.invitation)
+    claimed = op(generated, "claim_seat").sync(
+        opened.table, 1, client=client_for(generated, app),
+        body=models.ClaimSeat(invitation=invitation, name="Bo"))
+    assert isinstance(claimed, models.ClaimedTable) and not untyped(claimed), claimed
+    keys[1] = claimed.key
+    types = [event.type_ for event in claimed.events]
+    assert types[:2] == ["seat_claimed", "table_started"]
+    get_table, play = op(generated, "get_table"), op(generated, "play_table_move")
+    seen = get_table.sync(opened.table, client=client_for(generated, app, keys[0]))
+    if seen.legal_moves:
+        update = play.sync(opened.table, client=client_for(generated, app, keys[0]),
+                           body=models.TableMoveRequest(move=seen.legal_moves[0],
+                                                        version=seen.version))
+        assert isinstance(update, models.TableUpdate) and not untyped(update), update
+    left = op(generated, "leave_table").sync(opened.table,
+                                             client=client_for(generated, app, keys[1]))
+    assert isinstance(left, models.TableUpdate) and not untyped(left), left
+    assert left.events[0].type_ == "seat_left"
+    for _ in range(400):
+        seen = get_table.sync(opened.table, client=client_for(generated, app, keys[0]))
+        assert isinstance(seen, models.Table) and not untyped(seen), seen
+        if seen.is_over:
+            break
+        if seen.legal_moves:
+            knocks = [move for move in seen.legal_moves if isinstance(move, models.KnockMove)]
+            play.sync(opened.table, client=client_for(generated, app, keys[0]),
+                      body=models.TableMoveRequest(move=(knocks or seen.legal_moves)[0],
+                                                   version=seen.version))
+    assert seen.is_over
+    rematch = op(generated, "rematch").sync(opened.table,
+                                            client=client_for(generated, app, keys[0]))
+    assert isinstance(rematch, models.ClaimedTable) and not untyped(rematch), rematch
+    polled = op(generated, "poll_table").sync(opened.table, client=client_for(generated, app),
+                                               after=seen.version, wait=0)
+    assert isinstance(polled, models.TableUpdate) and not untyped(polled), polled
+    assert [event.type_ for event in polled.events] == ["rematch"]

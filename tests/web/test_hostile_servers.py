@@ -216,7 +216,9 @@ def test_hint_loops_leave_healthz_fast(tmp_path):
     # of ms of CPU each, four at a time) hold /healthz for most of that time: its median too.
     assert p99 <= max(50, 3 * idle_p99), f"/healthz p99 {p99:.1f} ms, {idle_p99:.1f} idle"
     assert statistics.median(times) <= max(10, 3 * statistics.median(idle))
-    assert answered and set(answered) <= {200, 503}, set(answered)
+    # One address asking four hints at once: one computes, the others are told to wait
+    # (429 client_busy) rather than hold the pool from everyone else.
+    assert answered and 200 in answered and set(answered) <= {200, 429, 503}, set(answered)
 
 
 def _open_many(port: int, path: str, count: int) -> tuple[list[socket.socket], list[int]]:
@@ -435,7 +437,8 @@ def test_watchers_and_readers_of_bots_only_tables_cost_a_read_and_the_tables_fin
         time.sleep(3)
         times = []
         for _ in range(20):
-            times.append(server.healthz_ms(timeout=2))
+            # A frozen worker never answers (it was killed at 30 s); a busy machine may be slow.
+            times.append(server.healthz_ms(timeout=5))
             time.sleep(0.1)
         deadline = time.monotonic() + 180
         while not all(server.request("GET", f"/v1/tables/{table}")[1]["is_over"]

@@ -121,3 +121,43 @@ def test_the_play_page_draws_the_italian_pack(client, lang, name):
     assert client.get(f"/play/cards/QH.svg?lang={lang}").text != face.text
     page = client.get(f"/play?lang={lang}")
     assert name in page.text
+
+
+def test_il_31_moves_name_the_italian_pack(client):
+    """A move's words name the cards of Il 31 by the Italian pack's suits; Scat's by the
+    French ones."""
+    hands = [["AS", "KS", "2D"], ["AH", "4H", "6C"]]
+    state = draw_position(hands, variant="trentuno-40", discard=("3S",)).to_dict()
+    answer = client.post("/v1/games/moves?lang=it", json={
+        "state": state, "seat": 1, "move": {"type": "draw", "source": "discard"}})
+    assert answer.status_code == 200, answer.json
+    words = " ".join(move["description"] for move in answer.json["legal_moves"])
+    assert "asso di coppe" in words and "sei di bastoni" in words and "cuori" not in words
+    scat = draw_position(hands, discard=("3S",)).to_dict()
+    answer = client.post("/v1/games/moves?lang=it", json={
+        "state": scat, "seat": 1, "move": {"type": "draw", "source": "discard"}})
+    words = " ".join(move["description"] for move in answer.json["legal_moves"])
+    assert "asso di cuori" in words and "coppe" not in words
+
+
+def test_il_31_events_name_the_italian_pack(client):
+    hands = [["AS", "KS", "2D"], ["AH", "4H", "6C"]]
+    state = draw_position(hands, variant="trentuno-40", discard=("3S",)).to_dict()
+    answer = client.post("/v1/games/moves?lang=it", json={
+        "state": state, "seat": 1, "move": {"type": "draw", "source": "discard"}})
+    answer = client.post("/v1/games/moves?lang=it", json={
+        "state": answer.json["state"], "seat": 1, "move": {"type": "discard", "card": "6C"}})
+    assert answer.status_code == 200, answer.json
+    said = " ".join(event["message"] for event in answer.json["events"])
+    assert "sei di bastoni" in said and "fiori" not in said
+
+
+def test_il_31_scores_say_the_italian_pack(client):
+    answer = client.post("/v1/hands/score?lang=it", json={"variant": "trentuno-40",
+                                                          "hand": ["AH", "QH", "KH"]})
+    assert answer.status_code == 200, answer.json
+    assert "a coppe" in answer.json["description"]
+    assert "cavallo di coppe" in answer.json["card_names"]
+    scat = client.post("/v1/hands/score?lang=it", json={"variant": "scat",
+                                                       "hand": ["AH", "QH", "KH"]}).json
+    assert "a cuori" in scat["description"] and "donna di cuori" in scat["card_names"]

@@ -64,3 +64,20 @@ def test_the_review_command(tmp_path, capsys):
     main(["review", str(path), "--lang", "it"])
     said = capsys.readouterr().out
     assert "Posto 0" in said and "Mano 1" in said
+
+
+def test_a_review_larger_than_the_budget_is_refused_naming_the_limit(client):
+    from thirtyone.web.review import MAX_WORK
+
+    state = new_game("schnautz", 15, seed=3)
+    moves = []
+    bot = GreedyBot(seed=1)
+    while len(moves) < 200 and not state.is_over:
+        legal = legal_moves(state)
+        move = legal[0] if state.turn is None else bot.choose(view(state, state.turn), legal)
+        moves.append(move)
+        state, _ = apply_move(state, move)
+    answer = client.post("/v1/review?lang=it", json={
+        "variant": "schnautz", "players": 15, "seed": 3, "moves": moves})
+    assert (answer.status_code, answer.json["code"]) == (422, "review_too_large")
+    assert str(MAX_WORK) in answer.json["detail"] and answer.json["errors"][0]["field"] == "moves"

@@ -165,6 +165,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     tables.init_app(app)
     archive.init_app(app, app.config["THIRTYONE_STORE"])
     compute.init_app(app)
+    advice.init_app(app)
+    hand_tables.init_app(app)
     metrics.init_app(app)
 
     i18n.init_app(app)

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
+from flask import Flask, current_app
 from flask.views import MethodView
 
 from thirtyone.advice import MEASURE_TEXTS, MEASURES, Advice, advise_view
@@ -178,10 +179,41 @@ class TableAdvice(MethodView):
 
 
 TABLE_CACHE_SIZE = 256
-"""Hints kept per process, by table, version, seat, samples and seed (a seat asking again, or
+"""Hints kept per app, by table, version, seat, samples and seed (a seat asking again, or
 from a second tab, gets the same answer without the CPU)."""
-_cache: OrderedDict[tuple[Any, ...], Advice] = OrderedDict()
-_cache_lock = threading.Lock()
+
+
+class AdviceCache:
+    """The app's last :data:`TABLE_CACHE_SIZE` hints, least recently used dropped first. It
+    lives on the app (:func:`init_app`), so two apps in one process never share answers."""
+
+    def __init__(self, size: int = TABLE_CACHE_SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[Any, ...], Advice] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Advice | None:
+        with self._lock:
+            advice = self._entries.get(key)
+            if advice is not None:
+                self._entries.move_to_end(key)
+            return advice
+
+    def put(self, key: tuple[Any, ...], advice: Advice) -> None:
+        with self._lock:
+            self._entries[key] = advice
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_EXTENSION = "thirtyone.advice_cache"
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[_EXTENSION] = AdviceCache()
 
 
 def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
@@ -190,20 +222,15 @@ def hint(seen: Mapping[str, Any], samples: int, seed: int | str,
     """The answer of both operations: the advice for the seat of ``seen``, described;
     ``key`` names a table's version and seat whose advice is kept; ``fields`` maps the
     engine's field names to the request's (:meth:`Problem.from_engine`)."""
-    with _cache_lock:
-        advice = _cache.get(key) if key is not None else None
-        if advice is not None and key is not None:
-            _cache.move_to_end(key)
+    cache: AdviceCache = current_app.extensions[_EXTENSION]
+    advice = cache.get(key) if key is not None else None
     if advice is None:
         try:
             advice = limits.budgeted("THIRTYONE_ADVICE_CPU", advise_view, seen, samples, seed)
         except StateError as error:
             raise Problem.from_engine(error, status=409, fields=fields) from None
         if key is not None:
-            with _cache_lock:
-                _cache[key] = advice
-                while len(_cache) > TABLE_CACHE_SIZE:
-                    _cache.popitem(last=False)
+            cache.put(key, advice)
     moves = [{**entry.to_dict(), "description": describe_move(entry.move, seen)}
              for entry in advice.moves]
     return {

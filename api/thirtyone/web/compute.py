@@ -8,8 +8,12 @@ with the work in a thread, 916 with it in a process, p99 12 ms against 2 ms). So
 ``THIRTYONE_COMPUTE_PROCESSES`` processes per worker (1 by default), started on first use at
 the lowest CPU priority (nice 19) so that the workers' loops get the cores first; the request
 waits for its result cooperatively. At most ``THIRTYONE_COMPUTE_QUEUE`` jobs (16) wait in a
-worker at once; one more is answered 503 ``busy`` with ``Retry-After``, rather than held.
-With 0 processes the work runs in the request itself (an app made for tests).
+worker at once. The live work (bots' and the autopilot's moves) comes first: hints, reviews
+and records take at most :data:`ADVICE_PER_PROCESS` slots per process (one more is a 503
+``busy`` with ``Retry-After``) and one client address at most :data:`CLIENT_JOBS` of them
+(429 ``client_busy``); a bot's move that finds the queue full is not ready yet, and its
+table's scheduler asks again. With 0 processes the work runs in the request itself (an app
+made for tests).
 
 Only engine functions are sent (a bot's ``choose``, :func:`thirtyone.advice.advise_view`): a
 pool process starts with :func:`thirtyone.pool.start_pool_process` and imports the engine
@@ -21,14 +25,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_request_context, request
 
 from thirtyone.errors import N_
 from thirtyone.pool import start_pool_process
@@ -37,6 +41,15 @@ from thirtyone.web.problems import Problem
 T = TypeVar("T")
 
 BUSY_RETRY_SECONDS = 2
+
+ADVICE_PER_PROCESS = 2
+"""Hints, reviews and records (:meth:`ComputePool.run`) in the pool at once, per process: the
+live work (bots' moves, :meth:`ComputePool.result`) waits behind this few at most, and has
+the rest of the queue to itself."""
+
+CLIENT_JOBS = 1
+"""Hints, reviews and records of one client address in the pool at once: one address asking
+many cannot take every slot from the others."""
 PENDING_JOBS = 256
 """Jobs left running by requests that could not wait for them, kept for the next request."""
 
@@ -64,16 +77,39 @@ class ComputePool:
     def __init__(self, processes: int, queue: int) -> None:
         self.processes = processes
         self._slots = threading.BoundedSemaphore(max(queue, 1))
+        self._advice = threading.BoundedSemaphore(max(processes * ADVICE_PER_PROCESS, 1))
+        self._clients: Counter[str] = Counter()
         self._executor: ProcessPoolExecutor | None = None
         self._pid: int | None = None
         self._lock = threading.Lock()
         self._pending: OrderedDict[Hashable, Future[Any]] = OrderedDict()
 
-    def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``function(*args, **kwargs)`` in a pool process; a 503 ``busy`` problem when the
-        queue is full."""
+    def run(self, function: Callable[..., T], *args: Any, client: str | None = None,
+            **kwargs: Any) -> T:
+        """``function(*args, **kwargs)`` in a pool process: work a client asked for (a hint,
+        a review, a record), after the live work. A 429 ``client_busy`` when ``client`` has
+        :data:`CLIENT_JOBS` in the pool already; a 503 ``busy`` when the advice's share of the
+        pool is taken."""
         if self.processes <= 0:
             return function(*args, **kwargs)
+        with self._lock:
+            if client is not None and self._clients[client] >= CLIENT_JOBS:
+                raise client_busy()
+            self._clients[client or ""] += 1
+        try:
+            if not self._advice.acquire(blocking=False):
+                raise busy()
+            try:
+                return self._run(function, *args, **kwargs)
+            finally:
+                self._advice.release()
+        finally:
+            with self._lock:
+                self._clients[client or ""] -= 1
+                if not self._clients[client or ""]:
+                    del self._clients[client or ""]
+
+    def _run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if not self._slots.acquire(blocking=False):
             raise busy()
         try:
@@ -90,14 +126,18 @@ class ComputePool:
                **kwargs: Any) -> T:
         """``function(*args, **kwargs)`` in a pool process, waited for ``seconds`` at most:
         :class:`NotReady` if it is still running then. The job goes on, kept under ``key``:
-        the next call with that key waits for the same job (it is never started twice)."""
+        the next call with that key waits for the same job (it is never started twice).
+
+        This is the live work (bots' and the autopilot's moves): a full queue is
+        :class:`NotReady` too, never a 503: the move that asked is committed without the
+        bots' answers, and the table's scheduler asks again shortly."""
         if self.processes <= 0:
             return function(*args, **kwargs)
         with self._lock:
             future = self._pending.get(key)
         if future is None:
             if not self._slots.acquire(blocking=False):
-                raise busy()
+                raise NotReady(key)
             try:
                 future = self._pool().submit(function, *args, **kwargs)
             except BaseException:
@@ -157,6 +197,16 @@ def busy() -> Problem:
     )
 
 
+def client_busy() -> Problem:
+    return Problem(
+        429, "client_busy",
+        N_("Your address has a hint or review being computed already: ask again once it is "
+           "answered."),
+        title=N_("Too many requests"), headers={"Retry-After": str(BUSY_RETRY_SECONDS)},
+        retry_after=BUSY_RETRY_SECONDS,
+    )
+
+
 def init_app(app: Flask) -> None:
     """The app's pool: 1 process unless ``THIRTYONE_COMPUTE_PROCESSES`` says otherwise, and
     none (inline) in an app made for tests, which has no event loop to keep free (the tests
@@ -174,7 +224,8 @@ def init_app(app: Flask) -> None:
 def run(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``function(*args, **kwargs)`` in the app's pool (see :class:`ComputePool`)."""
     pool: ComputePool = current_app.extensions["thirtyone.compute"]
-    return pool.run(function, *args, **kwargs)
+    client = request.remote_addr if has_request_context() else None
+    return pool.run(function, *args, client=client, **kwargs)
 
 
 def result(key: Hashable, seconds: float, function: Callable[..., T], *args: Any,

@@ -214,17 +214,24 @@ def document(spec: APISpec, add_attribute_function: Callable[..., Any]) -> None:
         "Move", Move, "A move: its `type` says which, and which fields it has. The legal ones "
         "are listed in `legal_moves`; send one back as it is.",
     )
+    # Imported here: the tables package (whose __init__ imports its blueprint's modules)
+    # imports this module; the events module itself imports nothing of the web layer.
+    from thirtyone.web.tables.events import TABLE_EVENTS, TableEvent
+
     components.tagged_union(
         "PlayedMove", PlayedMove, "A move of the history, with the seat that made it (`null` "
         "for `next_round`); cards given face down are `null`.",
     )
-    for kind in EVENTS.values():
+    for kind in [*EVENTS.values(), *TABLE_EVENTS.values()]:
         components.names[kind] = kind.__name__ + "Event"
         components.extra[kind] = {"message": EVENT_MESSAGE}
+    # The engine's events and a hosted table's own (seats claimed, left, handed to a bot, the
+    # autopilot, the deal of a waiting table, a rematch): one union, as a table sends both.
     components.tagged_union(
-        "Event", Event, "Something that happened: its `type`, its parameters and a localized "
-        "`message`. Hidden cards are never named.",
+        "Event", Event | TableEvent, "Something that happened: its `type`, its parameters and "
+        "a localized `message`. Hidden cards are never named.",
     )
+    components.unions[Event] = "Event"
     components.typed_dict(View)
     components.names[StateData] = "State"
     components.typed_dict(StateData)

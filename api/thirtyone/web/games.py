@@ -36,7 +36,7 @@ from thirtyone.web.validation import (
     one_of,
     players_field,
 )
-from thirtyone.words import event_message
+from thirtyone.words import event_message, pack_of_deck
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1/games",
@@ -313,9 +313,12 @@ def described_moves(state: GameState, seen: Mapping[str, Any]) -> list[dict[str,
     return [{**move, "description": describe_move(move, seen)} for move in legal_moves(state)]
 
 
-def localize_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def localize_events(events: Sequence[Mapping[str, Any]],
+                    pack: str = "french") -> list[dict[str, Any]]:
+    """``events`` with their ``message``, the cards named by ``pack`` (the Italian pack's
+    regional names at an Il 31 table: words.pack_of_deck)."""
     translations = catalog()
-    return [{**event, "message": event_message(translations, event)} for event in events]
+    return [{**event, "message": event_message(translations, event, pack)} for event in events]
 
 
 @blp.route("")
@@ -402,5 +405,6 @@ class Moves(MethodView):
             ) from None
         # The hot path of a game: built here rather than dumped through the schema (the
         # schemathesis test checks the answers against it).
-        return jsonify({**table.answer(state), "events": localize_events(events)})
+        return jsonify({**table.answer(state),
+                        "events": localize_events(events, pack_of_deck(state.rules.deck))})
 

@@ -8,7 +8,7 @@ import hashlib
 from typing import Any
 
 from apispec import APISpec
-from flask import request
+from flask import Flask, current_app, request
 from flask.views import MethodView
 from werkzeug import Response
 
@@ -89,12 +89,23 @@ def document(spec: APISpec) -> None:
     })
 
 
-@functools.lru_cache(maxsize=64)
-def _table(variant: str, options: tuple[tuple[str, Any], ...], kind: str) -> tuple[bytes, str]:
-    # A table takes 0.01-0.3 s of CPU to build: in the compute pool, once per worker and
-    # rule set (64 kept, a few MB at most).
+def _build(variant: str, options: tuple[tuple[str, Any], ...], kind: str) -> tuple[bytes, str]:
     data = compute.run(export, variant, dict(options), kind)
     return data, '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+
+
+_EXTENSION = "thirtyone.hand_tables"
+
+
+def init_app(app: Flask) -> None:
+    # A table takes 0.01-0.3 s of CPU to build: in the compute pool, once per app (a worker)
+    # and rule set (64 kept, a few MB at most).
+    app.extensions[_EXTENSION] = functools.lru_cache(maxsize=64)(_build)
+
+
+def _table(variant: str, options: tuple[tuple[str, Any], ...], kind: str) -> tuple[bytes, str]:
+    built: tuple[bytes, str] = current_app.extensions[_EXTENSION](variant, options, kind)
+    return built
 
 
 @blp.route("/<variant>")

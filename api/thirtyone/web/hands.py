@@ -108,16 +108,19 @@ class BatchSchema(Schema):
     )
 
 
-def describe_score(score: HandScore) -> dict[str, Any]:
-    """A score with its localized names and a sentence describing it."""
+def describe_score(score: HandScore, pack: str = "french") -> dict[str, Any]:
+    """A score with its localized names and a sentence describing it; the cards of the Italian
+    pack (``pack``: words.pack_of_deck) by their regional names."""
     translations = catalog()
+    names = ([words.italian_card_name(translations, card) for card in score.cards]
+             if pack == "italian" else [card_name(card) for card in score.cards])
     return {
         **score.to_dict(),
         "category_name": translations.gettext(CATEGORY_NAMES[score.category]),
         "suit_name": suit_name(score.suit) if score.suit else None,
-        "card_names": [card_name(card) for card in score.cards],
+        "card_names": names,
         "is_blitz": score.is_blitz,
-        "description": words.describe_score(translations, score),
+        "description": words.describe_score(translations, score, pack),
     }
 
 
@@ -130,8 +133,9 @@ class Score(MethodView):
         """Score one hand."""
         # Built here rather than dumped through the schema: this is the hot path, and
         # tests/web/test_schemathesis.py checks every answer against the schema.
+        rules = make_rules(body["variant"], body["options"] or None)
         return jsonify(
-            describe_score(score_hand(body["hand"], body["variant"], body["options"] or None))
+            describe_score(score_hand(body["hand"], rules), words.pack_of_deck(rules.deck))
         )
 
 

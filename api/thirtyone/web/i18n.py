@@ -12,7 +12,6 @@ repository (an editable install). A compiled ``.mo`` is used when it is at least
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,16 +19,12 @@ from typing import Any
 
 import flask_babel
 from babel import Locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, has_request_context, request
 
 from thirtyone import words
 from thirtyone.cards import SUIT_NAMES, Card
-from thirtyone.words import LANGUAGES, translations_directory
-
-DOMAIN = "messages"
+from thirtyone.words import DOMAIN, LANGUAGES, compiled_catalog, translations_directory
 
 _LOCALES: dict[str, Locale] = {language: Locale.parse(language) for language in LANGUAGES}
 _NULL = NullTranslations()
@@ -41,24 +36,12 @@ _LANGUAGE_KEY = "thirtyone.language"
 _CATALOG_KEY = "thirtyone.catalog"
 
 def load_catalogs(directory: Path, domain: str = DOMAIN) -> dict[str, NullTranslations]:
-    """One translations object per language, from ``.mo`` files or compiled from ``.po``."""
+    """One Babel translations object per language (flask-babel asks for ``ugettext``), read
+    by the one loader, :func:`thirtyone.words.compiled_catalog`."""
     catalogs: dict[str, NullTranslations] = {}
     for language in LANGUAGES:
-        folder = directory / language / "LC_MESSAGES"
-        mo, po = folder / f"{domain}.mo", folder / f"{domain}.po"
-        if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
-            with mo.open("rb") as file:
-                catalogs[language] = Translations(file, domain=domain)
-        elif po.is_file():
-            with po.open("rb") as file:
-                catalog = read_po(file, locale=language, domain=domain)
-            buffer = io.BytesIO()
-            write_mo(buffer, catalog)
-            buffer.seek(0)
-            catalogs[language] = Translations(buffer, domain=domain)
-            _log.info("compiled %s in memory: run `make translations` to compile it once", po)
-        else:
-            catalogs[language] = _NULL
+        compiled = compiled_catalog(directory, language, domain)
+        catalogs[language] = _NULL if compiled is None else Translations(compiled, domain=domain)
     return catalogs
 
 

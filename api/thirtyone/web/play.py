@@ -31,14 +31,15 @@ from flask import Blueprint, Response, render_template, request
 from flask_babel import get_locale
 from werkzeug.exceptions import NotFound
 
+from thirtyone import words
 from thirtyone.bots import BOTS
-from thirtyone.cards import ALL_CARDS, DECKS, RANK_NAMES, parse_card
+from thirtyone.cards import ALL_CARDS, DECKS
 from thirtyone.errors import N_, NP_, CardError
 from thirtyone.events import EVENT_MESSAGES, EVENT_PLURALS
 from thirtyone.faces import ITALIAN_RANK_LETTERS, card_svg
 from thirtyone.hands import CATEGORY_NAMES
 from thirtyone.record import SEED_LABEL
-from thirtyone.web.i18n import card_name, gettext, ngettext, pgettext
+from thirtyone.web.i18n import card_name, catalog, gettext, ngettext, pgettext
 from thirtyone.web.tables.notices import MESSAGES as TABLE_MESSAGES
 from thirtyone.words import LANGUAGES
 
@@ -310,25 +311,9 @@ def texts() -> dict[str, str]:
     return {key: gettext(text) for key, text in TEXTS.items()}
 
 
-ITALIAN_SUIT_NAMES: dict[str, str] = {
-    "H": N_("{rank} of cups"),
-    "D": N_("{rank} of coins"),
-    "C": N_("{rank} of batons"),
-    "S": N_("{rank} of swords"),
-}
-"""The Italian regional pack's suits (coppe, denari, bastoni, spade) in the places of hearts,
-diamonds, clubs and spades, for the ``italian40`` deck of "Il 31" (RULES.md §4.15)."""
-KNIGHT = N_("knight")
-"""The Italian pack's cavallo, in the queen's place."""
-
-
 def italian_card_name(code: str) -> str:
-    """A card of the Italian pack by its regional name: "cavallo di coppe", "всадник кубков"."""
-    card = parse_card(code)
-    if card.suit is None:
-        raise CardError("bad_card", N_("not a card: {card!r}"), card=code)
-    rank = gettext(KNIGHT) if card.rank == "Q" else gettext(RANK_NAMES[card.rank])
-    return gettext(ITALIAN_SUIT_NAMES[card.suit]).format(rank=rank)
+    """A card of the Italian pack by its regional name in the request's language."""
+    return words.italian_card_name(catalog(), code)
 
 
 def rank_letters() -> dict[str, str]:

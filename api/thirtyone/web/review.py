@@ -19,7 +19,7 @@ import marshmallow as ma
 from flask.views import MethodView
 
 from thirtyone.advice import MEASURE_TEXTS
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import N_, ThirtyOneError
 from thirtyone.review import MAX_MOVES, mistake_text, review
 from thirtyone.web import limits
 from thirtyone.web.api import Blueprint
@@ -92,6 +92,21 @@ class ReviewSchema(Schema):
     decisions = ma.fields.List(ma.fields.Nested(ReviewedDecisionSchema), required=True)
 
 
+MAX_WORK = 600
+"""The most moves times players one review may weigh (its CPU grows with both: a review of
+295 moves at 15 seats took 37.5 s of the pool, one at this bound about 5 s)."""
+
+
+def too_large(work: int) -> Problem:
+    return Problem(
+        422, "review_too_large",
+        N_("This review would weigh {work} moves times players; the server reviews at most "
+           "{limit}: send part of the match."),
+        title=N_("Invalid request"), work=work, limit=MAX_WORK,
+        errors=[{"field": "moves", "code": "review_too_large",
+                 "detail": N_("Send fewer moves."), "params": {"limit": MAX_WORK}}])
+
+
 @blp.route("")
 class GameReview(MethodView):
     @blp.arguments(ReviewRequestSchema(), example={
@@ -103,6 +118,9 @@ class GameReview(MethodView):
         """Review a match: each decision, each player's accuracy, the biggest mistakes."""
         record = {key: body.get(key) for key in ("variant", "players", "seed", "dealer",
                                                  "options", "moves")}
+        work = len(body["moves"]) * body["players"]
+        if work > MAX_WORK:
+            raise too_large(work)
         try:
             done = limits.budgeted("THIRTYONE_ADVICE_CPU", review, record)
         except ThirtyOneError as error:

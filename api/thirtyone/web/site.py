@@ -23,12 +23,13 @@ from flask import Flask
 from whitenoise import WhiteNoise
 
 from thirtyone.web.security import Environ, StartResponse, WSGIApp
+from thirtyone.words import LANGUAGES
 
 _HASHED = re.compile(r"\.[0-9a-f]{8,}\.(?:min\.)?[a-z0-9]+$")
 PAGE_MAX_AGE = 60
 """Seconds a page or another unhashed file is used before the browser revalidates it."""
-LANGUAGES = ("ru", "it")
-"""The site's language folders; English lives at the root."""
+LANGUAGE_FOLDERS = tuple(lang for lang in LANGUAGES if lang != LANGUAGES[0])
+"""The site's language folders; English, the default language, lives at the root."""
 
 
 def is_hashed(path: str, url: str = "") -> bool:
@@ -56,7 +57,7 @@ class SiteNotFound:
         self.app = app
         self.pages = {
             lang: page.read_bytes()
-            for lang in ("", *LANGUAGES)
+            for lang in ("", *LANGUAGE_FOLDERS)
             if (page := site_dir / lang / "404.html").is_file()
         }
         self.api_prefixes = api_prefixes

@@ -22,7 +22,14 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from thirtyone.web.archive import Archive, ArchiveUnavailable, Match, _row_match, fold, migrations
+from thirtyone.web.archive.base import (
+    Archive,
+    ArchiveUnavailable,
+    Match,
+    fold,
+    migrations,
+    row_match,
+)
 
 STATEMENT_MILLISECONDS = 5000
 POOL_SIZE = 4
@@ -126,7 +133,7 @@ class PostgresArchive(Archive):
                 "LIMIT %s OFFSET %s", (fold(player), limit, offset)).fetchall()
             total = connection.execute("SELECT COUNT(*) FROM match_players WHERE player = %s",
                                        (fold(player),)).fetchone()
-        return [_row_match(*row) for row in rows], int(total[0] if total else 0)
+        return [row_match(*row) for row in rows], int(total[0] if total else 0)
 
     def ping(self) -> None:
         with self._connect() as connection:

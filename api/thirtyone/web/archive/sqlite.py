@@ -28,7 +28,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from thirtyone.web.archive import Archive, ArchiveUnavailable, Match, _row_match, fold, migrations
+from thirtyone.web.archive.base import (
+    Archive,
+    ArchiveUnavailable,
+    Match,
+    fold,
+    migrations,
+    row_match,
+)
 
 _BUSY_MILLISECONDS = 5000
 
@@ -132,7 +139,7 @@ class SQLiteArchive(Archive):
                 (fold(player), limit, offset)).fetchall()
             total = connection.execute("SELECT COUNT(*) FROM match_players WHERE player = ?",
                                        (fold(player),)).fetchone()[0]
-        return [_row_match(*row) for row in rows], int(total)
+        return [row_match(*row) for row in rows], int(total)
 
     def ping(self) -> None:
         self._ready()

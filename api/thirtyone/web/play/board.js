@@ -297,3 +297,10 @@ export function markHint(ui) {
     control.setAttribute("aria-describedby", "advice");
   }
 }
+
+/** While the stream is lost: that it is, and a control to try again without waiting. */
+export function offline(ui) {
+  if (ui.online) return null;
+  return h("p", { class: "warning", "data-offline": "" }, t("offline"), " ",
+    h("button", { type: "button", class: "link", "data-retry": "" }, t("retry_now")));
+}

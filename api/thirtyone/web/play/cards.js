@@ -1,24 +1,17 @@
 // The table's pieces as elements: a card, a control that plays a move, and how moves are
 // compared.
 import { h } from "./dom.js";
-import { cardName, italianCardName, LANGUAGE } from "./i18n.js";
+import { cardName, currentPack, LANGUAGE } from "./i18n.js";
+
+export { usePack } from "./i18n.js";
 
 /** The cards of a hand (and of each of Switch's table hands). */
 export const HAND_SIZE = 3;
 
-// The faces the table's deck wears: the Italian regional pack (coppe, denari, bastoni, spade)
-// for the deck italian40 of "Il 31", the French pack otherwise.
-let pack = "french";
-
-/** Show the cards of `deck` (a deck id) with its pack's faces and names. */
-export function usePack(deck) {
-  pack = deck === "italian40" ? "italian" : "french";
-}
-
 /** A card as an image: its face (or back) drawn by the server, its name for assistive tools. */
 export function card(code, extra = "") {
-  const name = pack === "italian" && code ? italianCardName(code) : cardName(code);
-  const faces = pack === "italian" ? "&pack=italian" : "";
+  const name = cardName(code);
+  const faces = currentPack() === "italian" ? "&pack=italian" : "";
   const src = code ? `/play/cards/${code}.svg?lang=${LANGUAGE}${faces}` : "/play/cards/back.svg";
   return h("img", {
     class: `card ${extra}`.trim(), src, alt: name, "aria-label": name,

@@ -42,14 +42,24 @@ export function pointsText(points) {
   return format(DATA.fraction, { points: points - whole === 0.5 ? `${whole}½` : NUMBER.format(points) });
 }
 
-/** A card of the Italian pack by its regional name ("cavallo di coppe"). */
-export function italianCardName(code) {
-  return DATA.italian_cards[code] ?? cardName(code);
+// The pack the table's cards are named by: the Italian regional pack (coppe, denari, bastoni,
+// spade) for the deck italian40 of "Il 31", the French pack otherwise.
+let pack = "french";
+
+/** Name and draw the cards of `deck` (a deck id) by its pack from now on. */
+export function usePack(deck) {
+  pack = deck === "italian40" ? "italian" : "french";
 }
 
-/** A card's localized name ("туз пик"), or "face-down card" for a hidden card. */
+/** The pack the cards are named and drawn by: "italian" or "french". */
+export const currentPack = () => pack;
+
+/** A card's localized name ("туз пик"; "cavallo di coppe" in the Italian pack), or
+"face-down card" for a hidden card. */
 export function cardName(code) {
-  return code ? DATA.cards[code] ?? code : t("hidden_card");
+  if (!code) return t("hidden_card");
+  const names = pack === "italian" ? DATA.italian_cards : DATA.cards;
+  return names[code] ?? DATA.cards[code] ?? code;
 }
 
 /** A hand category's localized name ("Cards of one suit"). */

@@ -3,9 +3,10 @@
 // the match's end, and Leave.
 import { recordAddress } from "./api.js";
 import { card } from "./cards.js";
-import { figures } from "./board.js";
+import { figures, offline } from "./board.js";
 import { h } from "./dom.js";
 import { categoryName, pointsText, t, tn } from "./i18n.js";
+import { presence, seatLabel } from "./life.js";
 import { departed, resultName, seatWords, winnersText } from "./words.js";
 import { inviteLink, seatLink } from "./links.js";
 import { sha256 } from "./vendor/noble-hashes/sha2.js";
@@ -109,7 +110,9 @@ export function seed(ui, seed) {
 }
 
 export function invites(ui) {
-  const invites = ui.facts.invites ?? [];
+  // An invitation once its seat is taken is of no more use: it is no longer listed.
+  const invites = (ui.facts.invites ?? []).filter(({ seat }) =>
+    !(ui.answer.seats ?? []).some((entry) => entry.seat === seat && entry.claimed));
   const link = (url, seat, hook = null) => h("li", {},
     seat === null ? null : h("span", {}, `${seatWords(seat)}: `),
     h("a", { href: url, "data-invite": seat === null ? null : url, class: "invite",
@@ -177,4 +180,23 @@ export function leave(ui) {
   return h("button", { type: "button", class: `link leave${ui.leaving ? " confirm" : ""}`,
     "data-leave": "", "aria-pressed": ui.leaving ? "true" : null },
   ui.leaving ? t("leave_confirm") : t("leave"));
+}
+
+/** A table waiting for its players: who has taken a seat, the invitations, and for the one
+who made it a Start that deals now (the computer takes the free seats). */
+export function waitingRoom(ui) {
+  const { answer } = ui;
+  const waiting = (answer.seats ?? []).map((entry) => h("li", { "data-seat-index": entry.seat },
+    h("div", { class: "seat-name" }, seatLabel(answer, entry.seat),
+      presence(answer, entry.seat).map((badge) => h("span", { class: "badge" }, badge)))));
+  return [
+    h("header", { class: "status" }, h("h2", {}, t("waiting_room")),
+      h("p", {}, t("waiting_players"))),
+    ui.error ? h("p", { class: "error", role: "alert" }, ui.error) : null,
+    offline(ui),
+    h("ul", { class: "waiting-seats" }, waiting),
+    ui.facts.creator && ui.key ? h("p", {}, h("button", {
+      type: "button", class: "primary", "data-start": "", disabled: ui.busy,
+    }, t("start_now"))) : null,
+    invites(ui)].filter(Boolean);
 }

@@ -14,7 +14,7 @@ waits at most `run` ms divided by the number of them still to show. */
 export const SPEEDS = {
   slow: { pause: 1200, run: 10_000 },
   normal: { pause: 600, run: 6000 },
-  fast: { pause: 150, run: 1500 },
+  fast: { pause: 80, run: 800 },
 };
 export const DEFAULT_SPEED = "normal";
 

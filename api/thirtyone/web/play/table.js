@@ -5,16 +5,16 @@
 // the pace (pacing.js), the drawing (board.js, outcome.js) and the player's input (input.js)
 // are modules of their own.
 import { ApiError, getTable, variants } from "./api.js";
-import { actions, centre, hand, markHint, seats, status } from "./board.js";
+import { actions, centre, hand, markHint, offline, seats, status } from "./board.js";
 import { usePack } from "./cards.js";
 import { announce, h } from "./dom.js";
 import { RoundHistory } from "./history.js";
 import { t } from "./i18n.js";
 import { checkMatchRecord, clicked, joinRematch } from "./input.js";
-import { clock, presence, seatLabel, tick } from "./life.js";
+import { clock, tick } from "./life.js";
 import { logEntry, markMove } from "./marks.js";
 import { glide, positions } from "./motion.js";
-import { ending, invites, leave, result, rounds } from "./outcome.js";
+import { ending, invites, leave, result, rounds, waitingRoom } from "./outcome.js";
 import { ACTIONS, EventQueue, pauseBefore, speedOf } from "./pacing.js";
 import { settings } from "./settings.js";
 import { sound } from "./sounds.js";
@@ -346,7 +346,7 @@ export class TableView {
     table.replaceChildren(...[
       status(this),
       this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
-      this.offline(),
+      offline(this),
       h("div", { class: "board" },
         seats(this),
         centre(this, moves),
@@ -374,15 +374,7 @@ export class TableView {
     again?.focus({ preventScroll: true });
   }
 
-  /** While the stream is lost: that it is, and a control to try again without waiting. */
-  offline() {
-    if (this.online) return null;
-    return h("p", { class: "warning", "data-offline": "" }, t("offline"), " ",
-      h("button", { type: "button", class: "link", "data-retry": "" }, t("retry_now")));
-  }
-
-  /** A table waiting for its players: who has taken a seat, the invitations, and for the
-  one who made it a Start that deals now (the computer takes the free seats). */
+  /** A table waiting for its players (outcome.js `waitingRoom`). */
   renderWaiting() {
     const { answer } = this;
     const table = this.element;
@@ -390,19 +382,7 @@ export class TableView {
     table.dataset.version = answer.version;
     table.dataset.seat = answer.seat ?? "";
     table.dataset.phase = "waiting";
-    const waiting = (answer.seats ?? []).map((entry) => h("li", { "data-seat-index": entry.seat },
-      h("div", { class: "seat-name" }, seatLabel(answer, entry.seat),
-        presence(answer, entry.seat).map((badge) => h("span", { class: "badge" }, badge)))));
-    table.replaceChildren(...[
-      h("header", { class: "status" }, h("h2", {}, t("waiting_room")),
-        h("p", {}, t("waiting_players"))),
-      this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
-      this.offline(),
-      h("ul", { class: "waiting-seats" }, waiting),
-      this.facts.creator && this.key ? h("p", {}, h("button", {
-        type: "button", class: "primary", "data-start": "", disabled: this.busy,
-      }, t("start_now"))) : null,
-      invites(this)].filter(Boolean));
+    table.replaceChildren(...waitingRoom(this));
   }
 
   isBot(seat) {

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import select
 import threading
 import time
 from collections.abc import Mapping
@@ -286,9 +285,9 @@ class RedisStore(TableStore):
         elif url.startswith("redis+sentinel://"):
             parts = urlsplit(url)
             service, _, db = parts.path.strip("/").partition("/")
-            sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            sentinel = redis.sentinel.Sentinel(_nodes(parts.netloc), **_CLIENT)
             # Sentinel's pool cannot wait for a free connection: it may open more instead.
-            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            self._client = sentinel.master_for(service, db=int(db or 0), max_connections=256,
                                                **_CLIENT)
         else:
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
@@ -560,23 +559,27 @@ class RedisStore(TableStore):
 
     def _receive(self, subscriptions: list[Any]) -> None:
         """Hand out what the subscriptions bring until the tables streamed here change (or
-        0.1 s passes, to notice that). One wait on every node's socket: polling the nodes in
-        turn would delay a push by the others' timeouts."""
+        0.1 s passes, to notice that), through redis-py's public API only.
+
+        One subscription (a single server, a sentinel's master) waits in ``get_message`` for
+        up to 20 ms, so a push is handed out as it arrives. Several (one per cluster node) are
+        read in turn without waiting, then the thread waits 5 ms: waiting on each node in turn
+        would delay a push by the others' timeouts, and redis-py offers no public wait on many
+        connections at once."""
         connected = [pubsub for pubsub in subscriptions if pubsub.connection is not None]
-        if any(pubsub.connection._sock is None or pubsub.connection._sock.fileno() < 0
-               for pubsub in connected):
+        if any(not pubsub.connection.is_connected for pubsub in connected):
             raise redis.exceptions.ConnectionError("a subscription's connection was closed")
-        sockets = {pubsub.connection._sock: pubsub for pubsub in connected}
         deadline = time.monotonic() + 0.1
+        wait = 0.02 if len(connected) == 1 else 0.0
         while not self.hub.changed.is_set() and time.monotonic() < deadline:
-            if not sockets:
+            if not connected:
                 self.hub.changed.wait(0.1)
                 return
-            ready, _, _ = select.select(list(sockets), [], [], 0.02)
-            for sock in ready:
-                pubsub = sockets[sock]
-                while (message := pubsub.get_message(timeout=0)) is not None:
+            for pubsub in connected:
+                while (message := pubsub.get_message(timeout=wait)) is not None:
                     self._handle(message)
+            if len(connected) > 1:
+                self.hub.changed.wait(0.005)
 
     def _handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "smessage":

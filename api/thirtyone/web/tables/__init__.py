@@ -18,7 +18,8 @@ The package, read in this order:
 - :mod:`.clocks`: turn clocks and the autopilot; :mod:`.presence`: who is connected;
 - :mod:`.lobby`: the public tables waiting for players;
 - :mod:`.records`: a finished table's match record; :mod:`.rematch`: the next match;
-- :mod:`.notices`: the events the table's life adds, and every event's sentence;
+- :mod:`.events`: the events the table's life adds (their types); :mod:`.notices`: every
+  event's sentence;
 - :mod:`.schemas`: what the operations take and answer, as the contract shows them;
 - :mod:`.answers`: the table as one seat sees it;
 - :mod:`.seats`: seat keys, and which seat a request speaks for;

@@ -10,6 +10,7 @@ from thirtyone.web.store import TableRecord
 from thirtyone.web.tables import clocks, presence
 from thirtyone.web.tables.notices import localize
 from thirtyone.web.tables.table import Phase, of
+from thirtyone.words import pack_of_deck
 
 
 def public_seats(record: TableRecord, state: GameState) -> list[dict[str, Any]]:
@@ -65,5 +66,5 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
         "rematch_of": meta.rematch_of,
     }
     if events is not None:
-        answer["events"] = localize(events)
+        answer["events"] = localize(events, pack_of_deck(state.rules.deck))
     return answer

@@ -24,9 +24,10 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def localize(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``events`` with a ``message`` each, in the request's language."""
-    engine = localize_events([event for event in events if event["type"] not in MESSAGES])
+def localize(events: list[dict[str, Any]], pack: str = "french") -> list[dict[str, Any]]:
+    """``events`` with a ``message`` each, in the request's language (the cards named by
+    ``pack``)."""
+    engine = localize_events([event for event in events if event["type"] not in MESSAGES], pack)
     said = iter(engine)
     return [
         {**event, "message": format_message(MESSAGES[event["type"]], _params(event))}

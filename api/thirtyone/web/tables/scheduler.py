@@ -49,7 +49,7 @@ SLICE_CPU_SECONDS = autoplay.SLICE_CPU_SECONDS
 """The most CPU of the worker one scheduled slice spends; the scheduler yields between two
 moves of a slice, so the worker's other connections run meanwhile."""
 
-PACE_SECONDS = 0.2
+PACE_SECONDS = 0.05
 """A table of bots alone (or whose humans are out) gets a slice at most this often: every
 version is pushed to every stream of the table, so its pace bounds what its watchers cost."""
 
