@@ -34,6 +34,11 @@ class Match:
     winners: list[int]
 
 
+LEDGER = ("CREATE TABLE IF NOT EXISTS schema_migrations "
+          "(version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
+"""The table that records which migrations an archive has had (plain SQL both backends read)."""
+
+
 def migrations() -> list[tuple[int, str]]:
     """The schema's migrations in order, as (version, SQL)."""
     folder = resources.files(__package__ or "thirtyone.web.archive").joinpath("migrations")

@@ -23,6 +23,7 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from thirtyone.web.archive.base import (
+    LEDGER,
     Archive,
     ArchiveUnavailable,
     Match,
@@ -38,10 +39,6 @@ WAIT_SECONDS = 5.0
 
 # Any constant: the migrations of every instance take this lock, one at a time.
 _MIGRATION_LOCK = 310_031
-
-_LEDGER = ("CREATE TABLE IF NOT EXISTS schema_migrations "
-           "(version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
-
 
 class PostgresArchive(Archive):
     def __init__(self, url: str) -> None:
@@ -79,7 +76,7 @@ class PostgresArchive(Archive):
     def migrate(self) -> list[int]:
         applied = []
         with self._connect(current=False) as connection:
-            connection.execute(_LEDGER)
+            connection.execute(LEDGER)
             connection.commit()
             for version, sql in migrations():
                 with connection.transaction():

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from thirtyone.web.archive.base import (
+    LEDGER,
     Archive,
     ArchiveUnavailable,
     Match,
@@ -38,10 +39,6 @@ from thirtyone.web.archive.base import (
 )
 
 _BUSY_MILLISECONDS = 5000
-
-_LEDGER = ("CREATE TABLE IF NOT EXISTS schema_migrations "
-           "(version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
-
 
 class SQLiteArchive(Archive):
     def __init__(self, path: str) -> None:
@@ -76,7 +73,7 @@ class SQLiteArchive(Archive):
     def migrate(self) -> list[int]:
         applied = []
         with self._connect() as connection:
-            connection.execute(_LEDGER)
+            connection.execute(LEDGER)
             for version, sql in migrations():
                 connection.execute("BEGIN IMMEDIATE")
                 try:
@@ -98,7 +95,7 @@ class SQLiteArchive(Archive):
 
     def schema_version(self) -> int:
         with self._connect() as connection:
-            connection.execute(_LEDGER)
+            connection.execute(LEDGER)
             row = connection.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
         return int(row[0] or 0)
 
