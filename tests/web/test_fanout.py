@@ -13,9 +13,9 @@ def test_streams_of_one_version_seat_and_language_share_one_event(client, monkey
     built: list[int | None] = []
     build = answers.table_answer
 
-    def counted(record, version, state, seat, events=None):
+    def counted(record, version, state, seat, events=None, digest=None):
         built.append(seat)
-        return build(record, version, state, seat, events)
+        return build(record, version, state, seat, events, digest)
 
     monkeypatch.setattr(fanout, "table_answer", counted)
     sent = {}
@@ -30,7 +30,8 @@ def test_streams_of_one_version_seat_and_language_share_one_event(client, monkey
             expected = answers.table_answer(record, record.version, state, None, [])
             sent.setdefault(language, set()).add(event)
             assert connected == [seat["connected"] for seat in expected["seats"]]
-            assert event == b"id: %d\ndata: %s\n\n" % (record.version, dumps(expected))
+            assert event == b"id: %s\ndata: %s\n\n" % (expected["cursor"].encode(),
+                                                         dumps(expected))
     assert {language: len(events) for language, events in sent.items()} == {"en": 1, "ru": 1}
     # Built once per language: the other English streams took the shared event.
     assert built == [None, None]

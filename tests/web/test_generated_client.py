@@ -186,7 +186,7 @@ def test_a_hosted_table_played_through_the_generated_models(generated, app):
         assert isinstance(update, models.TableUpdate) and not untyped(update), update
         version = update.version
         # The long poll, typed: at once (wait 0) it answers the version just played.
-        polled = poll.sync(table, client=mine, after=version, wait=0)
+        polled = poll.sync(table, client=mine, after=update.cursor, wait=0)
         assert isinstance(polled, models.TableUpdate) and not untyped(polled), polled
         assert polled.version == version and polled.events == []
     assert seen.is_over and seen.view.seed is not None
@@ -248,6 +248,6 @@ def test_a_table_life_through_the_generated_client(generated, app):
                                             client=client_for(generated, app, keys[0]))
     assert isinstance(rematch, models.ClaimedTable) and not untyped(rematch), rematch
     polled = op(generated, "poll_table").sync(opened.table, client=client_for(generated, app),
-                                               after=seen.version, wait=0)
+                                               after=seen.cursor, wait=0)
     assert isinstance(polled, models.TableUpdate) and not untyped(polled), polled
     assert [event.type_ for event in polled.events] == ["rematch"]

@@ -279,8 +279,10 @@ def test_a_stream_resumes_from_last_event_id_and_pushes_new_versions(app, client
     second = moved[0]
     assert pushed[0].startswith(b"retry:") and len(pushed) == 2
     identifier, data = pushed[-1].decode().strip().split("\n")
-    assert identifier == f"id: {second['version']}"
     sent = json.loads(data.removeprefix("data: "))
+    # The version named with its epoch and digest: what Last-Event-ID sends back.
+    assert identifier == f"id: {sent['cursor']}"
+    assert sent["cursor"].startswith(f"{second['epoch']}.{second['version']}.")
     assert sent["events"] == second["events"] and sent["view"] == second["view"]
 
 

@@ -128,7 +128,7 @@ def test_the_log_stays_small_and_a_resume_replays_from_a_snapshot(app, client):
         if chunk.startswith(b"id:"):
             break
     resumed.close()
-    assert chunks[-1].startswith(f"id: {last}\n".encode())
+    assert chunks[-1].split(b"\n")[0].split(b".")[1] == str(last).encode()
     # From before the log's start, or past the table: a reset to the table as it is now.
     for cursor in (3, last + 5):
         stream = client.get(f"/v1/tables/{table}/events?key={keys[0]}",
@@ -311,3 +311,44 @@ def test_a_retry_of_an_unconfirmed_move_is_answered_only_as_durably(redis_url):
     assert (first.status_code, first.json["code"]) == (503, "commit_unconfirmed")
     again = client.post(f"/v1/tables/{table}/moves", json=move, headers=headers)
     assert (again.status_code, again.json["code"]) == (503, "commit_unconfirmed")
+
+
+def test_a_cursor_from_a_restored_store_is_reset_even_on_restarted_instances(
+        app, client, store_url, tmp_path):
+    created = open_table(client, players=2)
+    table, keys = created["table"], keys_of(created)
+    play_one(client, table, keys)
+    saved = _save(app, store_url, table, tmp_path)
+    for _ in range(3):
+        play_one(client, table, keys)
+    seen = client.get(f"/v1/tables/{table}", headers=bearer(keys[0])).json
+    epoch, version, _ = seen["cursor"].split(".")
+    assert (epoch, int(version)) == (seen["epoch"], seen["version"])
+    _restore(app, store_url, table, saved)
+    # Instances restarted on the restored store remember nothing of what they served: the
+    # table goes on from the older version, and its next versions have other content.
+    restarted = make_app(store_url).test_client()
+    while restarted.get(f"/v1/tables/{table}").json["version"] < seen["version"]:
+        play_one(restarted, table, keys)
+    now = restarted.get(f"/v1/tables/{table}", headers=bearer(keys[0])).json
+    assert now["epoch"] == seen["epoch"] and now["cursor"] != seen["cursor"]
+    # The old cursor is not on this timeline: the stream resets, the long poll says so.
+    stream = restarted.get(f"/v1/tables/{table}/events?key={keys[0]}",
+                           headers={"Last-Event-ID": seen["cursor"]}, buffered=False)
+    first = next(chunk for chunk in stream.response if b"data:" in chunk)
+    stream.close()
+    assert first.startswith(b"event: table_reset\nid: " + now["cursor"].encode() + b"\n")
+    polled = restarted.get(f"/v1/tables/{table}/updates?after={seen['cursor']}&wait=0",
+                           headers=bearer(keys[0]))
+    assert (polled.status_code, polled.json["code"]) == (409, "table_reset")
+    assert f"version {now['version']} of epoch {now['epoch']}" in polled.json["detail"]
+    # A cursor of another epoch, even below the table's version, is reset too.
+    other = restarted.get(f"/v1/tables/{table}/updates?after=0{epoch[1:]}.1&wait=0")
+    assert (other.status_code, other.json["code"]) == (409, "table_reset")
+    # The current cursor resumes; a bare version (a client from before cursors) still does.
+    for after in (now["cursor"], str(now["version"]), f"{now['epoch']}.{now['version']}"):
+        polled = restarted.get(f"/v1/tables/{table}/updates?after={after}&wait=0")
+        assert polled.status_code == 200 and polled.json["cursor"] == now["cursor"]
+    for bad in ("1.2.3", f"{epoch}.x", f"{epoch}.1.zz", "a.b.c.d"):
+        refused = restarted.get(f"/v1/tables/{table}/updates?after={bad}&wait=0")
+        assert (refused.status_code, refused.json["errors"][0]["code"]) == (422, "bad_cursor")

@@ -134,7 +134,7 @@ class Stream:
             for raw in iter(self.response.readline, b""):
                 line = raw.decode().rstrip("\n")
                 if line.startswith("id: "):
-                    version = int(line[4:])
+                    version = int(line[4:].split(".")[1])  # EPOCH.VERSION.DIGEST
                 elif line.startswith("data: "):
                     self.received.put((version, json.loads(line[6:])))
         except (OSError, ValueError, AttributeError, http.client.HTTPException):

@@ -104,7 +104,7 @@ async function hostedTable(): Promise<void> {
     if (played.error) throw new Error(`${played.error.code}: ${played.error.detail}`);
     version = played.data.version;
     const polled = await api.GET("/v1/tables/{table}/updates", {
-      params: { path: { table }, query: { after: version, wait: 0 } },
+      params: { path: { table }, query: { after: played.data.cursor, wait: 0 } },
       headers: seatKey,
     });
     if (polled.error) throw new Error(polled.error.detail);

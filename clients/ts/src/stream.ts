@@ -20,8 +20,9 @@ export interface StreamOptions {
   table: string;
   key?: string;
   lang?: string;
-  /** Resume after this version (as `Last-Event-ID`). */
-  after?: number;
+  /** Resume after this version (as `Last-Event-ID`): best an answer's `cursor` or an event's
+   * `id`, which name the version's timeline (a bare version is taken unchecked). */
+  after?: number | string;
   /** Every event, in order (`message`, `table_reset`, `presence`; and any new type). */
   onEvent: (event: StreamEvent) => void;
   /** A status that ends the stream for good (not 204): the problem document, if any. */

@@ -101,7 +101,8 @@ export const getRecord = (table) => call("GET", `${tablePath(table)}/record`);
 export const recordAddress = (table) => address(`${tablePath(table)}/record`).href;
 
 /**
- * The table's event stream for the seat of `key`, from the version after `after`.
+ * The table's event stream for the seat of `key`, from the version after `after` (a version,
+ * or better the `id` the stream sent with it, which names its timeline).
  * `onMessage(data, id)` gets each version's events and view; `onReset(data, id)` the table as
  * it is now when the stream's cursor was not on the table's timeline (the store lost
  * versions): it replaces what the page showed; `onPresence(data)` the table as it is now

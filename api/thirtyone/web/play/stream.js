@@ -20,6 +20,9 @@ export class TableStream {
     this.timer = null;
     this.failures = 0;
     this.closed = false;
+    // The `id:` of the last version the stream brought (EPOCH.VERSION.DIGEST): sent back as
+    // the cursor, so a server whose store lost that timeline resets the page.
+    this.lastId = null;
   }
 
   /** Follow the table's stream from the last version seen; from the first one on opening,
@@ -27,8 +30,15 @@ export class TableStream {
   open() {
     const { after, onMessage, onReset, onPresence, onState, finished } = this.handlers;
     this.timer = null;
-    this.source = openStream(this.table, this.key, Math.max(after(), 0), {
-      onMessage, onReset, onPresence,
+    const version = Math.max(after(), 0);
+    // The id names the version the page took in last, unless a move's answer came after it.
+    const cursor = this.lastId?.split(".")[1] === String(version) ? this.lastId : version;
+    const kept = (handler) => (data, id) => {
+      if (id) this.lastId = id;
+      handler(data, id);
+    };
+    this.source = openStream(this.table, this.key, cursor, {
+      onMessage: kept(onMessage), onReset: kept(onReset), onPresence,
       onOpen: () => {
         this.failures = 0;
         onState(true);

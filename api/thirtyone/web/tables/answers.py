@@ -7,7 +7,7 @@ from typing import Any
 from thirtyone.game import GameState, view
 from thirtyone.web.games import described_moves
 from thirtyone.web.store import TableRecord
-from thirtyone.web.tables import clocks, presence
+from thirtyone.web.tables import clocks, cursors, presence
 from thirtyone.web.tables.notices import localize
 from thirtyone.web.tables.table import Phase, of
 from thirtyone.words import pack_of_deck
@@ -30,9 +30,12 @@ def public_seats(record: TableRecord, state: GameState) -> list[dict[str, Any]]:
 
 
 def table_answer(record: TableRecord, version: int, state: GameState, seat: int | None,
-                 events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The table at ``version`` as ``seat`` sees it (None: a spectator), with ``events``
-    localized when given."""
+                 events: list[dict[str, Any]] | None = None,
+                 digest: str | None = None) -> dict[str, Any]:
+    """The table at ``version`` (whose digest is ``digest``, the record's own at its version)
+    as ``seat`` sees it (None: a spectator), with ``events`` localized when given."""
+    if digest is None and version == record.version:
+        digest = record.digest
     meta = of(record)
     waiting = meta.phase == Phase.WAITING
     to_move = None if waiting else state.to_move
@@ -43,6 +46,8 @@ def table_answer(record: TableRecord, version: int, state: GameState, seat: int 
     answer = {
         "table": record.table,
         "version": version,
+        "epoch": record.epoch,
+        "cursor": cursors.name(record, version, digest),
         "variant": state.rules.variant,
         "players": state.players,
         # A rematched table shows as over: its match is.

@@ -86,11 +86,12 @@ def event(record: TableRecord, version: int, digest: str, state: GameState,
     found = shared.get(key)
     if found is not None:
         return found
-    answer = table_answer(record, version, state, seat, list(events))
+    answer = table_answer(record, version, state, seat, list(events), digest)
     # Who is connected as the key says (read a moment ago): the bytes are the key's.
     for shown, now in zip(answer["seats"], connected, strict=True):
         shown["connected"] = now
     named = b"event: %s\n" % name.encode() if name else b""
-    made = (named + b"id: %d\ndata: %s\n\n" % (version, dumps(answer)), connected)
+    made = (named + b"id: %s\ndata: %s\n\n" % (answer["cursor"].encode(), dumps(answer)),
+            connected)
     shared.put(key, made)
     return made

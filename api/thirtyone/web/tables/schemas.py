@@ -13,6 +13,7 @@ from thirtyone.errors import N_
 from thirtyone.record import MAX_CONTRIBUTION
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema
+from thirtyone.web.tables.cursors import Cursor
 from thirtyone.web.validation import (
     Message,
     RulesSchema,
@@ -53,6 +54,26 @@ def display_name(text: str | None) -> str | None:
         return None
     name = " ".join(_HIDDEN.sub("", unicodedata.normalize("NFC", text)).split())
     return name or None
+
+
+class CursorField(ma.fields.String):
+    """A version a client was sent, as its answer or event named it (see :mod:`.cursors`)."""
+
+    # A String to the contract (apispec maps the class), a Cursor once loaded.
+    def _deserialize(  # type: ignore[override]
+            self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Cursor:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        cursor = Cursor.parse(text)
+        if cursor is None:
+            raise ma.ValidationError(Message(
+                N_("Not a cursor this API sent: EPOCH.VERSION.DIGEST, or a version."),
+                "bad_cursor"))
+        return cursor
+
+
+_CURSOR_DOC = ("`EPOCH.VERSION.DIGEST` as an answer's `cursor` or an event's `id:` names it "
+               "(a bare version is still taken, unchecked). A cursor not on the table's "
+               "timeline (the store lost versions) ")
 
 
 def _short_name(text: str) -> None:
@@ -205,10 +226,11 @@ class EventsQuerySchema(Schema):
         metadata={"description": "The seat's key, for clients that cannot set headers "
                   "(a browser's EventSource); kept out of the access log."},
     )
-    after = ma.fields.Integer(
-        load_default=None, validate=between(0, 2**53),
+    after = CursorField(
+        load_default=None,
         metadata={"description": "Send the versions after this one (as `Last-Event-ID` "
-                  "does); without either, the stream starts with the current version."},
+                  "does); without either, the stream starts with the current version. "
+                  + _CURSOR_DOC + "gets `event: table_reset`."},
     )
     wait = ma.fields.Integer(
         load_default=None, validate=between(0, MAX_WAIT_SECONDS),
@@ -227,10 +249,12 @@ class UpdatesQuerySchema(Schema):
         metadata={"description": "The seat's key, for clients that cannot set headers; kept "
                   "out of the access log."},
     )
-    after = ma.fields.Integer(
-        load_default=None, validate=between(0, 2**53),
+    after = CursorField(
+        load_default=None,
         metadata={"description": "Answer once the table is past this version, with every "
-                  "event after it; without it, once the table is past its current version."},
+                  "event after it; without it, once the table is past its current version. "
+                  + _CURSOR_DOC + "is answered 409 `table_reset`, naming the table's "
+                  "`epoch` and `cursor`."},
     )
     wait = ma.fields.Integer(
         load_default=DEFAULT_WAIT_SECONDS, validate=between(0, MAX_WAIT_SECONDS),
@@ -243,10 +267,11 @@ class ResumeHeadersSchema(Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
-    last_event_id = ma.fields.Integer(
-        data_key="Last-Event-ID", validate=between(0, 2**53),
-        metadata={"description": "The last version received (an EventSource sends it when "
-                  "it reconnects): the stream resumes after it."},
+    last_event_id = CursorField(
+        data_key="Last-Event-ID",
+        metadata={"description": "The last event's `id:` received (an EventSource sends it "
+                  "when it reconnects): the stream resumes after it. " + _CURSOR_DOC
+                  + "gets `event: table_reset`."},
     )
 
 
@@ -295,6 +320,13 @@ class TableSchema(ma.Schema):
     version = ma.fields.Integer(
         required=True, metadata={"description": "Counts the commits since the deal (0)."}
     )
+    epoch = ma.fields.String(
+        required=True, metadata={"description": "The table's timeline: a new one begins when "
+                                 "the store lost versions (see `cursor`)."})
+    cursor = ma.fields.String(
+        required=True, metadata={"description": "This version on this epoch, "
+                                 "`EPOCH.VERSION.DIGEST` (or `EPOCH.VERSION`): send it back "
+                                 "as `after` or `Last-Event-ID`."})
     variant = ma.fields.String(required=True)
     players = ma.fields.Integer(required=True)
     phase = ma.fields.String(
@@ -390,8 +422,9 @@ class TableEventMessageSchema(ma.Schema):
         "(`data` is `{\"retry\": <ms>}`, the same wait, for a client that cannot read the "
         "field).",
         "enum": ["table_reset", "presence", "reconnect"]})
-    id = ma.fields.Integer(metadata={"description": "The version this event brings (what "
-                                     "`Last-Event-ID` resumes after)."})
+    id = ma.fields.String(metadata={"description": "The cursor of the version this event "
+                                    "brings, `EPOCH.VERSION.DIGEST` (what `Last-Event-ID` "
+                                    "resumes after)."})
     data = ma.fields.Nested(TableUpdateSchema, metadata={
         "description": "The table at that version as this seat sees it, with the events "
         "of that version, as JSON on one line."})

@@ -32,6 +32,7 @@ from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
 from thirtyone.web.tables import clocks, fanout, presence, scheduler
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
+from thirtyone.web.tables.cursors import Cursor, table_reset
 from thirtyone.web.tables.ledger import load_table, replay, state_at, store, table_state
 from thirtyone.web.tables.notices import MESSAGES
 from thirtyone.web.tables.problems import stale_version
@@ -64,7 +65,8 @@ class TableEvents(MethodView):
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     @blp.doc(security=[{"seatKey": []}, {}], responses={"200": {
-        "description": "A stream of Server-Sent Events, one per version: `id: <version>` and "
+        "description": "A stream of Server-Sent Events, one per version: `id:` the version's "
+        "cursor (`EPOCH.VERSION.DIGEST`) and "
         "`data:` a `TableUpdate` as JSON (the table as this seat sees it, with the events of "
         "that version); `: keep-alive` comments every 15 s. The stream ends after a few "
         "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does). "
@@ -123,7 +125,10 @@ class TableUpdates(MethodView):
                       description="An Authorization header that is not a bearer key.")
     @blp.alt_response(403, response="FORBIDDEN", description="The key opens no seat here.")
     @blp.alt_response(404, response="NOT_FOUND", description="No such table (or expired).")
-    @blp.alt_response(409, response="CONFLICT", description="`after` is past the table.")
+    @blp.alt_response(409, response="CONFLICT", description="`stale_version`: a bare `after` "
+                      "is past the table; `table_reset`: `after` is not on the table's "
+                      "timeline (past it, or from a timeline the store lost): read the table "
+                      "again (the problem's `detail` names its epoch).")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     @blp.doc(security=[{"seatKey": []}, {}])
@@ -135,16 +140,21 @@ class TableUpdates(MethodView):
         seat = seat_of(record, key if key is not None else query_key(query["key"]))
         presence.touch(record, seat)
         record = scheduler.notice(record)
-        after = record.version if query["after"] is None else query["after"]
-        if after > record.version:
-            raise stale_version(record.version)
+        cursor: Cursor = query["after"] or Cursor(record.version, record.epoch, None)
+        if cursor.version > record.version:
+            # Past the table: a bare version was always refused so; a named one is a
+            # version of a timeline the store lost.
+            raise stale_version(record.version) if cursor.epoch is None \
+                else table_reset(record, cursor)
+        if cursor.lost(record, record.digest if cursor.version == record.version else None):
+            raise table_reset(record, cursor)
         with holding_stream():
-            return _long_poll(record, seat, after, query["wait"])
+            return _long_poll(record, seat, cursor, query["wait"])
 
 
-def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> Response:
+def _long_poll(record: TableRecord, seat: int | None, cursor: Cursor, wait: int) -> Response:
     tables = store()
-    version = record.version
+    after, version = cursor.version, record.version
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
         with tables.listen(record.table) as woken:
@@ -164,15 +174,25 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
                 woken.wait(min(remaining, GONE_CHECK_SECONDS))
     if version != record.version:
         record = tables.load(record.table)
-    events = [event for entry in tables.entries(record.table, after)
+    entries = tables.entries(record.table, after)
+    if entries and entries[0].version == after + 1 and (
+            cursor.lost(record, entries[0].prev) or any(entry.reset for entry in entries)):
+        # The versions after the cursor were played on another timeline than its own.
+        raise table_reset(record, cursor)
+    events = [event for entry in entries
               if entry.version <= record.version for event in entry.events]
     state = table_state(record)
     return jsonify(table_answer(record, record.version, state, seat, events))
 
 
-def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
+def _event_stream(record: TableRecord, seat: int | None, resume: Cursor | None) -> Response:
     tables = store()
-    found = None if after is None or after > record.version else state_at(record, after)
+    after = None if resume is None else resume.version
+    found = None if resume is None or resume.version > record.version \
+        or resume.lost(record, None) else state_at(record, resume.version)
+    if found is not None and resume is not None and resume.lost(
+            record, record.digest if not found[1] else found[1][0].prev):
+        found = None  # the cursor's version has another digest here: a lost timeline
     pending: list[Entry]
     if found is None:
         # No cursor, or one the store cannot rebuild: the stream starts from the table now.
