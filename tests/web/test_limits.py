@@ -166,6 +166,10 @@ def test_every_table_command_and_read_is_limited(tmp_path):
         "name": "Bo", "invitation": invitations[1]}).status_code == 201
     assert_problem(client.post(f"/v1/tables/{table}/seats/2", json={
         "name": "Cy", "invitation": invitations[2]}), 429, "rate_limited")
+    # Taking a seat back is a seat command: the same limit.
+    returns = [client.post(f"/v1/tables/{table}/seats/0/return", headers=headers)
+               for _ in range(2)]
+    assert_problem(returns[-1], 429, "rate_limited")
     for path in (f"/v1/tables/{table}", "/v1/tables"):
         assert [client.get(path).status_code for _ in range(3)] == [200, 200, 200]
         assert_problem(client.get(path), 429, "rate_limited")

@@ -229,6 +229,38 @@ def test_leave_hands_the_seat_to_a_bot_and_the_match_ends(client):
     assert gone.json["code"] == "match_over"
 
 
+def test_a_departed_player_takes_the_seat_back_and_nobody_else_can(client):
+    table, keys = _two_humans(client, options=QUICK)
+    seat_1 = f"/v1/tables/{table}/seats/1/return"
+    early = client.post(seat_1, headers=bearer(keys[1]))
+    assert (early.status_code, early.json["code"]) == (409, "seat_not_handed_over")
+    left = client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[1])).json
+    assert left["seats"][1]["bot"] is not None
+    # Another seat's key, or none, takes nobody's seat.
+    hostile = client.post(seat_1, headers=bearer(keys[0]))
+    assert (hostile.status_code, hostile.json["code"]) == (403, "not_your_seat")
+    anonymous = client.post(seat_1)
+    assert (anonymous.status_code, anonymous.json["code"]) == (401, "seat_key_required")
+    assert client.get(f"/v1/tables/{table}").json["seats"][1]["bot"] is not None
+    before = client.get(f"/v1/tables/{table}").json["version"]
+    back = client.post(f"{seat_1}?lang=ru", headers=bearer(keys[1]))
+    assert back.status_code == 200, back.json
+    assert back.json["seats"][1]["bot"] is None and back.json["version"] == before + 1
+    assert back.json["events"] == [{"type": "seat_returned", "seat": 1,
+                                    "message": "Место 1 снова занято: за него опять играет "
+                                               "игрок."}]
+    # The other seats are told, and the player plays the seat again to the end.
+    assert [event["type"] for event in _events_since(client, table, before)] == ["seat_returned"]
+    answer = back.json
+    for _ in range(300):
+        if answer["is_over"]:
+            break
+        answer = play_one(client, table, keys)
+    assert answer["is_over"]
+    over = client.post(seat_1, headers=bearer(keys[1]))
+    assert (over.status_code, over.json["code"]) == (409, "match_over")
+
+
 def test_when_every_human_is_gone_the_bots_play_the_match_out(client):
     table, keys = _two_humans(client, options=QUICK)
     client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[1]))

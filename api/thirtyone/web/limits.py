@@ -14,7 +14,7 @@ its own setting, from the environment:
 - ``THIRTYONE_LIMIT_STREAMS``: event streams and long polls opened
   (``GET /v1/tables/{table}/events`` and ``.../updates``), 120 per minute;
 - ``THIRTYONE_LIMIT_SEATS``: claiming a seat, replacing an invitation, starting, leaving a
-  table and asking for a rematch, 30 per minute;
+  table, taking a seat back and asking for a rematch, 30 per minute;
 - ``THIRTYONE_LIMIT_KEYS``: rotating a seat's key, 6 per minute (each rotation is a commit
   pushed to every seat);
 - ``THIRTYONE_LIMIT_READS``: reading a table, the lobby and a match record, 600 per minute;
@@ -75,7 +75,7 @@ LIMITED: dict[str, tuple[tuple[str, str], ...]] = {
     "THIRTYONE_LIMIT_STREAMS": (("tables.TableEvents", "GET"), ("tables.TableUpdates", "GET")),
     "THIRTYONE_LIMIT_SEATS": (("tables.SeatClaim", "POST"), ("tables.SeatInvitation", "POST"),
                               ("tables.TableStart", "POST"), ("tables.TableLeave", "POST"),
-                              ("tables.Rematch", "POST")),
+                              ("tables.SeatReturn", "POST"), ("tables.Rematch", "POST")),
     "THIRTYONE_LIMIT_KEYS": (("tables.SeatKey", "POST"),),
     "THIRTYONE_LIMIT_READS": (("tables.Table", "GET"), ("tables.Lobby", "GET"),
                               ("tables.TableRecordDocument", "GET")),

@@ -1,5 +1,5 @@
 """Taking, keeping and giving up a seat: claim it with an invitation, replace an invitation,
-rotate a key, start a waiting table, leave a match.
+rotate a key, start a waiting table, leave a match, take a departed seat back.
 
 Every change is a commit of the table's seats and meta (a new version, pushed to every
 seat); a commit that finds the table moved on is tried again on the new version, so two
@@ -34,6 +34,7 @@ from thirtyone.web.tables.problems import (
     no_such_seat,
     not_your_seat,
     one_seat_each,
+    seat_not_handed_over,
     seat_reserved,
     seat_taken,
     table_started,
@@ -267,4 +268,38 @@ class TableLeave(MethodView):
             return committed, played, events + bot_events
 
         record, state, events = retried(table, leave)
+        return jsonify(table_answer(record, record.version, state, seat, events))
+
+
+@blp.route("/<table>/seats/<int:seat>/return")
+class SeatReturn(MethodView):
+    @blp.doc(operationId="returnToSeat", security=[{"seatKey": []}])
+    @blp.response(200, TableUpdateSchema)
+    @_documented(403, 404, 409, 503)
+    def post(self, table: str, seat: int) -> Response:
+        """Take your seat back from the bot that plays it since you left or missed your
+        turns, while the match is not over: you play it again from the next move (at a
+        clocked table, within what is left of the turn)."""
+
+        def take_back(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
+            record = enforce(record)
+            _in_range(record, seat)
+            if _seat_key(record) != seat:
+                raise not_your_seat(seat)
+            if of(record).phase == Phase.WAITING:
+                raise table_waiting()
+            state = table_state(record)
+            if state.is_over:
+                raise match_over()
+            stored = record.seats[seat]
+            if stored.bot is None:
+                raise seat_not_handed_over(seat)
+            # The count of missed turns starts again: three more before a bot takes over.
+            after = changed(record, seats={seat: SeatRecord(None, stored.key_hash)},
+                            seat_changes={seat: {"missed": 0}})
+            events: list[Any] = [{"type": "seat_returned", "seat": seat}]
+            commit_change(record, after, events)
+            return load_table(table), state, events
+
+        record, state, events = retried(table, take_back)
         return jsonify(table_answer(record, record.version, state, seat, events))

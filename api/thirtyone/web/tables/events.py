@@ -1,6 +1,6 @@
-"""The events a hosted table's own life adds to the engine's (a seat claimed, left or handed
-to a bot, the autopilot, the deal of a waiting table, a rematch): their types alone, which the
-contract reads without the web layer that words them (:mod:`.notices`)."""
+"""The events a hosted table's own life adds to the engine's (a seat claimed, left, handed
+to a bot or taken back, the autopilot, the deal of a waiting table, a rematch): their types
+alone, which the contract reads without the web layer that words them (:mod:`.notices`)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,12 @@ class SeatToBot(TypedDict):
     bot: str
 
 
+class SeatReturned(TypedDict):
+    type: Literal["seat_returned"]
+    seat: int
+    """Its player took it back from the bot that played it."""
+
+
 class Autopilot(TypedDict):
     type: Literal["autopilot"]
     seat: int
@@ -44,7 +50,8 @@ class RematchOpened(TypedDict):
     """The rematch's table."""
 
 
-TableEvent = SeatClaimed | TableStarted | SeatLeft | SeatToBot | Autopilot | RematchOpened
+TableEvent = (SeatClaimed | TableStarted | SeatLeft | SeatToBot | SeatReturned | Autopilot
+              | RematchOpened)
 """Any event of a table's life (the contract's ``Event`` union holds them beside the
 engine's)."""
 

@@ -2,7 +2,8 @@
 
 The events of a version are the engine's (moves, deals, results) and these, all public:
 ``seat_claimed`` (seat, name), ``table_started`` (seed_sha256, the seats given to bots),
-``seat_left`` and ``seat_to_bot`` (seat, bot: its level), ``autopilot`` (seat: its time ran
+``seat_left`` and ``seat_to_bot`` (seat, bot: its level), ``seat_returned`` (seat: its
+player took it back from the bot), ``autopilot`` (seat: its time ran
 out and a bot moved for it) and ``rematch`` (table: the next table).
 """
 
@@ -19,6 +20,7 @@ MESSAGES: dict[str, str] = {
     "table_started": N_("Every seat is taken: the cards are dealt."),
     "seat_left": N_("Seat {seat} left the match; a bot plays it from now on."),
     "seat_to_bot": N_("Seat {seat} missed three turns in a row; a bot plays it from now on."),
+    "seat_returned": N_("Seat {seat} is back: its player plays it again."),
     "autopilot": N_("Seat {seat} ran out of time; the autopilot moved for it."),
     "rematch": N_("A rematch is open at table {table}."),
 }

@@ -121,6 +121,14 @@ def seat_played_by_bot(seat: int) -> Problem:
     )
 
 
+def seat_not_handed_over(seat: int) -> Problem:
+    return Problem(
+        409, "seat_not_handed_over",
+        N_("Seat {seat} is played by its player: there is no seat to take back."),
+        title=N_("Conflict"), seat=seat,
+    )
+
+
 def no_such_seat(seat: int) -> Problem:
     return Problem(404, "no_such_seat", N_("This table has no seat {seat}."), seat=seat)
 
