@@ -5,6 +5,8 @@ rematch, the lobby and the match record."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -471,3 +473,42 @@ def test_a_public_table_seats_one_player_per_client_under_names_of_their_own(cli
     later = lobby.time.time() + lobby.IDLE_SECONDS + 1
     monkeypatch.setattr(lobby.time, "time", lambda: later)
     assert client.get("/v1/tables?limit=100").json["tables"] == []
+
+
+def test_a_closed_tab_is_pushed_as_gone_at_once(store_url):  # noqa: F811
+    # The keep-alive and the window as deployed: the old way told it 15 to 45 s later.
+    app = _make_app(store_url, TABLE_KEEPALIVE_SECONDS=15.0, TABLE_PRESENCE_SECONDS=30.0,
+                    TABLE_STREAM_SECONDS=20.0)
+    client = app.test_client()
+    table, keys = _two_humans(client)
+
+    def first_data(stream) -> dict[str, Any]:
+        for chunk in stream.response:
+            if b"data: " in chunk:
+                return json.loads(chunk.split(b"data: ", 1)[1])
+        raise AssertionError("the stream ended")
+
+    # Each stream is read (and closed) by one thread: a request's context is its thread's.
+    opened, close = threading.Event(), threading.Event()
+
+    def their_tab() -> None:
+        theirs = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[1]),
+                            buffered=False)
+        first_data(theirs)
+        opened.set()
+        close.wait(30)
+        theirs.close()  # the second player's tab is closed
+
+    tab = threading.Thread(target=their_tab)
+    tab.start()
+    assert opened.wait(30)
+    mine = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]), buffered=False)
+    assert [seat["connected"] for seat in first_data(mine)["seats"]] == [True, True]
+    closed = time.monotonic()
+    close.set()
+    tab.join(30)
+    told = next(chunk for chunk in mine.response if b"data: " in chunk)
+    mine.close()
+    assert told.startswith(b"event: presence\n") and time.monotonic() - closed < 10
+    seats = json.loads(told.split(b"data: ", 1)[1])["seats"]
+    assert [seat["connected"] for seat in seats] == [True, False]

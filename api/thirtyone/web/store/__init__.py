@@ -472,6 +472,10 @@ class TableStore(ABC):
         """Note that ``seat`` was seen at ``when`` (Unix time): a request, or an open stream."""
 
     @abstractmethod
+    def gone(self, table: str, seat: int) -> None:
+        """Forget when ``seat`` was seen: its player closed the last stream it had here."""
+
+    @abstractmethod
     def seen(self, table: str) -> dict[int, float]:
         """When each seat of ``table`` was last seen (seats never seen are left out)."""
 

@@ -601,6 +601,13 @@ class RedisStore(TableStore):
             self._refresh(error)
             raise _unavailable(error) from error
 
+    def gone(self, table: str, seat: int) -> None:
+        try:
+            self._node(table).hdel(_presence_key(table), str(seat))
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+
     def seen(self, table: str) -> dict[int, float]:
         try:
             stored = self._node(table).hgetall(_presence_key(table))

@@ -337,6 +337,10 @@ class SQLiteStore(TableStore):
             "ON CONFLICT (table_id, seat) DO UPDATE SET seen = MAX(seen, excluded.seen)",
             (table, seat, when)))
 
+    def gone(self, table: str, seat: int) -> None:
+        self._run(lambda connection: connection.execute(
+            "DELETE FROM presence WHERE table_id = ? AND seat = ?", (table, seat)))
+
     def seen(self, table: str) -> dict[int, float]:
         rows = self._run(lambda connection: connection.execute(
             "SELECT seat, seen FROM presence WHERE table_id = ?", (table,)).fetchall())

@@ -5,6 +5,12 @@ Each request with a seat's key, and each open stream at every keep-alive (15 s),
 seat as seen in the store, so that every instance behind a load balancer tells the same. One
 process writes a seat's time at most every third of the window, and reads a table's times at
 most once a second: presence costs the store little however many requests and streams come.
+
+A closed tab is not a 30-second wait: when the last stream a seat has open in this process
+ends, the seat's time is forgotten (:func:`stream_closed`) and the table's streams here are
+woken, which push ``event: presence`` at once (streams on other instances tell it at their
+next keep-alive). A seat that still has a stream on another instance is seen again at that
+stream's next keep-alive.
 """
 
 from __future__ import annotations
@@ -28,6 +34,27 @@ class Presence:
         self._lock = threading.Lock()
         self._written: dict[tuple[str, int], float] = {}
         self._read: dict[str, tuple[float, dict[int, float]]] = {}
+        self._streams: dict[tuple[str, int], int] = {}
+
+    def opened(self, table: str, seat: int) -> None:
+        with self._lock:
+            self._streams[(table, seat)] = self._streams.get((table, seat), 0) + 1
+
+    def closed(self, table: str, seat: int) -> bool:
+        """Whether the stream that ended was the seat's last one here: then its time is
+        forgotten, here and in the store."""
+        with self._lock:
+            left = self._streams.pop((table, seat), 1) - 1
+            if left > 0:
+                self._streams[(table, seat)] = left
+                return False
+            self._written.pop((table, seat), None)
+            cached = self._read.get(table)
+            if cached is not None:
+                cached[1].pop(seat, None)
+        with contextlib.suppress(StoreUnavailable):  # a hint: the window ends it anyway
+            store().gone(table, seat)
+        return True
 
     def touch(self, table: str, seat: int, window: float) -> None:
         now = time.time()
@@ -73,6 +100,19 @@ def touch(record: TableRecord, seat: int | None) -> None:
     """Note that ``seat`` (None: a spectator, not noted) is at the table now."""
     if seat is not None:
         _presence().touch(record.table, seat, window())
+
+
+def stream_opened(record: TableRecord, seat: int | None) -> None:
+    """A stream of ``seat`` (None: a spectator, not counted) opened in this process."""
+    if seat is not None:
+        _presence().opened(record.table, seat)
+
+
+def stream_closed(record: TableRecord, seat: int | None) -> None:
+    """A stream of ``seat`` ended: if it was its last here, the seat is gone at once, and the
+    table's streams in this process wake to tell it."""
+    if seat is not None and _presence().closed(record.table, seat):
+        store().hub.notify(record.table)
 
 
 def connected(record: TableRecord) -> list[bool]:

@@ -7,12 +7,14 @@ store's timeline (the store lost versions and the table went on on a new epoch, 
 to the cursor) the stream sends ``event: table_reset`` with the table as it is now and goes
 on from there: the client replaces what it showed. When a player comes or goes with no move
 (a stream opened or closed), ``event: presence`` brings the table as it is now, its seats'
-``connected`` changed, at the next keep-alive. When the instance stops, every stream ends
-with ``event: reconnect`` and a jittered ``retry:``.
+``connected`` changed, at the next keep-alive; at once when a seat's last stream on this
+instance ends (a closed tab is noticed within half a second, see :mod:`.presence`). When the
+instance stops, every stream ends with ``event: reconnect`` and a jittered ``retry:``.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -73,7 +75,8 @@ class TableEvents(MethodView):
         "`event: table_reset` carries the table as it is now when the stream's cursor is no "
         "longer on the table's timeline (past the table, before the kept log, or lost by the "
         "store): replace what you showed. `event: presence` carries the table as it is now "
-        "when a seat's `connected` changed with no move (sent at a keep-alive). "
+        "when a seat's `connected` changed with no move (sent at a keep-alive, or at once "
+        "when a seat's last stream ends). "
         "`event: reconnect` is the last event of an instance that stops: reconnect after "
         "its `retry:`.",
         "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
@@ -210,10 +213,12 @@ def _event_stream(record: TableRecord, seat: int | None, resume: Cursor | None) 
         nonlocal state, pending, record
         yield b"retry: 1000\n\n"
         metrics.OPEN_STREAMS.inc()
+        presence.stream_opened(record, seat)
         try:
             yield from follow()
         finally:
             metrics.OPEN_STREAMS.dec()
+            presence.stream_closed(record, seat)
 
     def follow() -> Iterator[bytes]:
         nonlocal state, pending, record
@@ -289,18 +294,35 @@ def _event_stream(record: TableRecord, seat: int | None, resume: Cursor | None) 
                 pause = min(keepalive, remaining)
                 if limit is not None and limit > time.time():
                     pause = min(pause, limit - time.time() + 0.01)
-                if not pending and not woken.wait(pause):
-                    quiet = True
+                if not pending:
+                    woke = _wait(woken, pause)
+                    if woke is None:
+                        return  # the client is gone: its seat is, at once
+                    quiet = not woke
                     now_connected = presence.connected(record)
                     if now_connected != shown:
-                        # Someone came or went without a move: no version tells it.
+                        # Someone came or went without a move (a closed tab wakes the
+                        # table's streams): no version tells it.
                         shown = now_connected
                         yield fanout.event(record, cursor, digest, state, seat, [],
                                            "presence")[0]
-                    else:
+                    elif quiet:
                         yield b": keep-alive\n\n"
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _wait(woken: threading.Event, seconds: float) -> bool | None:
+    """Wait up to ``seconds`` for ``woken``: whether it was set, or None as soon as the client
+    closed its connection (a closed tab is noticed in half a second, not at the next
+    keep-alive's failed write)."""
+    deadline = time.monotonic() + seconds
+    while (remaining := deadline - time.monotonic()) > 0:
+        if woken.wait(min(remaining, GONE_CHECK_SECONDS)):
+            return True
+        if client_gone():
+            return None
+    return False
