@@ -159,6 +159,38 @@ def test_leave_hands_the_seat_to_the_computer(server, new_player):
     assert player.errors == []
 
 
+def _post(url: str, body: dict | None = None, key: str | None = None) -> dict:
+    import urllib.request
+
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    request = urllib.request.Request(url, data=json.dumps(body or {}).encode(), headers=headers,
+                                     method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def test_a_player_who_left_takes_the_seat_back(server, new_player):
+    # Two humans: the other never moves, so the match waits for them while the page's player
+    # is away and back.
+    created = _post(f"{server}/v1/tables", {"variant": "scat", "players": 2})
+    table = created["table"]
+    _post(f"{server}/v1/tables/{table}/seats/1",
+          {"invitation": created["seats"][1]["invitation"], "name": "Bo"})
+    player = new_player(seed=45)
+    player.page.goto(f"{server}/play#table={table}&key={created['seats'][0]['key']}")
+    player.settled()
+    player.page.locator("[data-leave]").click()
+    player.page.locator("[data-leave][aria-pressed='true']").click()
+    player.page.locator("[data-return]").click()
+    # The seat is the player's again: Leave is offered again, the computer is gone from it.
+    player.page.wait_for_selector("button[data-leave]")
+    assert "computer" not in seat_text(player, 0)
+    assert player.page.locator("[data-return]").count() == 0
+    assert player.errors == []
+
+
 def play_to_the_end(players) -> None:
     host = players[0]
     for _ in range(400):

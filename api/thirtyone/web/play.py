@@ -225,6 +225,7 @@ TEXTS: dict[str, str] = {
     "leave": N_("Leave the match"),
     "leave_confirm": N_("Leave for good: the computer plays your seat"),
     "leave_table": N_("Leave the table"),
+    "take_seat_back": N_("Take my seat back"),
     "departed": N_("left: the computer plays"),
     "seat_bot_played": N_("{name} (the computer played the seat)"),
     "your_seat_bot": N_("the computer in your seat"),

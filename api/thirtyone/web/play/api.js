@@ -94,6 +94,9 @@ export const claimSeat = (table, seat, { invitation, name, entropy }) =>
   });
 export const startTable = (table, key) => call("POST", `${tablePath(table)}/start`, { key });
 export const leaveTable = (table, key) => call("POST", `${tablePath(table)}/leave`, { key });
+/** Take back the seat the computer plays since its player left (or missed three turns). */
+export const returnToSeat = (table, key, seat) =>
+  call("POST", `${tablePath(table)}/seats/${seat}/return`, { key });
 export const rematch = (table, key) => call("POST", `${tablePath(table)}/rematch`, { key });
 export const publicTables = () => call("GET", "/v1/tables");
 export const getRecord = (table) => call("GET", `${tablePath(table)}/record`);

@@ -2,7 +2,7 @@
 // Rematch, Hint, a record to check, a link to copy; each sent to the API, its answer handed
 // to the TableView like the stream's.
 import {
-  ApiError, getAdvice, getRecord, leaveTable, playMove, rematch, startTable,
+  ApiError, getAdvice, getRecord, leaveTable, playMove, rematch, returnToSeat, startTable,
 } from "./api.js";
 import { announce } from "./dom.js";
 import { t } from "./i18n.js";
@@ -12,7 +12,8 @@ import { remember } from "./storage.js";
 /** A click anywhere on the table, sent on by the control it pressed. */
 export function clicked(ui, event) {
   const control = event.target.closest("[data-move], [data-select], [data-copy], [data-hint], "
-    + "[data-show-log], [data-start], [data-leave], [data-rematch], [data-check-record], "
+    + "[data-show-log], [data-start], [data-leave], [data-return], [data-rematch], "
+    + "[data-check-record], "
     + "[data-retry]");
   if (!control || control.disabled) return;
   if (control.hasAttribute("data-retry")) {
@@ -23,6 +24,8 @@ export function clicked(ui, event) {
     if (ui.leaving) act(ui, () => leaveTable(ui.table, ui.key));
     ui.leaving = !ui.leaving;
     ui.render();
+  } else if (control.hasAttribute("data-return")) {
+    act(ui, () => returnToSeat(ui.table, ui.key, ui.answer.seat));
   } else if (control.hasAttribute("data-rematch")) {
     joinRematch(ui);
   } else if (control.hasAttribute("data-check-record")) {

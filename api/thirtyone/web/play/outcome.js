@@ -173,7 +173,10 @@ export function leave(ui) {
   // Out of the match, or left already (the computer plays the seat): nothing to hand over,
   // and no reason to watch the rest: the lobby at once, for a new game or not.
   if (answer.view?.seats?.[answer.seat]?.eliminated || ui.isBot(answer.seat)) {
-    return [h("a", { class: "button", href: location.pathname, "data-new-game": "" },
+    // Left, but still in the match: the seat can be taken back from the computer.
+    const back = departed(answer, answer.seat) && !answer.view?.seats?.[answer.seat]?.eliminated
+      ? [h("button", { type: "button", "data-return": "" }, t("take_seat_back")), " "] : [];
+    return [...back, h("a", { class: "button", href: location.pathname, "data-new-game": "" },
       t("new_game")), " ",
     h("a", { class: "leave", href: location.pathname, "data-leave-table": "" }, t("leave_table"))];
   }
