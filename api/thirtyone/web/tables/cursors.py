@@ -9,9 +9,9 @@ it never saw as if it followed the 40 it did see. So every version a client is s
 it). A cursor is on the table's timeline when its epoch is the table's and the store's
 digest of its version starts with its digest; else the stream sends ``table_reset`` and the
 long poll answers 409 ``table_reset`` naming the table's epoch. An answer whose version's
-digest is not at hand (a move's, before it is read back) names it ``EPOCH.VERSION``: only
-the epoch is checked then. A bare ``VERSION`` (a client from before cursors) is taken as
-it always was.
+digest is not at hand (a move's, when another commit of this process came right after it;
+an opened table's) names it ``EPOCH.VERSION``: only the epoch is checked then. A bare
+``VERSION`` (a client from before cursors) is taken as it always was.
 
 A cursor past the table is reset, but never moves the table onto a new epoch above it (as
 :func:`.ledger.catch_up` does for a version this process served): anyone may send any

@@ -128,12 +128,20 @@ def committed(record: TableRecord, key: str, body: dict[str, Any],
 def original(record: TableRecord, version: int) -> tuple[GameState, list[dict[str, Any]]]:
     """The state at ``version`` and the events of the entry that made it: what the request
     that made it was answered."""
+    state, events, _ = original_entry(record, version)
+    return state, events
+
+
+def original_entry(record: TableRecord,
+                   version: int) -> tuple[GameState, list[dict[str, Any]], str]:
+    """:func:`original`, with the digest of ``version`` (its answer's cursor names it)."""
     found = state_at(record, version)
     if found is None:
         raise expired(version)
+    digest = record.digest if not found[1] else found[1][0].prev
     if version == 0:
-        return found[0], []
+        return found[0], [], digest
     log = store().entries(record.table, version - 1)
     if not log or log[0].version != version:
         raise expired(version)
-    return found[0], log[0].events
+    return found[0], log[0].events, log[0].digest

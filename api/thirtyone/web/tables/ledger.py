@@ -281,6 +281,13 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
     return entry.version
 
 
+def digest_of(table: str, version: int) -> str | None:
+    """The digest of ``version`` of ``table`` if it is the newest this process holds (one it
+    just committed, say), else None."""
+    seen = _states().seen(table)
+    return seen[1] if seen is not None and seen[0] == version else None
+
+
 def state_at(record: TableRecord, version: int) -> tuple[GameState, list[Entry]] | None:
     """The table's state at ``version`` and the log's entries after it, up to the record's
     version; None when the log no longer reaches back to ``version``. Replays fewer than

@@ -18,7 +18,7 @@ from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.clocks import enforce
-from thirtyone.web.tables.ledger import commit, load_table, table_state
+from thirtyone.web.tables.ledger import commit, digest_of, load_table, table_state
 from thirtyone.web.tables.life import TableSpec, life_meta, open_table
 from thirtyone.web.tables.playing import play
 from thirtyone.web.tables.presence import touch
@@ -235,13 +235,14 @@ class TableMoves(MethodView):
             if done is None:
                 raise
             return _original(record, done.version, seat)
-        return jsonify(table_answer(clock or record, version, moved, seat, events + bot_events))
+        return jsonify(table_answer(clock or record, version, moved, seat, events + bot_events,
+                                    digest_of(record.table, version)))
 
 
 def _original(record: TableRecord, version: int, seat: int | None) -> Response:
     """The answer a move committed at ``version`` got, for its retry."""
     record = load_table(record.table)
-    state, events = idempotency.original(record, version)
-    answer = jsonify(table_answer(record, version, state, seat, events))
+    state, events, digest = idempotency.original_entry(record, version)
+    answer = jsonify(table_answer(record, version, state, seat, events, digest))
     answer.headers[idempotency.REPLAYED] = "true"
     return answer
