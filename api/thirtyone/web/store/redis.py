@@ -649,9 +649,10 @@ class RedisStore(TableStore):
             node = self._node(table)
             by_node.setdefault(id(node), (node, []))[1].append(table)
         swept: dict[str, Swept] = {}
+        failed: Exception | None = None
         with metrics.store_call("sweep"):
-            try:
-                for node, tables in by_node.values():
+            for node, tables in by_node.values():
+                try:
                     touch = self._script(node)[3]
                     with node.pipeline(transaction=False) as pipe:
                         for table in tables:
@@ -669,9 +670,12 @@ class RedisStore(TableStore):
                             swept[table] = Swept(
                                 {int(seat): float(at) for seat, at in stored.items()},
                                 int(version), (digest or b"").decode())
-            except _UNAVAILABLE as error:
-                self._refresh(error)
-                raise _unavailable(error) from error
+                except _UNAVAILABLE as error:
+                    # A cluster node down: its tables are left out, the others' swept.
+                    self._refresh(error)
+                    failed = error
+        if failed is not None and not swept:
+            raise _unavailable(failed) from failed
         return swept
 
     def list_public(self, table: str, when: float) -> None:
