@@ -6,7 +6,6 @@
    browsers load no module and fetch no file from disk (file://, the offline archive), where
    the scorer stays hidden. */
 (() => {
-
   const percent = (lang) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 });
   const format = (template, params) => template.replace(/\{(\w+)\}/g, (_, name) => params[name]);
 
