@@ -66,7 +66,8 @@
   const scorers = document.querySelectorAll(".hand-scorer[data-table]");
   if (scorers.length && location.protocol !== "file:") {
     import("./thirtyone/tables.js").then(({ HandTable }) => {
-      for (const scorer of scorers) start(scorer, HandTable);
-    });
+      // A table that does not load leaves its scorer hidden, as without the script.
+      for (const scorer of scorers) start(scorer, HandTable).catch(() => {});
+    }).catch(() => {});
   }
 })();
