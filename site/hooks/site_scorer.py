@@ -5,7 +5,8 @@ The page's script (docs/en/javascripts/scorer.js) scores with the npm package's 
 (clients/ts; its two runtime modules, committed in the play page's vendor folder, are copied
 to ``javascripts/thirtyone/``) from the preset's hand table, written beside the pages as
 ``hand-tables/<preset>.bin`` (what ``GET /v1/hand-tables/<preset>`` serves). Once the page is
-loaded, scoring needs no network. Without the script, or from disk (the offline archive), the scorer stays hidden.
+loaded, scoring needs no network. Without the script, or from disk (the offline archive),
+the scorer stays hidden.
 """
 
 from __future__ import annotations
