@@ -5,6 +5,7 @@ rematch, the lobby and the match record."""
 from __future__ import annotations
 
 import json
+import queue
 import threading
 import time
 from typing import Any
@@ -490,6 +491,7 @@ def test_a_closed_tab_is_pushed_as_gone_at_once(store_url):  # noqa: F811
 
     # Each stream is read (and closed) by one thread: a request's context is its thread's.
     opened, close = threading.Event(), threading.Event()
+    pushed: queue.Queue[bytes | None] = queue.Queue()
 
     def their_tab() -> None:
         theirs = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[1]),
@@ -499,16 +501,30 @@ def test_a_closed_tab_is_pushed_as_gone_at_once(store_url):  # noqa: F811
         close.wait(30)
         theirs.close()  # the second player's tab is closed
 
+    def my_tab() -> None:
+        mine = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]),
+                          buffered=False)
+        for chunk in mine.response:
+            if b"data: " in chunk:
+                pushed.put(chunk)
+                if chunk.startswith(b"event: presence"):
+                    break
+        pushed.put(None)
+        mine.close()
+
     tab = threading.Thread(target=their_tab)
     tab.start()
     assert opened.wait(30)
-    mine = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]), buffered=False)
-    assert [seat["connected"] for seat in first_data(mine)["seats"]] == [True, True]
+    threading.Thread(target=my_tab, daemon=True).start()
+    first = pushed.get(timeout=30)
+    assert first is not None
+    assert [seat["connected"] for seat in json.loads(first.split(b"data: ", 1)[1])["seats"]] \
+        == [True, True]
+    time.sleep(0.5)  # my stream waits for news
     closed = time.monotonic()
     close.set()
-    tab.join(30)
-    told = next(chunk for chunk in mine.response if b"data: " in chunk)
-    mine.close()
-    assert told.startswith(b"event: presence\n") and time.monotonic() - closed < 10
+    told = pushed.get(timeout=30)
+    assert told is not None and told.startswith(b"event: presence\n")
+    assert time.monotonic() - closed < 10
     seats = json.loads(told.split(b"data: ", 1)[1])["seats"]
     assert [seat["connected"] for seat in seats] == [True, False]

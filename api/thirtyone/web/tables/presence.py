@@ -1,27 +1,32 @@
 """Who is at the table now: a seat is connected while its stream is open or it made a
 request in the last ``TABLE_PRESENCE_SECONDS`` (30 s by default).
 
-Each request with a seat's key, and each open stream at every keep-alive (15 s), notes the
-seat as seen in the store, so that every instance behind a load balancer tells the same. One
-process writes a seat's time at most every third of the window, and reads a table's times at
-most once a second: presence costs the store little however many requests and streams come.
+Each request with a seat's key notes the seat as seen in the store, so that every instance
+behind a load balancer tells the same. One process writes a seat's time at most every third of
+the window, and reads a table's times at most once a second. The open streams of a process
+cost less still: one sweeper thread per process notes all their seats, and reads their
+tables' times and versions, in one store call every keep-alive period (at most a third of the
+window) however many streams are open; an idle stream reads nothing itself (see :func:`hold`).
 
 A closed tab is not a 30-second wait: when the last stream a seat has open in this process
-ends, the seat's time is forgotten (:func:`stream_closed`) and the table's streams here are
+ends, the seat's time is forgotten (here and in the store) and the table's streams here are
 woken, which push ``event: presence`` at once (streams on other instances tell it at their
-next keep-alive). A seat that still has a stream on another instance is seen again at that
-stream's next keep-alive.
+next sweep). A seat that still has a stream on another instance is seen again at that
+instance's next sweep.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
+from collections import Counter
+from collections.abc import Iterator
 
 from flask import current_app
 
-from thirtyone.web.store import StoreUnavailable, TableRecord
+from thirtyone.web.store import StoreUnavailable, Swept, TableRecord, TableStore
 from thirtyone.web.tables.ledger import store
 
 READ_SECONDS = 1.0
@@ -34,27 +39,82 @@ class Presence:
         self._lock = threading.Lock()
         self._written: dict[tuple[str, int], float] = {}
         self._read: dict[str, tuple[float, dict[int, float]]] = {}
-        self._streams: dict[tuple[str, int], int] = {}
+        # The seats of this process's open streams (None: a spectator), counted by table.
+        self._held: dict[str, Counter[int | None]] = {}
+        # What the last sweep saw of those tables, and when it began (monotonic).
+        self._swept: dict[str, Swept] = {}
+        self._swept_at = 0.0
+        self._sweeper_pid: int | None = None
 
-    def opened(self, table: str, seat: int) -> None:
+    @contextlib.contextmanager
+    def hold(self, tables: TableStore, table: str, seat: int | None,
+             period: float) -> Iterator[None]:
         with self._lock:
-            self._streams[(table, seat)] = self._streams.get((table, seat), 0) + 1
+            self._held.setdefault(table, Counter())[seat] += 1
+            if self._sweeper_pid != os.getpid():
+                # One per process: a gunicorn worker forked from a master runs its own.
+                self._sweeper_pid = os.getpid()
+                threading.Thread(target=self._sweep, args=(tables, period), daemon=True,
+                                 name="thirtyone-presence-sweeper").start()
+        try:
+            yield
+        finally:
+            with self._lock:
+                held = self._held[table]
+                held[seat] -= 1
+                last = held[seat] <= 0
+                if last:
+                    del held[seat]
+                if not held:
+                    del self._held[table]
+                    self._swept.pop(table, None)
+            if last and seat is not None:
+                self._gone(tables, table, seat)
 
-    def closed(self, table: str, seat: int) -> bool:
-        """Whether the stream that ended was the seat's last one here: then its time is
-        forgotten, here and in the store."""
+    def _gone(self, tables: TableStore, table: str, seat: int) -> None:
+        """The seat's last stream here ended: it is gone at once, and the table's streams
+        here wake to tell it."""
         with self._lock:
-            left = self._streams.pop((table, seat), 1) - 1
-            if left > 0:
-                self._streams[(table, seat)] = left
-                return False
             self._written.pop((table, seat), None)
-            cached = self._read.get(table)
-            if cached is not None:
-                cached[1].pop(seat, None)
+            for seen in (self._read.get(table, (0.0, {}))[1],
+                         getattr(self._swept.get(table), "seen", {})):
+                seen.pop(seat, None)
         with contextlib.suppress(StoreUnavailable):  # a hint: the window ends it anyway
-            store().gone(table, seat)
-        return True
+            tables.gone(table, seat)
+        tables.hub.notify(table)
+
+    def _sweep(self, tables: TableStore, period: float) -> None:
+        """Every ``period``, while this process holds streams: one store call for them all.
+        The thread ends with the last stream (the next one starts another)."""
+        while True:
+            with self._lock:
+                if not self._held:
+                    self._sweeper_pid = None
+                    return
+                seats = {table: [seat for seat in held if seat is not None]
+                         for table, held in self._held.items()}
+            began, now = time.monotonic(), time.time()
+            try:
+                swept = tables.sweep(seats, now)
+            except StoreUnavailable:
+                swept = None  # the streams go on with what they knew; the next sweep retries
+            if swept is not None:
+                with self._lock:
+                    self._swept = {table: seen for table, seen in swept.items()
+                                   if table in self._held}
+                    self._swept_at = began
+                    for table, held in seats.items():
+                        for seat in held:
+                            self._written[(table, seat)] = now
+            time.sleep(max(0.0, period - (time.monotonic() - began)))
+
+    def head(self, table: str, since: float) -> Swept | None:
+        """What the last sweep saw of ``table``, if that sweep began after ``since``
+        (monotonic): a version read before a stream's own last update may be behind it."""
+        with self._lock:
+            if self._swept_at <= since:
+                return None
+            return self._swept.get(table)
 
     def touch(self, table: str, seat: int, window: float) -> None:
         now = time.time()
@@ -67,12 +127,19 @@ class Presence:
             cached = self._read.get(table)
             if cached is not None:
                 cached[1][seat] = now
+            swept = self._swept.get(table)
+            if swept is not None:
+                swept.seen[seat] = now
         with contextlib.suppress(StoreUnavailable):  # a hint: the request itself goes on
             store().touch(table, seat, now)
 
     def seen(self, table: str) -> dict[int, float]:
         now = time.time()
         with self._lock:
+            swept = self._swept.get(table)
+            if swept is not None:
+                # A table of this process's streams: the sweeper reads its times.
+                return swept.seen
             cached = self._read.get(table)
             if cached is not None and now - cached[0] < READ_SECONDS:
                 return cached[1]
@@ -102,17 +169,24 @@ def touch(record: TableRecord, seat: int | None) -> None:
         _presence().touch(record.table, seat, window())
 
 
-def stream_opened(record: TableRecord, seat: int | None) -> None:
-    """A stream of ``seat`` (None: a spectator, not counted) opened in this process."""
-    if seat is not None:
-        _presence().opened(record.table, seat)
+def period() -> float:
+    """How often the sweeper notes and reads the tables of this process's streams."""
+    return min(float(current_app.config["TABLE_KEEPALIVE_SECONDS"]), window() / 3)
 
 
-def stream_closed(record: TableRecord, seat: int | None) -> None:
-    """A stream of ``seat`` ended: if it was its last here, the seat is gone at once, and the
-    table's streams in this process wake to tell it."""
-    if seat is not None and _presence().closed(record.table, seat):
-        store().hub.notify(record.table)
+@contextlib.contextmanager
+def hold(tables: TableStore, record: TableRecord, seat: int | None) -> Iterator[None]:
+    """While an open stream of ``seat`` (None: a spectator) follows ``record``'s table: its
+    seat is noted as seen, and the table's times and version read, by this process's sweeper
+    (see :func:`head`), in one store call for every stream of the process."""
+    with _presence().hold(tables, record.table, seat, period()):
+        yield
+
+
+def head(record: TableRecord, since: float) -> Swept | None:
+    """The version (and digest) the sweeper last saw ``record``'s table at, if it looked after
+    ``since`` (a :func:`time.monotonic` time); None when it did not, or the table is gone."""
+    return _presence().head(record.table, since)
 
 
 def connected(record: TableRecord) -> list[bool]:
