@@ -446,6 +446,9 @@ def test_a_public_table_seats_one_player_per_client_under_names_of_their_own(cli
     def elsewhere(number: int) -> dict[str, Any]:
         return {"environ_overrides": {"REMOTE_ADDR": f"198.51.100.{number}"}}
 
+    # The creator's own address (a loopback one is bound by nothing: every client of a server
+    # on one's own machine shares it).
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.200"
     opened = create_table(client, players=4, public=True, name="Ana")
     table = opened["table"]
     url = f"/v1/tables/{table}/seats"

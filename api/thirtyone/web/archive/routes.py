@@ -42,7 +42,8 @@ class RecordsQuerySchema(Schema):
         unknown = ma.EXCLUDE
 
     player = ma.fields.String(required=True, validate=length(1, 128), metadata={
-        "description": "A seat's name (any case) or the SHA-256 of a seat's key, in hex."})
+        "description": "A seat's name (any case) or the SHA-256 of a seat's key, in hex.",
+        "example": "Anna"})
     offset = ma.fields.Integer(load_default=0, validate=between(0, 100_000),
                                metadata={"description": "Matches to skip."})
     limit = ma.fields.Integer(load_default=PAGE, validate=between(1, 100),
