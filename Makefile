@@ -42,12 +42,14 @@ translations: $(STAMP)
 	$(BIN)/pybabel compile --statistics -d translations -D messages
 
 # The site is rebuilt only when what it is made of changed: its pages, hooks, data and theme,
-# the catalogs it reads, the contract and the engine it documents (not the web layer). Each
+# the catalogs it reads, the contract and the engine it documents (not the web layer, but the
+# package modules its hand scorer copies from the play page's vendor folder). Each
 # file gets its gzip and brotli copies, which the server sends to clients that take them.
 SITE_STAMP := build/site/.built
 SITE_SOURCES := site/mkdocs.yml $(shell find site/docs site/hooks site/data site/overrides -type f \
 	-not -name '*.pyc') $(wildcard translations/*/LC_MESSAGES/*.po) openapi.yaml \
-	$(shell find api/thirtyone -name '*.py' -not -path 'api/thirtyone/web/*')
+	$(shell find api/thirtyone -name '*.py' -not -path 'api/thirtyone/web/*') \
+	$(wildcard api/thirtyone/web/play/vendor/thirtyone/*.js)
 
 $(SITE_STAMP): $(STAMP) $(SITE_SOURCES)
 	$(BIN)/mkdocs build --strict --quiet -f site/mkdocs.yml

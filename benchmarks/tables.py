@@ -18,6 +18,11 @@ its own ``redis-server`` and gunicorn servers as ``thirtyone serve`` runs them (
 - 1,000 open streams on one worker: its resident memory. Target: <= 200 MB;
 - ``/healthz`` p99 with wrk while 50 sockets hold half-sent requests. Target: <= 50 ms.
 
+And idle streams (``--idle-streams N`` runs these alone, N = 1,000 by default): N streams open on
+one worker (ten to a table) with nothing happening, over two keep-alive periods (30 s): the
+worker's CPU as a % of a core, with SQLite and with Redis (and Redis's own CPU). Target:
+<= 0.5% of a core per 1,000 streams.
+
 And the distributed store (``--store`` runs these alone), on a Redis Cluster of six nodes
 (``deploy/redis/cluster-node.conf``: three primaries, three replicas) started here too:
 
@@ -69,7 +74,8 @@ HALF_OPEN = 50
 TARGETS = {"move_ratio": 0.70, "push_redis_ms": 50.0, "push_sqlite_ms": 250.0,
            "streams_rss_mb": 200.0, "healthz_p99_ms": 50.0, "cluster_ratio": 0.90,
            "push_cluster_ms": 50.0, "resume_ratio": 2.0, "move_cpu_ms": 3.0,
-           "read_cpu_ms": 1.0, "redis_cpu_ms": 0.2}
+           "read_cpu_ms": 1.0, "redis_cpu_ms": 0.2, "idle_core_percent": 0.5}
+KEEPALIVE_SECONDS = 15.0
 LONG_TABLE = 20_000
 SHORT_TABLE = 20
 RESUMES = 30
@@ -94,7 +100,8 @@ def wait_port(port, timeout=30.0):
 # One address plays every seat here: the per-client limits are raised out of reach, and still
 # counted, so their cost is measured.
 UNLIMITED = {name: "1000000 per second" for name in (
-    "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES", "THIRTYONE_LIMIT_STREAMS")}
+    "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES", "THIRTYONE_LIMIT_STREAMS",
+    "THIRTYONE_LIMIT_SEATS", "THIRTYONE_LIMIT_READS")}
 UNLIMITED["THIRTYONE_OPEN_TABLES"] = "1000000"
 
 
@@ -245,6 +252,7 @@ def open_two_seats(client):
     invited = created["seats"][1]
     _, claimed = client.call("POST", f"/v1/tables/{created['table']}/seats/1",
                              {"invitation": invited["invitation"], "name": "B"})
+    assert "key" in claimed, claimed
     return created["table"], [created["seats"][0]["key"], claimed.pop("key")], claimed
 
 
@@ -307,6 +315,29 @@ def open_streams(server):
     _, health = Client(server.port).call("GET", "/healthz")
     gevent.killall(readers, block=False)
     return before, rss, len(opened), health["status"]
+
+
+def idle_streams(server, count, redis_port=None):
+    """The % of a core one worker uses while ``count`` streams stay open and idle on it, over
+    two keep-alive periods (and the same of Redis, when given); the streams that opened."""
+    setup = Client(server.port)
+    tables = [open_two_seats(setup)[:2] for _ in range(max(1, count // 10))]
+    seen, opened = {}, []
+    readers = [gevent.spawn(read_stream, server.port, table, keys[index % 2], seen, opened)
+               for table, keys in tables for index in range(count // len(tables))]
+    deadline = time.monotonic() + 120
+    while len(opened) < len(readers) and time.monotonic() < deadline:
+        gevent.sleep(0.1)
+    # Past the openings' own work (a presence write and a read each).
+    gevent.sleep(2.0)
+    began, cpu = time.monotonic(), server.cpu_seconds()
+    store_cpu = redis_cpu([redis_port]) if redis_port else 0.0
+    gevent.sleep(2 * KEEPALIVE_SECONDS)
+    wall = time.monotonic() - began
+    worker = 100 * (server.cpu_seconds() - cpu) / wall
+    store = 100 * (redis_cpu([redis_port]) - store_cpu) / wall if redis_port else None
+    gevent.killall(readers, block=False)
+    return worker, store, len(opened)
 
 
 def healthz_with_half_open(server, seconds):
@@ -575,6 +606,37 @@ def finished_tables(redis_port, folder, archive_url, check):
           f"{mean:.0f} B (max {max(afters)})")
 
 
+def idle_benchmarks(count):
+    """Exit status of the idle streams' runs (see the module's doc)."""
+    folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
+    redis_port = free_port()
+    redis_process = subprocess.Popen(
+        ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
+    wait_port(redis_port)
+    checks = []
+    target = TARGETS["idle_core_percent"] * count / 1000
+    try:
+        for name, url, port in (("sqlite", f"sqlite:///{folder}/idle.sqlite3", None),
+                                ("redis", f"redis://127.0.0.1:{redis_port}/0", redis_port)):
+            server = Server(url, folder, workers=1)
+            try:
+                worker, store, opened = idle_streams(server, count, port)
+            finally:
+                server.stop()
+            ok = worker <= target and opened == count
+            checks.append(ok)
+            redis_figure = "" if store is None else f", Redis {store:.2f}% of a core"
+            print(f"{'PASS' if ok else 'FAIL'}  {count} idle streams on one worker ({name}): "
+                  f"<= {target:.2f}% of a core: {worker:.2f}%{redis_figure}, {opened} open",
+                  flush=True)
+    finally:
+        redis_process.terminate()
+        redis_process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0 if all(checks) else 1
+
+
 def main():
     if "--finished" in sys.argv:
         archive = (sys.argv[sys.argv.index("--archive") + 1] if "--archive" in sys.argv
@@ -599,6 +661,10 @@ def main():
             process.wait(timeout=10)
             shutil.rmtree(folder, ignore_errors=True)
         sys.exit(0 if all(checks) else 1)
+    if "--idle-streams" in sys.argv:
+        at = sys.argv.index("--idle-streams") + 1
+        count = int(sys.argv[at]) if len(sys.argv) > at else OPEN_STREAMS
+        sys.exit(idle_benchmarks(count))
     only_store = "--store" in sys.argv
     only_moves = "--moves" in sys.argv
     arguments = [argument for argument in sys.argv[1:] if argument not in ("--store", "--moves")]

@@ -11,6 +11,11 @@ import ctypes
 import os
 import signal
 import sys
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 NICENESS = 19
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -28,3 +33,11 @@ def start_pool_process(parent: int) -> None:
             # The parent ended before the request to be told of it was made.
             os._exit(0)
 
+
+
+def timed(function: Callable[..., T], args: tuple[Any, ...],
+          kwargs: Mapping[str, Any]) -> tuple[float, T]:
+    """``function(*args, **kwargs)`` in a pool process, with when it started (Unix time): the
+    worker measures how long the job waited for a process."""
+    started = time.time()
+    return started, function(*args, **kwargs)

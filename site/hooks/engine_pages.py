@@ -48,6 +48,7 @@ from site_i18n import (
 from site_notfound import is_not_found, keep_404, write_404s
 from site_originals import render_original, render_original_link, source_title
 from site_problems import render_problem_codes
+from site_scorer import render_scorer, write_scorer_files
 from site_search import localize_page, name_search_dialog, split_search_index, write_stems_worker
 from site_strategy import render_deal, render_knock
 from site_terms import render_terms
@@ -822,6 +823,17 @@ def render_engine_reference() -> str:
 # -- The hook --------------------------------------------------------------------------------
 
 
+def _preset_details(page: Page, lang: str) -> str:
+    """A preset page's generated sections, after its hand scorer (the race's hands are totals
+    of any number of cards: it has none)."""
+    preset = page_preset(page)
+    details = render_preset_details(preset, lang)
+    if preset.family is Family.RACE:
+        return details
+    root = "../" * page.file.dest_uri.count("/")
+    return render_scorer(preset, lang, root) + "\n\n" + details
+
+
 def _render(directive: str, argument: str | None, page: Page) -> str:
     lang = page_language(page)
     if directive == "parallel" and argument:
@@ -840,7 +852,7 @@ def _render(directive: str, argument: str | None, page: Page) -> str:
     if directive == "preset-facts":
         return render_preset_facts(page_preset(page), page, lang)
     if directive == "preset-details":
-        return render_preset_details(page_preset(page), lang)
+        return _preset_details(page, lang)
     if directive == "presets":
         return render_presets_table(lang)
     if directive == "variants":
@@ -898,7 +910,8 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 @event_priority(-200)
 def on_post_build(config: MkDocsConfig) -> None:
     """Split the one search index the language plugin writes into one per language; write
-    each language's 404 page."""
+    each language's 404 page, and the hand scorer's tables and modules."""
     split_search_index(Path(config.site_dir))
     write_stems_worker(Path(config.site_dir))
     write_404s()
+    write_scorer_files(Path(config.site_dir))

@@ -64,6 +64,17 @@ def free_port(bus: bool = False) -> int:
             return port
 
 
+def replicas_online(port: int) -> int:
+    """How many replicas of the Redis on ``port`` have finished their first sync: a commit's
+    WAIT is answered by those alone (a replica merely connected may still be loading)."""
+    import redis
+
+    info = redis.Redis(port=port).info("replication")
+    return sum(1 for name, value in info.items()
+               if name.startswith("slave") and isinstance(value, dict)
+               and value.get("state") == "online")
+
+
 def wait_for(check, timeout: float = 30.0, what: str = "a condition") -> Any:
     deadline = time.monotonic() + calibrated(timeout)
     while True:
@@ -193,9 +204,8 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
         import redis
 
         # Each primary has its replica (a commit's WAIT 1 is not answered until then).
-        return all(info["connected_slaves"] >= 1 for info in (
-            redis.Redis(port=node.port).info("replication") for node in nodes)
-            if info["role"] == "master")
+        return all(replicas_online(node.port) >= 1 for node in nodes
+                   if redis.Redis(port=node.port).info("replication")["role"] == "master")
 
     wait_for(replicated, 30, "the replicas")
     return nodes, "redis+cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in nodes[:3])

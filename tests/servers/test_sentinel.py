@@ -21,6 +21,7 @@ from .conftest import (
     binary,
     claim_seats,
     free_port,
+    replicas_online,
     request,
     wait_for,
 )
@@ -54,7 +55,7 @@ def test_a_primary_killed_and_restarted_loses_no_acknowledged_move(processes):
     primary = RedisNode(processes, "primary.conf", free_port())
     replica = RedisNode(processes, "replica.conf", free_port(),
                         "--replicaof", "127.0.0.1", str(primary.port))
-    wait_for(lambda: redis.Redis(port=primary.port).info("replication")["connected_slaves"]
+    wait_for(lambda: replicas_online(primary.port)
              == 1, 20, "the replica")
     sentinels = start_sentinels(processes, primary.port)
     url = "redis+sentinel://" + ",".join(f"127.0.0.1:{port}" for port in sentinels) \
@@ -89,7 +90,7 @@ def test_a_primary_killed_and_left_down_writes_resume_on_its_replica(processes):
     primary = RedisNode(processes, "primary.conf", free_port())
     replicas = [RedisNode(processes, "replica.conf", free_port(),
                           "--replicaof", "127.0.0.1", str(primary.port)) for _ in range(2)]
-    wait_for(lambda: redis.Redis(port=primary.port).info("replication")["connected_slaves"]
+    wait_for(lambda: replicas_online(primary.port)
              == 2, 20, "the replicas")
     sentinels = start_sentinels(processes, primary.port)
     url = "redis+sentinel://" + ",".join(f"127.0.0.1:{port}" for port in sentinels) \
@@ -119,7 +120,7 @@ def test_a_commit_redis_cannot_confirm_is_a_503_and_the_retry_the_original(proce
     primary = RedisNode(processes, "primary.conf", free_port())
     replica = RedisNode(processes, "replica.conf", free_port(),
                         "--replicaof", "127.0.0.1", str(primary.port))
-    wait_for(lambda: redis.Redis(port=primary.port).info("replication")["connected_slaves"]
+    wait_for(lambda: replicas_online(primary.port)
              == 1, 20, "the replica")
     api = Instance(processes, f"redis://127.0.0.1:{primary.port}/0",
                    THIRTYONE_REDIS_REPLICAS="1")
@@ -143,9 +144,18 @@ def test_a_commit_redis_cannot_confirm_is_a_503_and_the_retry_the_original(proce
         # The primary has it: the move was made after all.
         assert redis.Redis(port=primary.port).hget(f"thirtyone:{{{table}}}", "version") \
             == str(mine["version"] + 1).encode()
+        # Its retry is no more durable than the first attempt while the replica is frozen:
+        # the same honest 503, not the stored answer at once.
+        status, retried = request(api.port, "POST", f"/v1/tables/{table}/moves", body, headers)
+        assert (status, retried["code"]) == (503, "commit_unconfirmed"), retried
     finally:
         replica.process.signal(signal.SIGCONT)
-    status, again = request(api.port, "POST", f"/v1/tables/{table}/moves", body, headers)
+    # Retried as the problem says, once the replica has caught up: the original answer.
+    answers: list[tuple[int, dict]] = []
+    wait_for(lambda: answers.append(request(api.port, "POST", f"/v1/tables/{table}/moves",
+                                            body, headers)) or answers[-1][0] != 503,
+             20, "a confirmed retry")
+    status, again = answers[-1]
     assert status == 200, again
     assert again["version"] == mine["version"] + 1
     status, now = request(api.port, "GET", f"/v1/tables/{table}", headers=bearer(keys[seat]))

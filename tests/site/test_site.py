@@ -1924,3 +1924,46 @@ def test_presets_show_their_own_example_hands() -> None:
     # Each preset's worked examples are its own pick (they once were the same 42 cards on
     # eight pages), and each still shows every kind of hand its deck allows.
     assert len(set(picks.values())) == len(picks), picks
+
+
+# A hand of Schwimmen's deck (piquet32) for its page's scorer, and the words of its result
+# per language.
+SCORED_HAND = ["AS", "KS", "7H"]
+WORTH = {"en": "Worth {points}: {category}.", "ru": "Очки: {points} — {category}.",
+         "it": "Vale {points}: {category}."}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "it"])
+def test_the_hand_scorer_works_with_the_network_cut(chromium: Any, served: str,
+                                                    lang: str) -> None:
+    """The scorer of a preset page loads its hand table with the page, then scores hands in
+    the page's language with no network at all."""
+    from thirtyone.web import create_app
+
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(_url(served, lang, "presets/schwimmen.md"), wait_until="load")
+        scorer = page.locator(".hand-scorer:not([hidden])")
+        scorer.wait_for()
+        context.set_offline(True)
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        choices = scorer.locator("[data-card-choice]")
+        result = scorer.locator("[data-scorer-result]")
+        assert result.inner_text() == _catalog_texts(lang)["Pick three different cards."]
+        for index, code in enumerate(SCORED_HAND):
+            choices.nth(index).select_option(code)
+        app = create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "site", "SITE_DIR": None})
+        score = app.test_client().post(f"/v1/hands/score?lang={lang}", json={
+            "variant": "schwimmen", "hand": SCORED_HAND}).get_json()
+        expected = WORTH[lang].format(points=score["points"], category=score["category_name"])
+        assert result.inner_text().startswith(expected + " "), result.inner_text()
+        assert result.get_attribute("data-category") == score["category"]
+        # The same card twice is no hand.
+        choices.nth(2).select_option(SCORED_HAND[0])
+        assert result.inner_text() == _catalog_texts(lang)["Pick three different cards."]
+        assert requests == []
+    finally:
+        context.close()

@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import uuid
+import zlib
 from typing import Any
 
 import pytest
@@ -223,6 +224,9 @@ def test_an_archived_table_shrinks_to_what_a_late_reader_needs(store_url, tmp_pa
         held = sum(live.memory_usage(key, samples=0) or 0
                    for key in live.scan_iter(f"thirtyone:{{{table}}}*"))
         assert held < 4096, held
+        # Most of it was the state, kept compressed for the late readers below.
+        state = live.hget(f"thirtyone:{{{table}}}", "state")
+        assert state[:1] == b"\x78" and json.loads(zlib.decompress(state))["phase"] == "game_over"
         late = retry()
         assert (late.status_code, late.json["code"]) == (409, "idempotent_answer_expired")
     # A late reader: the table, its record, a resume from long ago (a resync), a rematch.

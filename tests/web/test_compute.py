@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from thirtyone.web import metrics
 from thirtyone.web.compute import ComputePool, NotReady
 
 
@@ -32,6 +33,37 @@ def test_a_job_runs_in_another_process_and_one_not_ready_is_kept_for_the_next_re
             assert jobs.read() == "started\n"
     finally:
         pool._pool().shutdown(wait=True)
+
+
+def _value(name: str) -> float:
+    from prometheus_client import REGISTRY
+
+    found = REGISTRY.get_sample_value(name)
+    return 0.0 if found is None else found
+
+
+def test_the_pool_counts_its_jobs_room_and_wait():
+    pool = ComputePool(1, 4)
+    slots, waits = _value("thirtyone_pool_slots"), _value("thirtyone_pool_wait_seconds_count")
+    waited = _value("thirtyone_pool_wait_seconds_sum")
+    try:
+        with pytest.raises(NotReady):
+            pool.result("slow", 0.0, time.sleep, 1.0)
+        # The slow job computes while a second waits behind it for the one process.
+        assert _value("thirtyone_pool_jobs") >= 1
+        assert _value("thirtyone_pool_slots") == slots + 4
+        assert pool.run(os.getpid) != os.getpid()
+        pool.result("slow", 30.0, time.sleep, 1.0)
+        deadline = time.monotonic() + 30
+        while _value("thirtyone_pool_jobs") and time.monotonic() < deadline:
+            time.sleep(0.05)  # the done callbacks run on the pool's own thread
+        assert _value("thirtyone_pool_jobs") == 0
+        assert _value("thirtyone_pool_wait_seconds_count") == waits + 2
+        # The second job waited for the first to end: most of its second.
+        assert _value("thirtyone_pool_wait_seconds_sum") - waited >= 0.5
+    finally:
+        pool._pool().shutdown(wait=True)
+    metrics.POOL_SLOTS.dec(4)
 
 
 def test_inline_without_processes():

@@ -25,6 +25,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -35,7 +36,8 @@ from typing import Any, TypeVar
 from flask import Flask, current_app, has_request_context, request
 
 from thirtyone.errors import N_
-from thirtyone.pool import start_pool_process
+from thirtyone.pool import start_pool_process, timed
+from thirtyone.web import metrics
 from thirtyone.web.problems import Problem
 
 T = TypeVar("T")
@@ -76,13 +78,14 @@ class ComputePool:
 
     def __init__(self, processes: int, queue: int) -> None:
         self.processes = processes
+        self._room = max(queue, 1)
         self._slots = threading.BoundedSemaphore(max(queue, 1))
         self._advice = threading.BoundedSemaphore(max(processes * ADVICE_PER_PROCESS, 1))
         self._clients: Counter[str] = Counter()
         self._executor: ProcessPoolExecutor | None = None
         self._pid: int | None = None
         self._lock = threading.Lock()
-        self._pending: OrderedDict[Hashable, Future[Any]] = OrderedDict()
+        self._pending: OrderedDict[Hashable, Future[tuple[float, Any]]] = OrderedDict()
 
     def run(self, function: Callable[..., T], *args: Any, client: str | None = None,
             **kwargs: Any) -> T:
@@ -115,7 +118,7 @@ class ComputePool:
         try:
             executor = self._pool()
             try:
-                return executor.submit(function, *args, **kwargs).result()
+                return self._submit(executor, function, args, kwargs).result()[1]
             except BrokenProcessPool:
                 self._drop_pool()
                 raise busy() from None
@@ -139,7 +142,7 @@ class ComputePool:
             if not self._slots.acquire(blocking=False):
                 raise NotReady(key)
             try:
-                future = self._pool().submit(function, *args, **kwargs)
+                future = self._submit(self._pool(), function, args, kwargs)
             except BaseException:
                 self._slots.release()
                 raise
@@ -149,7 +152,7 @@ class ComputePool:
                 while len(self._pending) > PENDING_JOBS:
                     self._pending.popitem(last=False)
         try:
-            done: T = future.result(timeout=max(seconds, 0.0))
+            done: T = future.result(timeout=max(seconds, 0.0))[1]
             return done
         except FutureTimeout:
             raise NotReady(key) from None
@@ -160,6 +163,23 @@ class ComputePool:
             if future.done():
                 with self._lock:
                     self._pending.pop(key, None)
+
+    @staticmethod
+    def _submit(executor: ProcessPoolExecutor, function: Callable[..., T], args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> Future[tuple[float, T]]:
+        """The job in the pool, counted in the pool's metrics until it is done, and the time it
+        waited for a process observed when it starts there."""
+        submitted = time.time()
+        future = executor.submit(timed, function, args, kwargs)
+        metrics.POOL_JOBS.inc()
+
+        def done(finished: Future[tuple[float, T]]) -> None:
+            metrics.POOL_JOBS.dec()
+            if not finished.cancelled() and finished.exception() is None:
+                metrics.POOL_WAIT.observe(max(0.0, finished.result()[0] - submitted))
+
+        future.add_done_callback(done)
+        return future
 
     def _drop_pool(self) -> None:
         # A pool process died (killed, out of memory): the next job starts a new pool.
@@ -185,6 +205,8 @@ class ComputePool:
                     self.processes, mp_context=multiprocessing.get_context("spawn"),
                     initializer=start_pool_process, initargs=(pid,),
                 )
+                if self._pid != pid:
+                    metrics.POOL_SLOTS.inc(self._room)  # once per worker, whose pool it is
                 self._pid = pid
             return self._executor
 

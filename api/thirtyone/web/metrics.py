@@ -1,10 +1,11 @@
 """The service's metrics at ``/metrics``, in the Prometheus text format (prometheus_client).
 
 Requests by operation and status with latency histograms, commits and conflicts, the store's
-errors and latency by call, open streams, pub/sub messages and their lag, and the CPU time the
-bots spend. Under gunicorn every worker is a process: with ``PROMETHEUS_MULTIPROC_DIR`` set (as
-:mod:`thirtyone.web.serving` does before the workers fork) the values are kept in files there
-and ``/metrics`` adds up every worker's, whichever worker answers.
+errors and latency by call, open streams, pub/sub messages and their lag, the CPU time the
+bots spend, and the compute pools' jobs, room and wait. Under gunicorn every worker is a
+process: with ``PROMETHEUS_MULTIPROC_DIR`` set (as :mod:`thirtyone.web.serving` does before
+the workers fork) the values are kept in files there and ``/metrics`` adds up every worker's,
+whichever worker answers.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from flask import Flask, Response, request
 
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
           "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
-          "ARCHIVE_SECONDS", "ARCHIVE_LAG", "PROCESS_CPU", "PROCESS_RSS", "PROCESS_FDS")
+          "ARCHIVE_SECONDS", "ARCHIVE_LAG", "PROCESS_CPU", "PROCESS_RSS", "PROCESS_FDS",
+          "POOL_JOBS", "POOL_SLOTS", "POOL_WAIT")
 _made: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -73,6 +75,18 @@ def _make() -> dict[str, Any]:
         "PROCESS_FDS": Gauge("thirtyone_process_open_fds",
                              "File descriptors this worker holds open (each stream holds one).",
                              multiprocess_mode="liveall"),
+        # The compute pools (bots' moves, hints, reviews): a queue near its room refuses hints
+        # (503 busy) and delays bots.
+        "POOL_JOBS": Gauge("thirtyone_pool_jobs",
+                           "Jobs in the workers' compute pools now: computing, or waiting for "
+                           "a pool process.", multiprocess_mode="livesum"),
+        "POOL_SLOTS": Gauge("thirtyone_pool_slots",
+                            "Room for jobs in the workers' compute pools "
+                            "(THIRTYONE_COMPUTE_QUEUE each).", multiprocess_mode="livesum"),
+        "POOL_WAIT": Histogram(
+            "thirtyone_pool_wait_seconds",
+            "From a job's submission to its start in a pool process.",
+            buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)),
         "ARCHIVE_LAG": Histogram(
             "thirtyone_archive_lag_seconds",
             "From a match's last move to its record in the archive.",

@@ -96,6 +96,8 @@ TEXTS: dict[str, str] = {
     "taken": N_("Cards taken"),
     "total": N_("Total"),
     "your_hand": N_("Your hand"),
+    # The hand's value as the page scores it from the table's hand table: points, category.
+    "hand_value": N_("value: {points} ({category})"),
     "hand_n": N_("Hand {hand}"),
     "hidden_card": N_("face-down card"),
     "game_round": N_("{variant}, round {round}"),

@@ -79,8 +79,6 @@ async function call(method, path, { key, body } = {}) {
 const tablePath = (table) => `/v1/tables/${encodeURIComponent(table)}`;
 
 export const variants = () => call("GET", "/v1/variants");
-export const scoreHand = (rules, hand) =>
-  call("POST", "/v1/hands/score", { body: { ...rules, hand } });
 export const createTable = (request) => call("POST", "/v1/tables", { body: request });
 export const getTable = (table, key) => call("GET", tablePath(table), { key });
 export const getAdvice = (table, key) => call("GET", `${tablePath(table)}/advice`, { key });

@@ -1,10 +1,10 @@
 // The table drawn from the API's answer: whose turn it is, the seats, the cards in the
 // middle, this seat's hand and the moves it may make (only those the API listed), the hint.
 // Each function takes the TableView and returns elements; none changes the table's state.
-import { scoreHand } from "./api.js";
 import { card, HAND_SIZE, moveButton, moveKey, sameSet } from "./cards.js";
 import { h } from "./dom.js";
-import { LANGUAGE, t, tn } from "./i18n.js";
+import { handTable, handValue } from "./handvalue.js";
+import { categoryName, LANGUAGE, pointsNumber, t, tn } from "./i18n.js";
 import { clock, presence, seatLabel } from "./life.js";
 import { movesText, seatName, winnersText } from "./words.js";
 
@@ -202,22 +202,18 @@ export function hand(ui, moves) {
     h("figcaption", {}, t("your_hand"), describe(ui, cards)));
 }
 
-/** The hand's worth in words ("27 points in hearts"), as the API scores it by this table's
-rules; asked once per hand, and only of a whole hand of three known cards. */
+/** The hand's value ("value: 27 (Cards of one suit)"), scored in the page from the table's
+hand table (handvalue.js): no request per hand; nothing until the table is loaded, and only
+for a whole hand of three known cards. */
 export function describe(ui, cards) {
   if (cards.length !== HAND_SIZE || cards.includes(null)) return null;
-  const hand = cards.join(" ");
-  if (!ui.scores.has(hand)) {
-    ui.scores.set(hand, null);
-    scoreHand(ui.answer.view.rules, cards)
-      .then((score) => {
-        ui.scores.set(hand, score.description);
-        ui.render();
-      })
-      .catch(() => ui.scores.delete(hand));
-  }
-  const description = ui.scores.get(hand);
-  return description ? h("span", { class: "worth" }, ` · ${description}`) : null;
+  const table = handTable(ui.answer.view.rules, () => ui.render());
+  const value = table && handValue(table, cards);
+  if (!value) return null;
+  const text = t("hand_value", { points: pointsNumber(value.points),
+    category: categoryName(value.category) });
+  return h("span", { class: "worth", "data-points": value.points,
+    "data-category": value.category }, ` · ${text}`);
 }
 
 /** Every other legal move as a button; an exchange once the chosen cards make one. */

@@ -35,11 +35,16 @@ export function tn(key, count, { signed = false, ...params } = {}) {
   return format(template, { ...params, count: shown });
 }
 
+/** A hand's points as a number: "27", a half as "30½". */
+export function pointsNumber(points) {
+  const whole = Math.trunc(points);
+  return points - whole === 0.5 ? `${NUMBER.format(whole)}½` : NUMBER.format(points);
+}
+
 /** A hand's points as words: whole numbers by the plural rules, a half as "30½ points". */
 export function pointsText(points) {
   if (Number.isInteger(points)) return tn("points_n", points);
-  const whole = Math.trunc(points);
-  return format(DATA.fraction, { points: points - whole === 0.5 ? `${whole}½` : NUMBER.format(points) });
+  return format(DATA.fraction, { points: pointsNumber(points) });
 }
 
 // The pack the table's cards are named by: the Italian regional pack (coppe, denari, bastoni,

@@ -65,8 +65,6 @@ export class TableView {
     this.online = true;
     this.closed = false;
     this.refreshing = null;
-    // What the API says of this seat's hand, by the hand's cards.
-    this.scores = new Map();
     // The hint asked for at this version: `{version}` while on its way, then its `advice`
     // (the API's answer) or its `error`.
     this.hint = null;

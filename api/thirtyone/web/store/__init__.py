@@ -37,10 +37,10 @@ import json
 import os
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from thirtyone.web.jsonio import dumps
 
@@ -348,6 +348,15 @@ class Hub:
             return self._latest.get(table)
 
 
+class Swept(NamedTuple):
+    """A table as one :meth:`TableStore.sweep` saw it: when each seat was last seen, and the
+    version (and its digest) it is at."""
+
+    seen: dict[int, float]
+    version: int
+    digest: str
+
+
 class TableStore(ABC):
     """Tables and their logs, with compare-and-set commits and wake-ups across processes.
 
@@ -437,11 +446,10 @@ class TableStore(ABC):
         """Run forever in a background thread: :meth:`Hub.notify` each table with local
         listeners when another process commits a version of it."""
 
-    def entries_after(self, table: str, cursor: int, *, from_log: bool = False) -> list[Entry]:
+    def entries_after(self, table: str, cursor: int) -> list[Entry]:
         """What a woken stream at ``cursor`` has missed: the entry a notice brought when it
-        is the next one, nothing when it is the stream's own, else the log's entries
-        (always the log's with ``from_log``)."""
-        latest = None if from_log else self.hub.latest(table)
+        is the next one, nothing when it is the stream's own, else the log's entries."""
+        latest = self.hub.latest(table)
         if latest is not None and latest.version == cursor + 1:
             return [latest]
         if latest is not None and latest.version == cursor:
@@ -474,6 +482,12 @@ class TableStore(ABC):
     @abstractmethod
     def seen(self, table: str) -> dict[int, float]:
         """When each seat of ``table`` was last seen (seats never seen are left out)."""
+
+    @abstractmethod
+    def sweep(self, seats: Mapping[str, Collection[int]], when: float) -> dict[str, Swept]:
+        """In one call to the store, for a process's open streams: note every seat of
+        ``seats`` (by table) as seen at ``when``, and read each table's presence and version.
+        Tables gone (expired) are left out of the answer."""
 
     @abstractmethod
     def list_public(self, table: str, when: float) -> None:

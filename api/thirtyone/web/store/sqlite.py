@@ -35,7 +35,7 @@ import json
 import queue
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -50,6 +50,7 @@ from thirtyone.web.store import (
     SeatRecord,  # noqa: F401 - the doctest above builds one
     StaleVersion,
     StoreUnavailable,
+    Swept,
     TableExists,
     TableLost,
     TableNotFound,
@@ -341,6 +342,27 @@ class SQLiteStore(TableStore):
         rows = self._run(lambda connection: connection.execute(
             "SELECT seat, seen FROM presence WHERE table_id = ?", (table,)).fetchall())
         return {int(seat): float(when) for seat, when in rows}
+
+    def sweep(self, seats: Mapping[str, Collection[int]], when: float) -> dict[str, Swept]:
+        def read(connection: sqlite3.Connection) -> dict[str, Swept]:
+            connection.executemany(
+                "INSERT INTO presence (table_id, seat, seen) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id, seat) DO UPDATE SET seen = MAX(seen, excluded.seen)",
+                [(table, seat, when) for table, held in seats.items() for seat in held])
+            swept: dict[str, Swept] = {}
+            now = self._clock()
+            for table in seats:
+                head = connection.execute(
+                    "SELECT version, digest FROM tables WHERE id = ? AND expires > ?",
+                    (table, now)).fetchone()
+                if head is not None:
+                    seen = connection.execute(
+                        "SELECT seat, seen FROM presence WHERE table_id = ?", (table,))
+                    swept[table] = Swept({int(seat): float(at) for seat, at in seen},
+                                         int(head[0]), str(head[1]))
+            return swept
+
+        return self._run(read, "sweep")
 
     def list_public(self, table: str, when: float) -> None:
         self._run(lambda connection: connection.execute(

@@ -131,7 +131,8 @@ class SeatClaim(MethodView):
                 if shown is not None and any(
                         stored.key_hash == key_hash(shown) for stored in record.seats):
                     raise one_seat_each()
-                if any(kept.address == address for kept in meta.seats):
+                if address is not None and any(kept.address == address
+                                               for kept in meta.seats):
                     raise one_seat_each()
             if body["name"] is not None and meta.named(body["name"], besides=seat):
                 raise name_taken(body["name"])

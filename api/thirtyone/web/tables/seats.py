@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 
 from flask import current_app, request
@@ -66,12 +67,22 @@ def check_name(name: str | None) -> None:
         raise name_reserved(name)
 
 
-def address_digest(table: str | None = None) -> str:
+def address_digest(table: str | None = None) -> str | None:
     """The client's address as a public table keeps it: a keyed digest (the address itself
     is never stored, nor one a guess of all addresses could undo), per ``table`` (one seat per
-    client) or, without one, the same at every table (the lobby's bound per address)."""
+    client) or, without one, the same at every table (the lobby's bound per address).
+
+    None for a loopback address: every player of a server on one's own machine comes from it,
+    and so does every client of a proxy the app was not told to trust
+    (``THIRTYONE_TRUSTED_PROXIES``), where a bound by address would let one player in."""
+    address = request.remote_addr or ""
+    try:
+        if ipaddress.ip_address(address).is_loopback:
+            return None
+    except ValueError:
+        pass
     sealer: Sealer = current_app.extensions["thirtyone.sealer"]
-    return sealer.seat_key(f"address/{table or ''}/{request.remote_addr}", 0)
+    return sealer.seat_key(f"address/{table or ''}/{address}", 0)
 
 
 def seat_of(record: TableRecord, key: str | None) -> int | None:

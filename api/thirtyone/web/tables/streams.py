@@ -28,7 +28,7 @@ from thirtyone.web.connections import (
     holding_stream,
     stream_slot,
 )
-from thirtyone.web.store import Entry, StoreUnavailable, TableRecord
+from thirtyone.web.store import Entry, StoreUnavailable, Swept, TableRecord, TableStore
 from thirtyone.web.tables import clocks, fanout, presence, scheduler
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
@@ -170,6 +170,18 @@ def _long_poll(record: TableRecord, seat: int | None, after: int, wait: int) -> 
     return jsonify(table_answer(record, record.version, state, seat, events))
 
 
+def _behind(tables: TableStore, table: str, cursor: int, digest: str,
+            head: TableRecord | Swept) -> list[Entry]:
+    """What a stream at ``cursor`` (``digest``) lacks, the store's ``head`` read after the
+    stream's last update: nothing, the log after it, or (the store lost this stream's
+    versions) a reset entry, that resyncs it."""
+    if head.version > cursor:
+        return tables.entries(table, cursor)
+    if head.version < cursor or head.digest != digest:
+        return [Entry(cursor, [], [], reset=True)]
+    return []
+
+
 def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> Response:
     tables = store()
     found = None if after is None or after > record.version else state_at(record, after)
@@ -209,7 +221,9 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
             yield sent
         quiet = False
         generation = tables.hub.generation
-        with tables.listen(record.table) as woken:
+        # When the stream last read the store or moved its cursor (see presence.head).
+        since = time.monotonic()
+        with tables.listen(record.table) as woken, presence.hold(tables, record, seat):
             while True:
                 for entry in pending:
                     if entry.prev != digest or entry.reset:
@@ -231,6 +245,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     sent, shown = fanout.event(record, cursor, digest, state, seat,
                                                entry.events)
                     yield sent
+                if pending:
+                    since = time.monotonic()
                 remaining = deadline - time.monotonic()
                 if draining.stopping():
                     # The wait is in `data` too: a browser's EventSource never shows `retry:`.
@@ -239,7 +255,8 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     return
                 if remaining <= 0 or (state.is_over and _final(record)):
                     return
-                presence.touch(record, seat)
+                # Quiet since the last keep-alive, with no notice missed: nothing to read.
+                idle = quiet and not woken.is_set() and generation == tables.hub.generation
                 woken.clear()
                 # The stream plays nothing: the scheduler plays what is due at the version
                 # just sent (a bot, a clock's deadline), and its commit wakes this stream.
@@ -249,17 +266,20 @@ def _event_stream(record: TableRecord, seat: int | None, after: int | None) -> R
                     return
                 limit = clocks.deadline(record, state)
                 try:
-                    # After a quiet spell the log is read, whatever the notices said.
-                    pending = tables.entries_after(record.table, cursor, from_log=quiet)
-                    if not pending and (quiet or generation != tables.hub.generation):
-                        # Quiet, or back from a lost subscription (a store restarted, a
-                        # failover): is the store still on this stream's timeline?
-                        generation = tables.hub.generation
-                        head = tables.load(record.table)
-                        if head.version < cursor or (head.version == cursor
-                                                     and head.digest != digest):
-                            # It lost this stream's versions: resync, as for a reset entry.
-                            pending = [Entry(cursor, [], [], reset=True)]
+                    if idle:
+                        # No store call of its own: the sweeper read the table's version for
+                        # every stream of this process; a notice lost anyway shows there.
+                        head = presence.head(record, since)
+                        pending = [] if head is None else _behind(tables, record.table,
+                                                                  cursor, digest, head)
+                    else:
+                        pending = tables.entries_after(record.table, cursor)
+                        if not pending and generation != tables.hub.generation:
+                            # Back from a lost subscription (a store restarted, a failover):
+                            # is the store still on this stream's timeline?
+                            generation = tables.hub.generation
+                            pending = _behind(tables, record.table, cursor, digest,
+                                              tables.load(record.table))
                 except StoreUnavailable:
                     # The client reconnects with Last-Event-ID when the store is back.
                     return

@@ -1,0 +1,91 @@
+"""Idle streams cost the table store at most one call each per keep-alive: a process's sweeper
+notes their seats and reads their tables in one call for them all, and new versions come from
+the process's listener (not counted here: one per process, there with no stream open)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from thirtyone.web.store import TableStore
+
+from .test_tables import bearer, make_app, open_table, store_url  # noqa: F401
+
+STREAMS_PER_TABLE = 2
+TABLES = 4
+KEEPALIVES = 5
+
+
+def _count_calls(tables: TableStore, counts: Counter[str], counting: threading.Event) -> None:
+    """Count, while ``counting`` is set, each call of the store's public methods that reach the
+    backend (patched on the instance, so the store's own calls to them count too)."""
+    names = [name for name in dir(TableStore) if not name.startswith("_")
+             and getattr(getattr(TableStore, name), "__isabstractmethod__", False)]
+    assert {"load", "entries", "touch", "seen", "sweep"} <= set(names)
+
+    def counted(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if counting.is_set():
+                counts[name] += 1
+            return method(*args, **kwargs)
+        return call
+
+    for name in names:
+        setattr(tables, name, counted(name, getattr(tables, name)))
+
+
+def test_an_idle_stream_makes_at_most_one_store_call_per_keepalive(store_url):  # noqa: F811
+    app = make_app(store_url, TABLE_KEEPALIVE_SECONDS=0.2, TABLE_STREAM_SECONDS=60.0)
+    client = app.test_client()
+    counts: Counter[str] = Counter()
+    counting = threading.Event()
+    _count_calls(app.extensions["thirtyone.tables"], counts, counting)
+    keepalives: list[int] = []
+    stop = threading.Event()
+
+    def follow(index: int, table: str, key: str) -> None:
+        stream = client.get(f"/v1/tables/{table}/events", headers=bearer(key), buffered=False)
+        try:
+            for chunk in stream.response:
+                assert b"event:" not in chunk, chunk  # nothing happens at these tables
+                if b": keep-alive" in chunk:
+                    keepalives[index] += 1
+                if stop.is_set():
+                    return
+        finally:
+            stream.close()
+
+    readers = []
+    for _ in range(TABLES):
+        opened = open_table(client, players=2)
+        for seat in range(STREAMS_PER_TABLE):
+            keepalives.append(0)
+            readers.append(threading.Thread(target=follow, daemon=True, args=(
+                len(keepalives) - 1, opened["table"], opened["keys"][seat])))
+    for reader in readers:
+        reader.start()
+    try:
+        deadline = time.monotonic() + 60
+        while min(keepalives) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert min(keepalives) >= 2, keepalives
+        # Every stream is open and idle: count from here.
+        before = list(keepalives)
+        counting.set()
+        while (min(now - then for now, then in zip(keepalives, before, strict=True)) < KEEPALIVES
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        counting.clear()
+        sent = sum(now - then for now, then in zip(keepalives, before, strict=True))
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join(timeout=10)
+    assert sent >= KEEPALIVES * len(readers), keepalives
+    calls = sum(counts.values())
+    # At most one call per idle stream per keep-alive; in fact one sweep per period for all.
+    assert calls <= sent, (calls, sent, counts)
+    assert set(counts) <= {"sweep"}, counts
