@@ -176,7 +176,7 @@ def test_a_bots_only_match_of_strong_bots_answers_at_once_and_plays_on_while_wat
             "POST", "/v1/tables", {"variant": "scat", "players": 3, "options": {"lives": 1},
                                    "bots": {"0": "strong", "1": "strong", "2": "strong"}})
         assert status == 201
-        answers = _stream(server, short["table"], calibrated(60))
+        answers = _stream(server, short["table"], calibrated(180))
         assert answers and answers[-1]["is_over"], answers[-1:]
 
 

@@ -70,10 +70,10 @@ def test_a_table_of_bots_plays_to_its_end_while_nobody_reads_it(background, monk
     created = open_table(client, variant="schnautz", players=9,
                          bots={str(seat): "greedy" for seat in range(9)},
                          options={"rounds": 40})
+    # The open plays a first slice of the match on its own thread (a slice of a busy
+    # machine's CPU can hold a short match whole): the match is long enough to go on after.
     table = created["table"]
     mine = threading.get_ident()
-    # Long enough to outlast the open's slice: on an idle core a match of 8 rounds (251 moves)
-    # was played whole within it, and no move was left for the scheduler.
     before = len(threads)
 
     def over() -> bool:
