@@ -115,8 +115,11 @@ FAST_TESTS := tests/engine tests/web tests/test_cli.py tests/test_readme.py test
 	tests/test_calibration.py \
 	api/thirtyone
 
+# Every test of test_schemathesis.py is slow, and schemathesis builds its cases as it collects
+# them: half of the fast suite's collection time in each worker, for tests it deselects.
 test-fast: $(STAMP) translations
-	$(BIN)/python -m pytest -n 2 -q -m "not slow" $(FAST_TESTS)
+	$(BIN)/python -m pytest -n 2 -q -m "not slow" --ignore=tests/web/test_schemathesis.py \
+		$(FAST_TESTS)
 
 # The play page's modules that need no browser, by node's own test runner (make test runs
 # them too, through tests/play/test_unit_js.py).

@@ -58,9 +58,11 @@ REAL_COMPONENTS = frozenset({"chromium", "redis_url", "postgres_url"})
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         params = getattr(item, "callspec", None)
-        # A store parametrized on a real server (Redis, PostgreSQL) starts one.
+        # A store or archive parametrized on a real server (Redis, PostgreSQL) starts one,
+        # whatever the parameter's name (``store_url``, ``archive_url``, ``where``...).
         on_redis = params is not None and any(
-            params.params.get(name) in ("redis", "postgres") for name in ("store_url", "store"))
+            value in ("redis", "postgres") for value in params.params.values()
+            if isinstance(value, str))
         fixtures = set(getattr(item, "fixturenames", ()))
         if on_redis or REAL_COMPONENTS & fixtures:
             item.add_marker(pytest.mark.slow)

@@ -40,7 +40,7 @@ _TABLE_DOC = {
          "schema": {"type": "string", "enum": list(FORMATS), "default": "binary"},
          "description": "`binary` (the compact format) or `json` (the same data)."},
         {"in": "query", "name": "options", "required": False, "style": "form",
-         "explode": True,
+         "explode": True, "example": {},
          "schema": {"type": "object", "additionalProperties": False,
                     "properties": {name: {"type": "string"} for name in OPTIONS}},
          "description": "Options overriding the variant's, one query parameter each, as "
