@@ -1967,3 +1967,48 @@ def test_the_hand_scorer_works_with_the_network_cut(chromium: Any, served: str,
         assert requests == []
     finally:
         context.close()
+
+
+# -- The engine reference's cross-references --------------------------------------------------
+
+RAW_ROLE = re.compile(r":(func|class|meth|data|mod|attr|exc|obj):")
+"""A Sphinx role of the engine's docstrings, printed as written."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_engine_reference_links_its_roles(built: Built, lang: str) -> None:
+    html = built.page(lang, "api/engine.md").read_text(encoding="utf-8")
+    assert not RAW_ROLE.findall(html), sorted(set(RAW_ROLE.findall(html)))
+    # `thirtyone.game`'s docstring: "Start with :func:`new_game`", a short name its module
+    # resolves, links to the function's anchor on the same page of the language.
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]* '
+                     r'href="#thirtyone\.game\.new_game"><code>new_game</code></a>', html)
+    assert 'id="thirtyone.game.new_game"' in html
+
+
+def test_sphinx_roles_resolve_like_sphinx() -> None:
+    import griffe
+
+    sys.path.insert(0, str(SITE / "hooks"))
+    try:
+        from griffe_roles import link_roles
+    finally:
+        sys.path.remove(str(SITE / "hooks"))
+    with griffe.temporary_visited_package("pkg", {
+        "__init__.py": "from pkg.state import State\n",
+        "state.py": "class State:\n    def to_dict(self) -> None: ...\n",
+    }) as pkg:
+        method = pkg["state.State.to_dict"]
+
+        def ref(target: str, shown: str) -> str:
+            return f'<autoref identifier="{target}" optional><code>{shown}</code></autoref>'
+
+        # A method's own class, then its module; an alias by its canonical path; `~` shows
+        # the last component; a name nothing holds stays as written (plain code once
+        # autorefs finds no page for it).
+        assert link_roles(":meth:`to_dict`", method) == ref("pkg.state.State.to_dict", "to_dict")
+        assert link_roles(":class:`State`", pkg) == ref("pkg.state.State", "State")
+        assert (link_roles(":meth:`~pkg.State.to_dict`", pkg)
+                == ref("pkg.State.to_dict", "to_dict"))
+        assert link_roles(":mod:`.state`", method) == ref("pkg.state", "state")
+        assert link_roles(":mod:`json`", method) == ref("json", "json")
