@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
 import marshmallow as ma
 
@@ -56,19 +56,31 @@ def display_name(text: str | None) -> str | None:
     return name or None
 
 
-class CursorField(ma.fields.String):
-    """A version a client was sent, as its answer or event named it (see :mod:`.cursors`)."""
+def _a_cursor(text: str) -> None:
+    if Cursor.parse(text) is None:
+        raise ma.ValidationError(Message(
+            N_("Not a cursor this API sent: EPOCH.VERSION.DIGEST, or a version."),
+            "bad_cursor"))
 
-    # A String to the contract (apispec maps the class), a Cursor once loaded.
-    def _deserialize(  # type: ignore[override]
-            self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Cursor:
-        text = super()._deserialize(value, attr, data, **kwargs)
-        cursor = Cursor.parse(text)
-        if cursor is None:
-            raise ma.ValidationError(Message(
-                N_("Not a cursor this API sent: EPOCH.VERSION.DIGEST, or a version."),
-                "bad_cursor"))
-        return cursor
+
+def cursor_field(**kwargs: Any) -> ma.fields.String:
+    """A version a client was sent, as its answer or event named it (see :mod:`.cursors`):
+    a string to the contract, checked here, read as a :class:`Cursor` by
+    :class:`CursorSchema`."""
+    return ma.fields.String(validate=_a_cursor, **kwargs)
+
+
+class CursorSchema(Schema):
+    """A schema whose :data:`CURSORS` fields are loaded as :class:`Cursor`."""
+
+    CURSORS: ClassVar[tuple[str, ...]] = ()
+
+    @ma.post_load
+    def read_cursors(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        for name in self.CURSORS:
+            if data.get(name) is not None:
+                data[name] = Cursor.parse(data[name])
+        return data
 
 
 _CURSOR_DOC = ("`EPOCH.VERSION.DIGEST` as an answer's `cursor` or an event's `id:` names it "
@@ -216,7 +228,9 @@ class TableMoveRequestSchema(Schema):
     )
 
 
-class EventsQuerySchema(Schema):
+class EventsQuerySchema(CursorSchema):
+    CURSORS = ("after",)
+
     class Meta:
         # ``lang`` and a browser's cache busters share the query string.
         unknown = ma.EXCLUDE
@@ -226,7 +240,7 @@ class EventsQuerySchema(Schema):
         metadata={"description": "The seat's key, for clients that cannot set headers "
                   "(a browser's EventSource); kept out of the access log."},
     )
-    after = CursorField(
+    after = cursor_field(
         load_default=None,
         metadata={"description": "Send the versions after this one (as `Last-Event-ID` "
                   "does); without either, the stream starts with the current version. "
@@ -240,7 +254,9 @@ class EventsQuerySchema(Schema):
     )
 
 
-class UpdatesQuerySchema(Schema):
+class UpdatesQuerySchema(CursorSchema):
+    CURSORS = ("after",)
+
     class Meta:
         unknown = ma.EXCLUDE
 
@@ -249,7 +265,7 @@ class UpdatesQuerySchema(Schema):
         metadata={"description": "The seat's key, for clients that cannot set headers; kept "
                   "out of the access log."},
     )
-    after = CursorField(
+    after = cursor_field(
         load_default=None,
         metadata={"description": "Answer once the table is past this version, with every "
                   "event after it; without it, once the table is past its current version. "
@@ -263,11 +279,13 @@ class UpdatesQuerySchema(Schema):
     )
 
 
-class ResumeHeadersSchema(Schema):
+class ResumeHeadersSchema(CursorSchema):
+    CURSORS = ("last_event_id",)
+
     class Meta:
         unknown = ma.EXCLUDE
 
-    last_event_id = CursorField(
+    last_event_id = cursor_field(
         data_key="Last-Event-ID",
         metadata={"description": "The last event's `id:` received (an EventSource sends it "
                   "when it reconnects): the stream resumes after it. " + _CURSOR_DOC
