@@ -240,7 +240,8 @@ def read_stream(port, table, key, seen, opened):
     try:
         for raw in iter(response.readline, b""):
             if raw.startswith(b"id: "):
-                seen[(table, key, int(raw[4:]))] = time.perf_counter()
+                # The id is the cursor EPOCH.VERSION.DIGEST.
+                seen[(table, key, int(raw[4:].split(b".")[1]))] = time.perf_counter()
     except (OSError, http.client.HTTPException, ValueError, AttributeError):
         pass
 

@@ -302,7 +302,7 @@ class Stream:
                 if line.startswith("event: "):
                     event = line[7:]
                 elif line.startswith("id: "):
-                    version = int(line[4:])
+                    version = int(line[4:].split(".")[1])  # EPOCH.VERSION.DIGEST
                 elif line.startswith("retry: "):
                     self.retry = int(line[7:])
                 elif line.startswith("data: "):
