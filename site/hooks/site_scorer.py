@@ -41,8 +41,11 @@ def render_scorer(preset: Preset, lang: str, root: str) -> str:
     pack = pack_of(preset)
     options = "".join(f'<option value="{code}">{escape(card_label(code, lang, pack))}</option>'
                       for code in _deck(preset.id))
+    # The calls to _ stand outside the f-strings, where pybabel's extraction finds them.
+    card = _("Card {number}")
+    title = _("Score a hand")
     selects = "".join(
-        f'<label>{escape(_("Card {number}").format(number=number))} '
+        f'<label>{escape(card.format(number=number))} '
         f'<select data-card-choice><option value="">—</option>{options}</select></label>'
         for number in (1, 2, 3))
     strings = {
@@ -55,7 +58,7 @@ def render_scorer(preset: Preset, lang: str, root: str) -> str:
     return (
         f'<section class="hand-scorer" hidden data-table="{root}{FOLDER}/{preset.id}.bin" '
         f'data-lang="{lang}" markdown="0">'
-        f'<h2 id="hand-scorer">{escape(_("Score a hand"))}</h2>'
+        f'<h2 id="hand-scorer">{escape(title)}</h2>'
         f'<script type="application/json" data-scorer-strings>{block}</script>'
         f'<div class="hand-scorer-cards">{selects}</div>'
         f'<output aria-live="polite" data-scorer-result></output></section>'
