@@ -271,31 +271,44 @@ def test_a_computer_players_exchange_is_seen_card_by_card_and_named(server, new_
     player = new_player(seed=50, locale=locale, viewport=DESKTOP)
     player.page.goto(f"{server}/play?variant=schnautz&players=3&bots=1,2&lang={locale[:2]}"
                      "&rounds=3")
+    # Each look is one snapshot taken in the page at once: under load the next computer
+    # move may come between two separate reads and take the cards just given.
+    snapshot_js = """actions => {
+        const shown = [...document.querySelectorAll('.events li[data-live]')]
+            .filter(item => actions.includes(item.dataset.eventType));
+        const last = shown[shown.length - 1];
+        if (!last || last.dataset.eventType !== 'exchanged' || last.dataset.eventSeat === '0')
+            return null;
+        const fact = last.querySelector('.fact');
+        const gave = [...(fact ? fact.querySelectorAll('img') : [])]
+            .filter(image => image.dataset.card)
+            .map(image => [image.dataset.card, image.alt]);
+        return {
+            gave,
+            marked: gave.map(([code]) => document.querySelectorAll(
+                `.centre img.card.last[data-card='${code}']`).length),
+            line: document.querySelector('.last-move').innerText,
+            event: last.dataset.event,
+        };
+    }"""
     seen = None
     for _ in range(120):
         player.settled()
         if player.over:
             break
-        shown = player.page.locator(".events li[data-live]").all()
-        actions = [item for item in shown if item.get_attribute("data-event-type") in BOT_ACTIONS]
-        last = actions[-1] if actions else None
-        if (last is not None and last.get_attribute("data-event-type") == "exchanged"
-                and last.get_attribute("data-event-seat") != "0"):
-            seen = last
+        seen = player.page.evaluate(snapshot_js, sorted(BOT_ACTIONS))
+        if seen is not None:
             break
         player.move()
     assert seen is not None, "no computer exchange was the last move in 120 moves"
-    gave = [code for code in seen.locator(".fact").first.locator("img").evaluate_all(
-        "images => images.map(image => image.dataset.card)") if code]
+    gave = [code for code, _name in seen["gave"]]
     assert gave
     # The cards given lie on the table with the last move's mark, and the last-move line names
     # them in words, its player named.
-    for code in gave:
-        assert player.page.locator(f".centre img.card.last[data-card='{code}']").count() == 1
-    line = player.page.locator(".last-move").inner_text()
-    names = [seen.locator(f".fact img[data-card='{code}']").first.get_attribute("alt")
-             for code in gave]
+    assert seen["marked"] == [1] * len(gave), seen
+    line, names = seen["line"], [name for _code, name in seen["gave"]]
     assert gives in line and all(name in line for name in names), (line, names)
+    seen = player.page.locator(f".events li[data-event='{seen['event']}']")
     # They arrived one after the other, and what came next waited for the last of them.
     moving = int(seen.get_attribute("data-moving") or 0)
     assert moving == (len(gave) - 1) * 250 + 350, (moving, seen.inner_html())
