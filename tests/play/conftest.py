@@ -28,6 +28,20 @@ DESKTOP = {"width": 1280, "height": 800}
 # Long enough for the page to show the rest of a match the computer players play alone (60 s
 # on an idle machine, longer on a busy one).
 TIMEOUT_MS = int(calibrated(60) * 1000)
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, Any]]:
+    """Where each element of ``selector`` is on the screen (``x``, ``y``, ``width``,
+    ``height``, with its ``text``), found and measured in one task of the page: the page redraws
+    its table (a presence, a clock) between two of Playwright's steps, so an element found in
+    one step may be gone in the next, and measure as nothing."""
+    found: list[dict[str, Any]] = page.evaluate("""selector => [...document.querySelectorAll(
+        selector)].map((element) => {
+          const box = element.getBoundingClientRect();
+          return { x: box.x, y: box.y, width: box.width, height: box.height,
+                   text: element.textContent };
+        })""", selector)
+    return found
 CARD = re.compile(r'data-card="([^"]+)"')
 
 

@@ -14,6 +14,7 @@ from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tests.play.conftest import boxes
 from tests.play.test_accessibility import axe_source, violations
 
 from thirtyone.web import draining
@@ -113,7 +114,7 @@ def test_the_clock_runs_out_and_the_autopilot_moves(server, new_player, artifact
     assert clock.count() == 1
     # The same clock beside the seat's own moves, which stay on screen on a phone.
     assert player.page.locator(".own [data-clock]").is_visible()
-    assert player.page.locator(".own [data-clock]").bounding_box()["y"] < 844
+    assert boxes(player.page, ".own [data-clock]")[0]["y"] < 844
     player.page.screenshot(path=str(artifacts / "play-life-clock-390x844.png"), full_page=True)
     # Nobody moves: past the deadline the autopilot plays the seat's move, and it is shown.
     player.page.wait_for_selector(".events li[data-live][data-event-seat='0']", timeout=30_000)

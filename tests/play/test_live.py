@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+from tests.play.conftest import boxes
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -93,11 +94,14 @@ def test_a_discard_taken_is_named_in_the_log(server, new_player):
     assert player.errors == []
 
 
-def box_inside(locator, viewport: dict[str, int]) -> bool:
-    box = locator.bounding_box()
-    return (box is not None and box["y"] >= 0 and box["x"] >= 0
-            and box["y"] + box["height"] <= viewport["height"]
-            and box["x"] + box["width"] <= viewport["width"])
+def off_screen(page, selector: str, viewport: dict[str, int]) -> list[str]:
+    """The text of each element of ``selector`` not wholly on screen (``["nothing"]`` when
+    none matches)."""
+    found = boxes(page, selector)
+    return [box["text"] for box in found
+            if not (box["width"] > 0 and box["x"] >= 0 and box["y"] >= 0
+                    and box["x"] + box["width"] <= viewport["width"]
+                    and box["y"] + box["height"] <= viewport["height"])] if found else ["nothing"]
 
 
 @pytest.mark.parametrize(("variant", "players"), [("scat", 9), ("schnautz", 15)])
@@ -114,14 +118,12 @@ def test_on_a_phone_the_hand_and_the_moves_stay_on_screen(server, new_player, ar
     for position in (0, 400):
         player.page.mouse.wheel(0, position)
         player.page.wait_for_timeout(100)
-        assert box_inside(player.page.locator(".hand"), PHONE)
-        moves = player.page.locator(".own button[data-move]")
-        for index in range(moves.count()):
-            assert box_inside(moves.nth(index), PHONE), moves.nth(index).inner_text()
+        assert off_screen(player.page, ".hand", PHONE) == []
+        assert off_screen(player.page, ".own button[data-move]", PHONE) == []
     # The log is one tap away.
     player.page.locator("[data-show-log]").click()
     assert player.page.locator(".events:focus").count() == 1
-    assert box_inside(player.page.locator("#log h2"), PHONE)
+    assert off_screen(player.page, "#log h2", PHONE) == []
     player.page.mouse.wheel(0, -10_000)
     player.page.screenshot(path=str(artifacts / f"play-phone-{players}-seats-390x844.png"))
     assert player.errors == []

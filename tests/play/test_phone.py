@@ -5,16 +5,11 @@ hands) stand above your hand's panel, which stays at the bottom of the screen.""
 from __future__ import annotations
 
 import pytest
+from tests.play.conftest import boxes
 
 # A game for each table size: Switch has two table hands, Jokers (to 15 seats) a widow.
 TABLES = [("switch", 2), ("switch", 5), ("switch", 7), ("jokers", 9), ("jokers", 15)]
 SCREENS = [{"width": 390, "height": 844}, {"width": 360, "height": 640}]
-
-
-def box_of(locator) -> dict[str, float]:
-    box = locator.bounding_box()
-    assert box is not None
-    return box
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda size: f"{size['width']}x{size['height']}")
@@ -32,16 +27,15 @@ def test_every_table_card_is_in_sight_on_a_phone(server, new_player, artifacts, 
     assert player.may_move()
     player.page.screenshot(path=str(artifacts / (
         f"play-phone-{variant}-{players}-{screen['width']}x{screen['height']}.png")))
-    cards = player.page.locator("#table .centre img.card")
-    assert cards.count() >= 2
-    own = box_of(player.page.locator("#table .own"))
-    for index in range(cards.count()):
-        card = box_of(cards.nth(index))
-        where = f"card {index} of {cards.count()} at {card}, your panel from y={own['y']}"
+    cards = boxes(player.page, "#table .centre img.card")
+    assert len(cards) >= 2
+    [own] = boxes(player.page, "#table .own")
+    for index, card in enumerate(cards):
+        where = f"card {index} of {len(cards)} at {card}, your panel from y={own['y']}"
         assert card["x"] >= 0 and card["x"] + card["width"] <= screen["width"], where
         assert card["y"] >= 0 and card["y"] + card["height"] <= own["y"] + 1, where
     # Your hand and your moves are in sight too.
-    hand = box_of(player.page.locator("#table .hand"))
+    [hand] = boxes(player.page, "#table .hand")
     assert hand["y"] + hand["height"] <= screen["height"]
     assert player.errors == []
 

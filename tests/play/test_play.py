@@ -7,7 +7,7 @@ import json
 from urllib.parse import urlsplit
 
 import pytest
-from tests.play.conftest import DESKTOP
+from tests.play.conftest import DESKTOP, boxes
 
 # One preset per family, with options that keep the match short: one life and no free ride,
 # one deal, at most ten turns a round; no-trips (the widow family's dealer who may take the
@@ -277,7 +277,7 @@ def test_at_the_end_of_a_match_on_a_desktop_the_log_stays_beside_the_board(serve
     player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
     player.play_alone()
     player.settled()
-    box = {name: player.page.locator(f"#table > {selector}").bounding_box()
+    box = {name: boxes(player.page, f"#table > {selector}")[0]
            for name, selector in (("board", ".board"), ("ending", ".ending"), ("log", ".log"))}
     # Rematch and the record under the board, in its column; the log in the right column,
     # level with the board (not pushed below the ending's row).

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import time
+
+from tests.conftest import calibrated
+
 from thirtyone.advice import advise
 from thirtyone.game import GameState, apply_move, new_game
 from thirtyone.web.i18n import card_name
@@ -98,7 +102,12 @@ def test_a_table_seat_gets_a_hint_and_strong_bots_take_seats(tmp_path):
     table, key = created["table"], created["seats"][0]["key"]
     public = client.get(f"/v1/tables/{table}").json
     assert public["seats"][1]["bot"] == "strong"
-    mine = client.get(f"/v1/tables/{table}", headers=bearer(key)).json
+    # When the strong bot starts, its move is thought in the pool while each read plays one
+    # slice: the seat reads on until it is to move.
+    deadline = time.monotonic() + calibrated(120)
+    while (mine := client.get(f"/v1/tables/{table}", headers=bearer(key)).json)["to_move"] != 0:
+        assert time.monotonic() < deadline, mine
+        time.sleep(0.05)
     asked = client.get(f"/v1/tables/{table}/advice?samples=5&seed=x", headers=bearer(key))
     assert asked.status_code == 200
     # Each legal move says itself in words; the hint says each move too, beside it.

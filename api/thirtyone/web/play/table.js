@@ -26,6 +26,12 @@ const LOG_LENGTH = 200;
 const TITLE = document.title;
 
 const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+// On a phone your panel is fixed at the bottom of the screen (play.css): the page keeps room
+// for it under its last line, as tall as the panel is now (a hint, a clock or cards loading
+// change its height between two answers).
+const ownRoom = new ResizeObserver(([entry]) => {
+  document.documentElement.style.setProperty("--own-height", `${entry.target.offsetHeight}px`);
+});
 
 /** The table at `version` when the stream's data carries it whole (else null). */
 const whole = (data, version) => (Array.isArray(data.legal_moves) && "to_move" in data
@@ -362,6 +368,8 @@ export class TableView {
       invites(this),
     ].filter(Boolean));
     this.log.scrollTop = logScroll;
+    ownRoom.disconnect();
+    ownRoom.observe(table.querySelector(".own"));
     markHint(this);
     this.renderBusy();
     glide(table.querySelector(".board"), before);
