@@ -1,0 +1,78 @@
+"""The SQLite store's listener: a stream in one process learns of another process's commit
+within a poll or two, and while nothing is committed the listener reads no table's version
+(one ``PRAGMA data_version`` per poll, not a query of every watched table)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from tests.conftest import calibrated
+
+from thirtyone.web.store import Entry
+from thirtyone.web.store.sqlite import POLL_SECONDS, SQLiteStore
+from thirtyone.web.tables.ledger import first_record
+
+
+@pytest.fixture
+def stores(tmp_path) -> Iterator[tuple[SQLiteStore, SQLiteStore]]:
+    """Two stores on one file, as two worker processes hold them."""
+    path = str(tmp_path / "tables.sqlite3")
+    listening, committing = SQLiteStore(path, ttl=600), SQLiteStore(path, ttl=600)
+    yield listening, committing
+    listening.close()
+    committing.close()
+
+
+def _table(store: SQLiteStore, name: str) -> str:
+    record = first_record(name, "{}", seats=(), seed_sha256="")
+    store.create(record, {})
+    return record.table
+
+
+def _commit(store: SQLiteStore, table: str) -> None:
+    record = store.load(table)
+    entry = Entry(record.version + 1, [], [], prev=record.digest,
+                  nonce=str(time.monotonic_ns())).chained()
+    store.commit(table, record.version, {}, entry)
+
+
+def test_another_process_commit_wakes_a_stream_and_an_idle_poll_reads_no_version(stores):
+    listening, committing = stores
+    watched, other = _table(committing, "watched"), _table(committing, "other")
+    queries: list[list[str]] = []
+    versions = listening._versions
+
+    def counted(tables: list[str]) -> dict[str, int]:
+        queries.append(sorted(tables))
+        return versions(tables)
+
+    listening._versions = counted  # type: ignore[method-assign]
+    with listening.listen(watched) as woken:
+        # The table is new to the listener: read once, then quiet.
+        assert woken.wait(calibrated(5))
+        woken.clear()
+        asked = len(queries)
+        time.sleep(20 * POLL_SECONDS)
+        assert len(queries) == asked, "an idle poll read the tables' versions"
+        assert not woken.is_set()
+        # A commit elsewhere, to a table nobody streams: read, nobody woken.
+        _commit(committing, other)
+        deadline = time.monotonic() + calibrated(5)
+        while len(queries) == asked and time.monotonic() < deadline:
+            time.sleep(POLL_SECONDS / 5)
+        assert len(queries) == asked + 1 and queries[-1] == [watched]
+        time.sleep(4 * POLL_SECONDS)
+        assert not woken.is_set()
+        # A commit of the watched table, in the other process: the stream is woken within a
+        # poll or two (on a loaded machine, a few).
+        committed = time.monotonic()
+        _commit(committing, watched)
+        assert woken.wait(calibrated(5))
+        assert time.monotonic() - committed < calibrated(10 * POLL_SECONDS)
+        with listening.listen(other) as second:
+            # A table gains its first stream with nothing committed: read once, and woken
+            # (its stream may have read the log just before a commit).
+            assert second.wait(calibrated(5))
+            assert queries[-1] == sorted([watched, other])
