@@ -222,10 +222,10 @@ class Instance:
     """One API instance: gunicorn as `thirtyone serve` runs it."""
 
     def __init__(self, processes: Processes, store: str, port: int | None = None,
-                 workers: int = 1, **env: str) -> None:
+                 workers: int = 1, graceful: int = 5, **env: str) -> None:
         self.processes = processes
         self.port = port or free_port()
-        self.store, self.workers, self.extra = store, workers, env
+        self.store, self.workers, self.graceful, self.extra = store, workers, graceful, env
         self.start()
 
     def start(self) -> None:
@@ -236,7 +236,7 @@ class Instance:
         self.process = self.processes.start(
             [sys.executable, "-m", "gunicorn", "-c", "python:thirtyone.web.serving",
              "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             "--graceful-timeout", "5", "thirtyone.web:create_app()"],
+             "--graceful-timeout", str(self.graceful), "thirtyone.web:create_app()"],
             f"api-{self.port}", env=env, cwd=ROOT)
         wait_for(lambda: request(self.port, "GET", "/healthz")[0] == 200, 30,
                  f"the API on {self.port}")

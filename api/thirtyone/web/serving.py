@@ -13,8 +13,10 @@ README's "Which worker").
 
 On SIGTERM a worker first reports not-ready (``/readyz`` answers 503) and ends every open
 stream with a last event that tells its client to reconnect after a jittered ``retry:`` (to
-another instance, through the load balancer, with ``Last-Event-ID``); then gunicorn stops it,
-within the graceful timeout. The workers keep their metrics in files of one folder
+another instance, through the load balancer, with ``Last-Event-ID``); its long polls answer,
+the connections idle between two requests close, the requests under way finish (their
+connections close after the answer), and the worker exits as soon as none is left (about a
+second; gunicorn's graceful timeout bounds it). The workers keep their metrics in files of one folder
 (``PROMETHEUS_MULTIPROC_DIR``, made when the server starts unless set), which ``/metrics`` adds
 up.
 
@@ -30,10 +32,13 @@ up.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
 import signal
+import socket
+import sys
 import tempfile
 import threading
 from contextlib import suppress
@@ -228,9 +233,57 @@ class GeventWorker(_ProblemErrors, ggevent.GeventWorker):  # type: ignore[misc] 
     bare endpoint 522 ms, against 88 ms when each request first lets the others run).
     """
 
+    # The client sockets of this worker's connections, and those of them inside a request.
+    _connections: set[Any]
+    _serving: set[Any]
+
+    def init_process(self) -> None:
+        self._connections, self._serving = set(), set()
+        super().init_process()
+
+    def run(self) -> None:
+        super().run()
+        # Every request is answered (or was cut at the graceful timeout): the worker ends
+        # here, as a forked child should (os._exit), not through the exit handlers the master
+        # registered before the fork. One of them, concurrent.futures' join of the compute
+        # pool's manager thread (its module imported by the master, before gevent patched
+        # threading), never returned: each worker waited for gunicorn's SIGKILL at the
+        # graceful timeout. The pool's processes end with the worker (PR_SET_PDEATHSIG,
+        # thirtyone.pool); the master marks the worker's metrics dead.
+        self.log.info("Worker exiting (pid: %s)", self.pid)
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        self._connections.add(client)
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self._connections.discard(client)
+
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         gevent.sleep(0)
-        return super().handle_request(listener_name, req, sock, addr)
+        self._serving.add(sock)
+        try:
+            handled = super().handle_request(listener_name, req, sock, addr)
+        finally:
+            self._serving.discard(sock)
+        if not self.alive:
+            # Stopping: the connection closes after this answer (a stream that began before
+            # the SIGTERM would otherwise be kept alive, holding the worker `keepalive` s).
+            raise StopIteration
+        return handled
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        """SIGTERM: stop, and close the connections that wait between two requests (a
+        proxy's kept-alive ones would hold the worker until their `keepalive` ran out);
+        those inside a request finish it and close after their answer."""
+        super().handle_exit(sig, frame)
+        for client in self._connections - self._serving:
+            with suppress(OSError):
+                client.shutdown(socket.SHUT_RDWR)
 
 
 class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):  # type: ignore[misc]  # untyped
