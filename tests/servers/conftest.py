@@ -181,12 +181,14 @@ class RedisNode:
         wait_for(lambda: redis_ping(self.port), 15, f"redis on {self.port}")
 
 
-def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
-    """Six nodes of deploy/redis/cluster-node.conf: three primaries, three replicas."""
-    nodes = [RedisNode(processes, "cluster-node.conf", free_port(bus=True)) for _ in range(6)]
+def start_cluster(processes: Processes, replicas: int = 2) -> tuple[list[RedisNode], str]:
+    """Three primaries of deploy/redis/cluster-node.conf with ``replicas`` replicas each (two,
+    as the shipped configuration says: nine nodes)."""
+    nodes = [RedisNode(processes, "cluster-node.conf", free_port(bus=True))
+             for _ in range(3 * (1 + replicas))]
     subprocess.run(
         [binary("redis-cli", "redis-tools"), "--cluster", "create",
-         *[f"127.0.0.1:{node.port}" for node in nodes], "--cluster-replicas", "1",
+         *[f"127.0.0.1:{node.port}" for node in nodes], "--cluster-replicas", str(replicas),
          "--cluster-yes"], check=True, capture_output=True, timeout=60)
 
     def ready() -> bool:
@@ -203,11 +205,11 @@ def start_cluster(processes: Processes) -> tuple[list[RedisNode], str]:
     def replicated() -> bool:
         import redis
 
-        # Each primary has its replica (a commit's WAIT 1 is not answered until then).
-        return all(replicas_online(node.port) >= 1 for node in nodes
+        # Each primary has its replicas (a commit's WAIT 1 is not answered until one is).
+        return all(replicas_online(node.port) >= replicas for node in nodes
                    if redis.Redis(port=node.port).info("replication")["role"] == "master")
 
-    wait_for(replicated, 30, "the replicas")
+    wait_for(replicated, 60, "the replicas")
     return nodes, "redis+cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in nodes[:3])
 
 
