@@ -16,9 +16,9 @@ stream with a last event that tells its client to reconnect after a jittered ``r
 another instance, through the load balancer, with ``Last-Event-ID``); its long polls answer,
 the connections idle between two requests close, the requests under way finish (their
 connections close after the answer), and the worker exits as soon as none is left (about a
-second; gunicorn's graceful timeout bounds it). The workers keep their metrics in files of one folder
-(``PROMETHEUS_MULTIPROC_DIR``, made when the server starts unless set), which ``/metrics`` adds
-up.
+second; gunicorn's graceful timeout bounds it). The workers keep their metrics in files of
+one folder (``PROMETHEUS_MULTIPROC_DIR``, made when the server starts unless set), which
+``/metrics`` adds up.
 
 ``thirtyone serve`` applies these settings; gunicorn reads them from this module too:
 ``gunicorn -c python:thirtyone.web.serving 'thirtyone.web:create_app()'``.
