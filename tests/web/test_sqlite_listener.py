@@ -66,11 +66,11 @@ def test_another_process_commit_wakes_a_stream_and_an_idle_poll_reads_no_version
         time.sleep(4 * POLL_SECONDS)
         assert not woken.is_set()
         # A commit of the watched table, in the other process: the stream is woken within a
-        # poll or two (on a loaded machine, a few).
+        # poll or two (a loaded machine is given twenty).
         committed = time.monotonic()
         _commit(committing, watched)
         assert woken.wait(calibrated(5))
-        assert time.monotonic() - committed < calibrated(10 * POLL_SECONDS)
+        assert time.monotonic() - committed < calibrated(20 * POLL_SECONDS)
         with listening.listen(other) as second:
             # A table gains its first stream with nothing committed: read once, and woken
             # (its stream may have read the log just before a commit).
