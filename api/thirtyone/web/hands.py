@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
+from babel.support import NullTranslations
 from flask import current_app, jsonify
 from flask.views import MethodView
 from werkzeug import Response
 
 from thirtyone import words
-from thirtyone.cards import parse_card
+from thirtyone.cards import SUIT_NAMES, parse_card
 from thirtyone.errors import N_, ThirtyOneError
 from thirtyone.hands import CATEGORY_NAMES, HandScore, compare_hands, evaluator, score_hand
 from thirtyone.rules import make_rules
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
-from thirtyone.web.i18n import card_name, catalog, suit_name
+from thirtyone.web.i18n import catalog
 from thirtyone.web.problems import Problem
 from thirtyone.web.validation import Message, Points, RulesSchema, Schema, length
 
@@ -108,16 +109,20 @@ class BatchSchema(Schema):
     )
 
 
-def describe_score(score: HandScore, pack: str = "french") -> dict[str, Any]:
+def describe_score(score: HandScore, pack: str = "french",
+                   translations: NullTranslations | None = None) -> dict[str, Any]:
     """A score with its localized names and a sentence describing it; the cards of the Italian
-    pack (``pack``: words.pack_of_deck) by their regional names."""
-    translations = catalog()
+    pack (``pack``: words.pack_of_deck) by their regional names. In ``translations`` (the hot
+    path's, which has no Flask request), else the request's catalog."""
+    if translations is None:
+        translations = catalog()
     names = ([words.italian_card_name(translations, card) for card in score.cards]
-             if pack == "italian" else [card_name(card) for card in score.cards])
+             if pack == "italian" else [words.card_name(translations, card)
+                                        for card in score.cards])
     return {
         **score.to_dict(),
         "category_name": translations.gettext(CATEGORY_NAMES[score.category]),
-        "suit_name": suit_name(score.suit) if score.suit else None,
+        "suit_name": translations.ugettext(SUIT_NAMES[score.suit]) if score.suit else None,
         "card_names": names,
         "is_blitz": score.is_blitz,
         "description": words.describe_score(translations, score, pack),
