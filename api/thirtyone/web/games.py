@@ -322,7 +322,9 @@ def described_moves(state: GameState, seen: Mapping[str, Any],
     ``translations``, else the request's catalog."""
     if translations is None:
         translations = catalog()
-    return [{**move, "description": words.describe_move(translations, move, seen)}
+    # The pack once, from the rules (what words.pack_of reads back from the view's, per move).
+    pack = pack_of_deck(state.rules.deck)
+    return [{**move, "description": words.describe_move(translations, move, seen, pack)}
             for move in legal_moves(state)]
 
 
