@@ -288,12 +288,12 @@ class Table:
         """The move as played by the seat asking (a move naming another seat is its own)."""
         return move if self.seat is None else {**move, "seat": self.seat}
 
-    def seen(self, state: GameState,
-             translations: NullTranslations | None = None) -> dict[str, Any]:
+    def seen(self, state: GameState, translations: NullTranslations | None = None, *,
+             shared: bool = False) -> dict[str, Any]:
         """The game as the seat asking sees it, and the moves it may make (described in
-        ``translations``, else the request's catalog)."""
+        ``translations``, else the request's catalog); ``shared``: see :func:`view`."""
         to_move = state.to_move
-        seen = view(state, self.seat)
+        seen = view(state, self.seat, shared=shared)
         return {
             "seat": self.seat,
             "view": seen,
@@ -305,14 +305,16 @@ class Table:
 
     def answer(self, state: GameState,
                translations: NullTranslations | None = None) -> dict[str, Any]:
-        """The game after a move: the next token (or state) and what the seat asking sees."""
+        """The game after a move: the next token (or state) and what the seat asking sees,
+        sharing the state's history entries (for an answer serialized at once, as :func:`play`'s
+        callers do: half of a mid-game view's work is copying them)."""
         if self.game_id is not None:
             carried: dict[str, Any] = {
                 "token": self.sealer.seal(self.game_id, state.to_dict(shared=True))
             }
         else:
             carried = {"state": state.to_dict()}
-        return {**carried, **self.seen(state, translations)}
+        return {**carried, **self.seen(state, translations, shared=True)}
 
 
 def described_moves(state: GameState, seen: Mapping[str, Any],
@@ -419,7 +421,8 @@ def play(body: dict[str, Any], sealer: Sealer | None = None,
          translations: NullTranslations | None = None) -> dict[str, Any]:
     """The answer to a move (``body``: the request as :class:`MoveRequestSchema` loads it),
     with ``sealer`` and in ``translations`` (the hot path's), else the request's app's and
-    language's; the hot path answers most moves with it (:mod:`thirtyone.web.hot`)."""
+    language's; the hot path answers most moves with it (:mod:`thirtyone.web.hot`). The answer
+    shares the new state's history entries: serialize it, change nothing in it."""
     table = Table(body, needs_seat=True, sealer=sealer)
     try:
         state, events = apply_move(table.state, table.move(body["move"]))
