@@ -156,7 +156,8 @@ class TableRecord:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def state(self) -> dict[str, Any]:
-        return json.loads(self.state_json)  # type: ignore[no-any-return]
+        state: dict[str, Any] = json.loads(self.state_json)
+        return state
 
     def meta_json(self) -> bytes:
         """What the backends store as the table's metadata."""
