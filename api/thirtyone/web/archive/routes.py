@@ -15,7 +15,7 @@ from thirtyone.web.api import Blueprint
 from thirtyone.web.archive import ArchiveUnavailable, archive
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.problems import Problem
-from thirtyone.web.validation import Schema, between, length
+from thirtyone.web.validation import PageSchema, Schema, between, length
 
 _log = logging.getLogger(__name__)
 
@@ -68,12 +68,8 @@ class FinishedMatchSchema(ma.Schema):
         "description": "Where its match record is: `/v1/tables/{table}/record`."})
 
 
-class FinishedMatchesSchema(ma.Schema):
+class FinishedMatchesSchema(PageSchema):
     matches = ma.fields.List(ma.fields.Nested(FinishedMatchSchema), required=True)
-    total = ma.fields.Integer(required=True,
-                              metadata={"description": "The player's finished matches in all."})
-    offset = ma.fields.Integer(required=True)
-    limit = ma.fields.Integer(required=True)
 
 
 @blp.route("")
