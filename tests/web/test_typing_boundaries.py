@@ -1,6 +1,6 @@
 """The web layer's ``# type: ignore`` comments: only at an untyped or mistyped library's edge,
-each saying why on its line, and no more of them than counted here (the engine has none:
-tests/engine/test_played.py)."""
+each saying why on its line, and no more of them than counted here, file by file (the engine
+has none: tests/engine/test_played.py). Lower a count when an ignore goes."""
 
 import re
 from pathlib import Path
@@ -35,9 +35,10 @@ def web_ignores() -> dict[str, list[tuple[int, str]]]:
     return found
 
 
-def test_ignores_are_counted() -> None:
-    found = web_ignores()
-    assert {name: len(lines) for name, lines in found.items()} == IGNORES
+def test_no_more_ignores_than_counted() -> None:
+    found = {name: len(lines) for name, lines in web_ignores().items()}
+    assert {name: count for name, count in found.items() if count > IGNORES.get(name, 0)} == {}
+    assert sum(found.values()) >= 3  # the walk reached the web layer
 
 
 def test_each_ignore_names_its_code_and_reason() -> None:
