@@ -178,10 +178,11 @@ class ScoreBatch(MethodView):
             )
         judge = evaluator(make_rules(body["variant"], body["options"] or None))
         score, parse = judge.score, parse_card
-        # Each distinct score goes through the declared item schema once: a batch holds a
-        # few hundred at most (the scores are the table's own), where dumping every hand's
-        # would take some 40 ms of a 10,000-hand batch.
+        # Each distinct brief (points, category, suit) goes through the declared item schema
+        # once: a variant has a few hundred at most, where dumping every hand's would take
+        # some 40 ms of a 10,000-hand batch. Each hand's score is the table's own object.
         dump = _BRIEF_SCHEMA.dump
+        dumped: dict[tuple[float, str, str | None], dict[str, Any]] = {}
         briefs: dict[int, dict[str, Any]] = {}
         results = []
         for index, hand in enumerate(hands):
@@ -194,6 +195,10 @@ class ScoreBatch(MethodView):
                 result = judge.read(hand, field=f"hands[{index}]")
             brief = briefs.get(id(result))
             if brief is None:
-                brief = briefs[id(result)] = dump(result)
+                kind = (result.points, result.category, result.suit)
+                brief = dumped.get(kind)
+                if brief is None:
+                    brief = dumped[kind] = dump(result)
+                briefs[id(result)] = brief
             results.append(brief)
         return jsonify({"scores": results})
