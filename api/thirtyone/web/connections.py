@@ -31,11 +31,7 @@ from flask import Flask, current_app, request
 
 from thirtyone.errors import N_
 from thirtyone.web.problems import Problem
-from thirtyone.web.security import wrap
-
-Environ = dict[str, Any]
-StartResponse = Callable[..., Any]
-WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+from thirtyone.web.security import Environ, StartResponse, WSGIApp, wrap
 
 GONE_CHECK_SECONDS = 0.5
 """How often a waiting long poll looks whether its client is still there."""
