@@ -12,6 +12,7 @@ import time
 import uuid
 
 import redis
+import redis.sentinel
 from tests.conftest import calibrated
 
 from .conftest import (
@@ -25,7 +26,7 @@ from .conftest import (
     request,
     wait_for,
 )
-from .harness import Table, bearer, check, play_all
+from .harness import Table, bearer, check, play_all, resets_in
 
 TABLES = 10
 SERVICE = "thirtyone"
@@ -49,6 +50,12 @@ def start_sentinels(processes, primary: int) -> list[int]:
 
 def master_port(sentinel: int) -> int:
     return int(redis.Redis(port=sentinel).sentinel_get_master_addr_by_name(SERVICE)[1])
+
+
+def named_primary(sentinels: list[int]) -> redis.Redis:
+    """A client of the primary the sentinels name now."""
+    return redis.sentinel.Sentinel([("127.0.0.1", port) for port in sentinels]).master_for(
+        SERVICE)
 
 
 def test_a_primary_killed_and_restarted_loses_no_acknowledged_move(processes):
@@ -78,7 +85,7 @@ def test_a_primary_killed_and_restarted_loses_no_acknowledged_move(processes):
     play_all(tables, 8)
     failover.join()
     play_all(tables, 6)
-    check(tables, ports)
+    check(tables, ports, resets_in(named_primary(sentinels)))
     assert master_port(sentinels[0]) == replica.port
     assert redis.Redis(port=primary.port).info("replication")["role"] == "slave"
 
@@ -109,7 +116,7 @@ def test_a_primary_killed_and_left_down_writes_resume_on_its_replica(processes):
              30, "the sibling replicating from the promoted one")
     play_all(tables, 6)
     print(f"writes resumed {time.monotonic() - killed:.1f} s after the kill")
-    check(tables, ports)
+    check(tables, ports, resets_in(named_primary(sentinels)))
     assert primary.process.process.poll() is not None  # left down
 
 
