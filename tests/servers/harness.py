@@ -28,8 +28,10 @@ def bearer(key: str) -> dict[str, str]:
 
 
 def send(ports: list[int], method: str, path: str, body: Any = None,
-         headers: dict[str, str] | None = None, patience: float = 60.0) -> tuple[int, Any]:
-    """The request sent again (to the next instance) while it fails for want of a store."""
+         headers: dict[str, str] | None = None, patience: float = 60.0,
+         refused: list[Any] | None = None) -> tuple[int, Any]:
+    """The request sent again (to the next instance) while it fails for want of a store;
+    each refusal's problem code (or status) is added to ``refused`` when given."""
     deadline = time.monotonic() + patience
     attempt = 0
     while True:
@@ -41,6 +43,8 @@ def send(ports: list[int], method: str, path: str, body: Any = None,
             status, answer = 0, None
         if status not in (0, 502, 503) or time.monotonic() > deadline:
             return status, answer
+        if refused is not None:
+            refused.append(answer.get("code", status) if isinstance(answer, dict) else status)
         time.sleep(0.2)
 
 
@@ -67,11 +71,18 @@ class Table:
         self.pushed: dict[tuple[str, int], list[Any]] = {}
         self.resets: list[tuple[str, int]] = []
         self.errors: list[str] = []
+        # Moves refused 409 stale_version after a 503 (see :meth:`play`), and the code of
+        # every 503 a move got before its answer.
+        self.resynced = 0
+        self.refused: list[Any] = []
         self.stream = Stream(ports[index % len(ports)], self.table, self.keys[0])
         self.version = created["version"]
 
-    def play(self, moves: int) -> None:
-        """Make ``moves`` moves (or until the match ends), alternating instances."""
+    def play(self, moves: int, resync: bool = False) -> None:
+        """Make ``moves`` moves (or until the match ends), alternating instances. With
+        ``resync``, a move answered 409 ``stale_version`` after a 503 (it was never
+        acknowledged, and the table went on on a new epoch meanwhile) is read again and
+        played anew, as the 503's problem tells a client to."""
         for turn in range(moves):
             ports = self.ports[turn % len(self.ports):] + self.ports[:turn % len(self.ports)]
             status, public = send(ports, "GET", f"/v1/tables/{self.table}")
@@ -88,7 +99,11 @@ class Table:
             move = next((move for move in legal if move["type"] not in ("knock",)), legal[0])
             headers = {**bearer(self.keys[seat]), "Idempotency-Key": str(uuid.uuid4())}
             status, answer = send(ports, "POST", f"/v1/tables/{self.table}/moves",
-                                  {"move": move, "version": mine["version"]}, headers)
+                                  {"move": move, "version": mine["version"]}, headers,
+                                  refused=self.refused)
+            if resync and status == 409 and answer["code"] == "stale_version":
+                self.resynced += 1
+                continue
             if status != 200:
                 self.errors.append(f"move at {mine['version']}: {status} {answer}")
                 return
@@ -132,8 +147,8 @@ class Table:
                 break
 
 
-def play_all(tables: list[Table], moves: int) -> None:
-    threads = [threading.Thread(target=table.play, args=(moves,)) for table in tables]
+def play_all(tables: list[Table], moves: int, resync: bool = False) -> None:
+    threads = [threading.Thread(target=table.play, args=(moves, resync)) for table in tables]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -169,16 +184,20 @@ def check(tables: list[Table], ports: list[int], resets: Callable[[str], list[in
             if (epoch, version) in table.pushed:
                 assert table.pushed[epoch, version] == events, (table.table, epoch, version)
         # A table moved onto a new epoch goes on above every version it acknowledged: one
-        # acknowledged at or past the start of the epoch after its own was lost.
+        # acknowledged at or past the start of the epoch after its own was lost. An epoch's
+        # timeline is the versions its reset kept, then its own: it starts at the newest
+        # reset at or before the version its table_reset showed (the first epoch at 0), and
+        # a version it names may lie before that (a retry's original answer).
         new_epochs = resets(table.table)
-        first = {}
+        starts = {epoch: max((start for start in new_epochs if start <= shown), default=0)
+                  for epoch, shown in table.resets}
         for epoch, version in answered:
-            first[epoch] = min(first.get(epoch, version), version)
-        for epoch, version in answered:
-            after = min((start for start in new_epochs if start > first[epoch]),
+            if epoch not in starts:
+                assert table.answers[0][0] == epoch, (table.table, epoch, "never announced")
+                starts[epoch] = 0
+            after = min((start for start in new_epochs if start > starts[epoch]),
                         default=version + 1)
             assert version < after, (table.table, epoch, version, "lost", new_epochs)
-        starts = dict(table.resets) | first
         for epoch in starts:
             shown = sorted({version for named, version in [*table.pushed, *table.resets]
                             if named == epoch})
