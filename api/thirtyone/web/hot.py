@@ -3,11 +3,12 @@
 A score (``POST /v1/hands/score``), a sealed game's move (``POST /v1/games/moves`` with a
 token) and the variants (``GET /v1/variants``, ``GET /v1/variants/{id}``) are most of what
 apps send, and through Flask each paid some 150-250 us of request and response objects,
-context locals, flask-smorest's wrappers, webargs and marshmallow, flask-babel and the
+context locals, flask-smorest's wrappers, webargs and marshmallow's loading, flask-babel and the
 after-request hooks (``benchmarks/PROFILE.md``), several times the work of the answer itself.
 :class:`HotPath`, a WSGI layer just around Flask's own, answers them with the same functions
 the views call (:func:`thirtyone.web.hands.describe_score`,
-:func:`thirtyone.web.games.play`, the variants' cached answers), the same language
+:func:`thirtyone.web.games.play`, the variants' cached answers) dumped through the same
+response schemas, the same language
 (:func:`thirtyone.web.i18n.choose_language`), the same headers (CORS from flask-cors' own
 functions, ``Content-Language`` and ``Vary`` from :func:`thirtyone.web.i18n.announce`) and the
 same request metrics; the outer layers (body limit and deadline, security headers) wrap it as
@@ -82,6 +83,9 @@ class HotPath:
         self.values_limit = int(app.config["BATCH_LIMIT"]) + 64
         # The headers each (Origin, Private-Network, language) gets after the body's own.
         self.tails: dict[tuple[str | None, str | None, str], list[tuple[str, str]]] = {}
+        # The answers go through their declared schemas, as flask-smorest dumps the views'.
+        self.score_schema = hands.ScoreSchema()
+        self.move_result_schema = games.MoveResultSchema()
         move_schema = games.MoveSchema()
 
         def read_move(raw: bytes) -> bytes:
@@ -160,8 +164,8 @@ class HotPath:
                 or not all(type(card) is str for card in hand)):
             return None
         rules = make_rules(variant, options or None)
-        return dumps(hands.describe_score(score_hand(hand, rules),
-                                          words.pack_of_deck(rules.deck), translations))
+        return dumps(self.score_schema.dump(hands.describe_score(
+            score_hand(hand, rules), words.pack_of_deck(rules.deck), translations)))
 
     def move(self, value: Any, translations: NullTranslations) -> bytes | None:
         """The view's answer to a sealed game's move (MoveRequestSchema's shape with a token,
@@ -175,7 +179,7 @@ class HotPath:
             return None
         body = {"token": token, "state": None, "seat": seat, "seat_key": key,
                 "move": loads(self.read_move(dumps(move)))}
-        return dumps(games.play(body, self.sealer, translations))
+        return dumps(self.move_result_schema.dump(games.play(body, self.sealer, translations)))
 
     def variant(self, environ: Environ, start_response: StartResponse,
                 path: str) -> list[bytes] | None:
