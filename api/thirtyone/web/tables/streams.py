@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from flask import Response, current_app, jsonify, redirect, request, stream_with_context, url_for
 from flask.views import MethodView
 from werkzeug import Response as WerkzeugResponse
 
+from thirtyone.game import GameState
 from thirtyone.web import draining, metrics
 from thirtyone.web.connections import (
     GONE_CHECK_SECONDS,
@@ -47,6 +48,23 @@ from thirtyone.web.tables.schemas import (
 from thirtyone.web.tables.seats import bearer_key, query_key, seat_of
 from thirtyone.web.tables.table import of
 
+_STREAM_ANSWER: dict[str, Any] = {
+    "description": "A stream of Server-Sent Events, one per version: `id:` the version's "
+    "cursor (`EPOCH.VERSION.DIGEST`) and "
+    "`data:` a `TableUpdate` as JSON (the table as this seat sees it, with the events of "
+    "that version); `: keep-alive` comments every 15 s. The stream ends after a few "
+    "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does). "
+    "`event: table_reset` carries the table as it is now when the stream's cursor is no "
+    "longer on the table's timeline (past the table, before the kept log, or lost by the "
+    "store): replace what you showed. `event: presence` carries the table as it is now "
+    "when a seat's `connected` changed with no move (sent at a keep-alive, or at once "
+    "when a seat's last stream ends). "
+    "`event: reconnect` is the last event of an instance that stops: reconnect after "
+    "its `retry:`.",
+    "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
+}
+"""The stream's 200 answer, as the API's description shows it."""
+
 
 @blp.route("/<table>/events")
 class TableEvents(MethodView):
@@ -66,21 +84,7 @@ class TableEvents(MethodView):
                       "table's log.")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
-    @blp.doc(security=[{"seatKey": []}, {}], responses={"200": {
-        "description": "A stream of Server-Sent Events, one per version: `id:` the version's "
-        "cursor (`EPOCH.VERSION.DIGEST`) and "
-        "`data:` a `TableUpdate` as JSON (the table as this seat sees it, with the events of "
-        "that version); `: keep-alive` comments every 15 s. The stream ends after a few "
-        "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does). "
-        "`event: table_reset` carries the table as it is now when the stream's cursor is no "
-        "longer on the table's timeline (past the table, before the kept log, or lost by the "
-        "store): replace what you showed. `event: presence` carries the table as it is now "
-        "when a seat's `connected` changed with no move (sent at a keep-alive, or at once "
-        "when a seat's last stream ends). "
-        "`event: reconnect` is the last event of an instance that stops: reconnect after "
-        "its `retry:`.",
-        "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
-    }})
+    @blp.doc(security=[{"seatKey": []}, {}], responses={"200": _STREAM_ANSWER})
     def get(self, query: dict[str, Any], headers: dict[str, Any],
             table: str) -> WerkzeugResponse:
         """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
@@ -201,138 +205,171 @@ def _behind(tables: TableStore, table: str, cursor: int, digest: str,
 
 
 def _event_stream(record: TableRecord, seat: int | None, resume: Cursor | None) -> Response:
-    tables = store()
-    after = None if resume is None else resume.version
-    found = None if resume is None or resume.version > record.version \
-        or resume.lost(record, None) else state_at(record, resume.version)
-    if found is not None and resume is not None and resume.lost(
-            record, record.digest if not found[1] else found[1][0].prev):
-        found = None  # the cursor's version has another digest here: a lost timeline
-    pending: list[Entry]
-    if found is None:
-        # No cursor, or one the store cannot rebuild: the stream starts from the table now.
-        state, pending = table_state(record), []
-    else:
-        state, pending = found
-    reset = after is not None and found is None
-    if state.is_over and after is not None and not pending and not reset and _final(record):
+    found = _resumed(record, resume)
+    # A cursor the store cannot rebuild: the stream starts from the table now, told so.
+    reset = resume is not None and found is None
+    state, pending = found if found is not None else (table_state(record), [])
+    if state.is_over and found is not None and not pending and _final(record):
         # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
         return Response(status=204)
+    tables = store()
     keepalive = float(current_app.config["TABLE_KEEPALIVE_SECONDS"])
     deadline = time.monotonic() + float(current_app.config["TABLE_STREAM_SECONDS"])
+    # A cursor was found only for a version asked for.
+    cursor = record.version if found is None or resume is None else resume.version
+    # What a client with no cursor (or one reset) is sent first: the table now.
+    opening = ("table_reset" if reset else "") if found is None else None
 
     def stream() -> Iterator[bytes]:
-        nonlocal state, pending, record
         yield b"retry: 1000\n\n"
         metrics.OPEN_STREAMS.inc()
         try:
             # The seat is held from the stream's start: its end is the seat's going.
             with presence.hold(tables, record, seat):
-                yield from follow()
+                follower = _Follower(tables, record, seat, state, pending, cursor)
+                yield from follower.follow(opening, keepalive, deadline)
         finally:
             metrics.OPEN_STREAMS.dec()
-
-    def follow() -> Iterator[bytes]:
-        nonlocal state, pending, record
-        # A cursor was found only for a version asked for (``after``).
-        cursor = record.version if found is None or after is None else after
-        # The digest of the cursor's version: the next entry must have been played on it.
-        digest = record.digest if not pending else pending[0].prev
-        # Who the client was last told is here: each answer sent says it.
-        shown = presence.connected(record)
-        if after is None or reset:
-            sent, shown = fanout.event(record, cursor, digest, state, seat, [],
-                                       "table_reset" if reset else None)
-            yield sent
-        quiet = False
-        generation = tables.hub.generation
-        # When the stream last read the store or moved its cursor (see presence.head).
-        since = time.monotonic()
-        with tables.listen(record.table) as woken:
-            while True:
-                for entry in pending:
-                    if entry.prev != digest or entry.reset:
-                        # Not the timeline this stream followed: resync from the store.
-                        try:
-                            record = load_table(record.table, seen=(cursor, digest))
-                        except StoreUnavailable:
-                            return  # the client reconnects with Last-Event-ID
-                        state, cursor, digest = table_state(record), record.version, record.digest
-                        yield fanout.event(record, cursor, digest, state, seat, [],
-                                           "table_reset")[0]
-                        break
-                    state = replay(record.table, state, entry)
-                    cursor, digest = entry.version, entry.digest
-                    if of(record).clocked or any(event["type"] in MESSAGES
-                                                 for event in entry.events):
-                        # Seats, names, phase or clock changed: the answer shows them.
-                        record = _fresh(record)
-                    sent, shown = fanout.event(record, cursor, digest, state, seat,
-                                               entry.events)
-                    yield sent
-                if pending:
-                    since = time.monotonic()
-                remaining = deadline - time.monotonic()
-                if draining.stopping():
-                    # The wait is in `data` too: a browser's EventSource never shows `retry:`.
-                    wait = draining.retry_ms()
-                    yield b'retry: %d\nevent: reconnect\ndata: {"retry": %d}\n\n' % (wait, wait)
-                    return
-                if remaining <= 0 or (state.is_over and _final(record)):
-                    return
-                # Quiet since the last keep-alive, with no notice missed: nothing to read.
-                idle = quiet and not woken.is_set() and generation == tables.hub.generation
-                woken.clear()
-                # The stream plays nothing: the scheduler plays what is due at the version
-                # just sent (a bot, a clock's deadline), and its commit wakes this stream.
-                try:
-                    scheduler.notice(record, state)
-                except StoreUnavailable:
-                    return
-                limit = clocks.deadline(record, state)
-                try:
-                    if idle:
-                        # No store call of its own: the sweeper read the table's version for
-                        # every stream of this process; a notice lost anyway shows there.
-                        head = presence.head(record, since)
-                        pending = [] if head is None else _behind(tables, record.table,
-                                                                  cursor, digest, head)
-                    else:
-                        pending = tables.entries_after(record.table, cursor)
-                        if not pending and generation != tables.hub.generation:
-                            # Back from a lost subscription (a store restarted, a failover):
-                            # is the store still on this stream's timeline?
-                            generation = tables.hub.generation
-                            pending = _behind(tables, record.table, cursor, digest,
-                                              tables.load(record.table))
-                except StoreUnavailable:
-                    # The client reconnects with Last-Event-ID when the store is back.
-                    return
-                quiet = False
-                # A turn's deadline wakes the stream as it passes (an app made for tests
-                # plays the autopilot's move inline there).
-                pause = min(keepalive, remaining)
-                if limit is not None and limit > time.time():
-                    pause = min(pause, limit - time.time() + 0.01)
-                if not pending:
-                    woke = _wait(woken, pause)
-                    if woke is None:
-                        return  # the client is gone: its seat is, at once
-                    quiet = not woke
-                    now_connected = presence.connected(record)
-                    if now_connected != shown:
-                        # Someone came or went without a move (a closed tab wakes the
-                        # table's streams): no version tells it.
-                        shown = now_connected
-                        yield fanout.event(record, cursor, digest, state, seat, [],
-                                           "presence")[0]
-                    elif quiet:
-                        yield b": keep-alive\n\n"
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _resumed(record: TableRecord, resume: Cursor | None) -> tuple[GameState, list[Entry]] | None:
+    """The state at the version ``resume`` names and the log's entries after it; None with no
+    cursor, or one the store cannot rebuild (past the table, on a lost timeline, or before
+    the kept log)."""
+    if resume is None or resume.version > record.version or resume.lost(record, None):
+        return None
+    found = state_at(record, resume.version)
+    if found is not None and resume.lost(
+            record, record.digest if not found[1] else found[1][0].prev):
+        return None  # the cursor's version has another digest here: a lost timeline
+    return found
+
+
+class _Follower:
+    """One stream's place on the table's timeline (its cursor, that version's digest and
+    state), the versions it has still to send, and who its client was last shown here.
+
+    :meth:`follow` sends what the client lacks, then waits for news; it ends with the
+    stream's time, the match, the store's failure or the client."""
+
+    def __init__(self, tables: TableStore, record: TableRecord, seat: int | None,
+                 state: GameState, pending: list[Entry], cursor: int) -> None:
+        self.tables, self.record, self.seat = tables, record, seat
+        self.state, self.pending, self.cursor = state, pending, cursor
+        # The digest of the cursor's version: the next entry must have been played on it.
+        self.digest = record.digest if not pending else pending[0].prev
+        # Who the client was last told is here: each answer sent says it.
+        self.shown = presence.connected(record)
+        self.generation = tables.hub.generation
+        # Whether the last wait ended with no notice (a keep-alive).
+        self.quiet = False
+        # When the stream last read the store or moved its cursor (see presence.head).
+        self.since = time.monotonic()
+
+    def _event(self, name: str | None, events: list[dict[str, Any]]) -> bytes:
+        sent, self.shown = fanout.event(self.record, self.cursor, self.digest, self.state,
+                                        self.seat, events, name)
+        return sent
+
+    def follow(self, opening: str | None, keepalive: float,
+               deadline: float) -> Iterator[bytes]:
+        """The stream's messages after ``retry:``: ``opening`` (the table now, as that kind
+        of event, "" for none) if any, then each version and presence as they come."""
+        if opening is not None:
+            yield self._event(opening or None, [])
+        with self.tables.listen(self.record.table) as woken:
+            while (yield from self._catch_up()):
+                if draining.stopping():
+                    # The wait is in `data` too: a browser's EventSource never shows `retry:`.
+                    wait = draining.retry_ms()
+                    yield b'retry: %d\nevent: reconnect\ndata: {"retry": %d}\n\n' % (wait, wait)
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or (self.state.is_over and _final(self.record)):
+                    return
+                if not self._read(woken):
+                    return  # the client reconnects with Last-Event-ID when the store is back
+                if not self.pending and not (
+                        yield from self._wait(woken, min(keepalive, remaining))):
+                    return  # the client is gone: its seat is, at once
+
+    def _catch_up(self) -> Generator[bytes, None, bool]:
+        """Send the versions pending; False when the stream must end (the store failed)."""
+        for entry in self.pending:
+            if entry.prev != self.digest or entry.reset:
+                # Not the timeline this stream followed: resync from the store.
+                try:
+                    self.record = load_table(self.record.table, seen=(self.cursor, self.digest))
+                except StoreUnavailable:
+                    return False  # the client reconnects with Last-Event-ID
+                self.state = table_state(self.record)
+                self.cursor, self.digest = self.record.version, self.record.digest
+                yield self._event("table_reset", [])
+                break
+            self.state = replay(self.record.table, self.state, entry)
+            self.cursor, self.digest = entry.version, entry.digest
+            if of(self.record).clocked or any(event["type"] in MESSAGES
+                                              for event in entry.events):
+                # Seats, names, phase or clock changed: the answer shows them.
+                self.record = _fresh(self.record)
+            yield self._event(None, entry.events)
+        if self.pending:
+            self.since = time.monotonic()
+        return True
+
+    def _read(self, woken: threading.Event) -> bool:
+        """What the stream missed, into ``pending``; False when the store failed."""
+        # Quiet since the last keep-alive, with no notice missed: nothing to read.
+        idle = self.quiet and not woken.is_set() and self.generation == self.tables.hub.generation
+        woken.clear()
+        table = self.record.table
+        try:
+            # The stream plays nothing: the scheduler plays what is due at the version just
+            # sent (a bot, a clock's deadline), and its commit wakes this stream.
+            scheduler.notice(self.record, self.state)
+            if idle:
+                # No store call of its own: the sweeper read the table's version for every
+                # stream of this process; a notice lost anyway shows there.
+                head = presence.head(self.record, self.since)
+                self.pending = [] if head is None else _behind(
+                    self.tables, table, self.cursor, self.digest, head)
+            else:
+                self.pending = self.tables.entries_after(table, self.cursor)
+                if not self.pending and self.generation != self.tables.hub.generation:
+                    # Back from a lost subscription (a store restarted, a failover): is the
+                    # store still on this stream's timeline?
+                    self.generation = self.tables.hub.generation
+                    self.pending = _behind(self.tables, table, self.cursor, self.digest,
+                                           self.tables.load(table))
+        except StoreUnavailable:
+            return False
+        self.quiet = False
+        return True
+
+    def _wait(self, woken: threading.Event, pause: float) -> Generator[bytes, None, bool]:
+        """Wait for news, up to ``pause``: tell a change of who is here, or keep the stream
+        alive; False when the client is gone."""
+        # A turn's deadline wakes the stream as it passes (an app made for tests plays the
+        # autopilot's move inline there).
+        limit = clocks.deadline(self.record, self.state)
+        if limit is not None and limit > time.time():
+            pause = min(pause, limit - time.time() + 0.01)
+        woke = _wait(woken, pause)
+        if woke is None:
+            return False
+        self.quiet = not woke
+        if presence.connected(self.record) != self.shown:
+            # Someone came or went without a move (a closed tab wakes the table's streams):
+            # no version tells it.
+            yield self._event("presence", [])
+        elif self.quiet:
+            yield b": keep-alive\n\n"
+        return True
 
 
 def _wait(woken: threading.Event, seconds: float) -> bool | None:
