@@ -6,10 +6,12 @@ store's timeline (the store lost versions and the table went on on a new epoch, 
 :mod:`.ledger`; the client names a version past the table; or the log no longer reaches back
 to the cursor) the stream sends ``event: table_reset`` with the table as it is now and goes
 on from there: the client replaces what it showed. When a player comes or goes with no move
-(a stream opened or closed), ``event: presence`` brings the table as it is now, its seats'
-``connected`` changed, at the next keep-alive; at once when a seat's last stream on this
-instance ends (a closed tab is noticed within half a second, see :mod:`.presence`). When the
-instance stops, every stream ends with ``event: reconnect`` and a jittered ``retry:``.
+(a stream opened or closed, a window with no sign of life), ``event: presence`` brings the
+table as it is now, its seats' ``connected`` changed: at once when a seat's last stream on
+this process ends (a closed tab is noticed within half a second), within a presence sweep
+(2 s) in every other process (see :mod:`.presence`); such a wake-up reads nothing from the
+store. When the instance stops, every stream ends with ``event: reconnect`` and a jittered
+``retry:``.
 """
 
 from __future__ import annotations
@@ -57,8 +59,8 @@ _STREAM_ANSWER: dict[str, Any] = {
     "`event: table_reset` carries the table as it is now when the stream's cursor is no "
     "longer on the table's timeline (past the table, before the kept log, or lost by the "
     "store): replace what you showed. `event: presence` carries the table as it is now "
-    "when a seat's `connected` changed with no move (sent at a keep-alive, or at once "
-    "when a seat's last stream ends). "
+    "when a seat's `connected` changed with no move (within seconds: a seat whose last "
+    "stream ends is told gone within about 3 s). "
     "`event: reconnect` is the last event of an instance that stops: reconnect after "
     "its `retry:`.",
     "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
@@ -266,6 +268,8 @@ class _Follower:
         # Who the client was last told is here: each answer sent says it.
         self.shown = presence.connected(record)
         self.generation = tables.hub.generation
+        # The table's notices of new versions here when the stream last read the store.
+        self.noticed = -1
         # Whether the last wait ended with no notice (a keep-alive).
         self.quiet = False
         # When the stream last read the store or moved its cursor (see presence.head).
@@ -326,8 +330,10 @@ class _Follower:
         """What the stream missed, into ``pending``; False when the store failed."""
         # Quiet since the last keep-alive, with no notice missed: nothing to read.
         idle = self.quiet and not woken.is_set() and self.generation == self.tables.hub.generation
-        woken.clear()
         table = self.record.table
+        # Counted before the read: a notice after it wakes the stream to read again.
+        self.noticed = self.tables.hub.notices(table)
+        woken.clear()
         try:
             # The stream plays nothing: the scheduler plays what is due at the version just
             # sent (a bot, a clock's deadline), and its commit wakes this stream.
@@ -352,23 +358,35 @@ class _Follower:
         return True
 
     def _wait(self, woken: threading.Event, pause: float) -> Generator[bytes, None, bool]:
-        """Wait for news, up to ``pause``: tell a change of who is here, or keep the stream
-        alive; False when the client is gone."""
+        """Wait for a new version, up to ``pause``, telling who comes and goes meanwhile;
+        then keep the stream alive if nothing came. False when the client is gone."""
         # A turn's deadline wakes the stream as it passes (an app made for tests plays the
         # autopilot's move inline there).
         limit = clocks.deadline(self.record, self.state)
         if limit is not None and limit > time.time():
             pause = min(pause, limit - time.time() + 0.01)
-        woke = _wait(woken, pause)
+        until = time.monotonic() + pause
+        while (woke := _wait(woken, until - time.monotonic())) and self._no_version(woken):
+            yield from self._presence()
         if woke is None:
             return False
         self.quiet = not woke
-        if presence.connected(self.record) != self.shown:
-            # Someone came or went without a move (a closed tab wakes the table's streams):
-            # no version tells it.
-            yield self._event("presence", [])
-        elif self.quiet:
+        if not (yield from self._presence()) and self.quiet:
             yield b": keep-alive\n\n"
+        return True
+
+    def _no_version(self, woken: threading.Event) -> bool:
+        """Whether a wake-up brought no notice of a version since the stream's last read
+        (a seat came or went, see presence.py): the stream waits on, reading nothing."""
+        woken.clear()  # before the count: a notice after it wakes the stream again
+        return self.tables.hub.notices(self.record.table) == self.noticed
+
+    def _presence(self) -> Generator[bytes, None, bool]:
+        """Tell who is at the table if it changed since the client was last told."""
+        if presence.connected(self.record) == self.shown:
+            return False
+        # Someone came or went without a move: no version tells it.
+        yield self._event("presence", [])
         return True
 
 
