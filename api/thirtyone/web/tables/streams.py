@@ -219,8 +219,6 @@ def _event_stream(record: TableRecord, seat: int | None, resume: Cursor | None) 
     deadline = time.monotonic() + float(current_app.config["TABLE_STREAM_SECONDS"])
     # A cursor was found only for a version asked for.
     cursor = record.version if found is None or resume is None else resume.version
-    # What a client with no cursor (or one reset) is sent first: the table now.
-    opening = ("table_reset" if reset else "") if found is None else None
 
     def stream() -> Iterator[bytes]:
         yield b"retry: 1000\n\n"
@@ -229,7 +227,7 @@ def _event_stream(record: TableRecord, seat: int | None, resume: Cursor | None) 
             # The seat is held from the stream's start: its end is the seat's going.
             with presence.hold(tables, record, seat):
                 follower = _Follower(tables, record, seat, state, pending, cursor)
-                yield from follower.follow(opening, keepalive, deadline)
+                yield from follower.follow(found is None, reset, keepalive, deadline)
         finally:
             metrics.OPEN_STREAMS.dec()
 
@@ -280,12 +278,13 @@ class _Follower:
                                         self.seat, events, name)
         return sent
 
-    def follow(self, opening: str | None, keepalive: float,
+    def follow(self, opening: bool, reset: bool, keepalive: float,
                deadline: float) -> Iterator[bytes]:
-        """The stream's messages after ``retry:``: ``opening`` (the table now, as that kind
-        of event, "" for none) if any, then each version and presence as they come."""
-        if opening is not None:
-            yield self._event(opening or None, [])
+        """The stream's messages after ``retry:``: the table now if ``opening`` (a client
+        with no cursor, or one not on the table's timeline: ``reset``), then each version
+        and who comes and goes, as they come."""
+        if opening:
+            yield self._event("table_reset" if reset else None, [])
         with self.tables.listen(self.record.table) as woken:
             while (yield from self._catch_up()):
                 if draining.stopping():
