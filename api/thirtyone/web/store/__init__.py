@@ -299,6 +299,9 @@ class Hub:
         self.changed = threading.Event()
         # Counts the times notices may have been missed (:meth:`notify_all`).
         self.generation = 0
+        # Set when another process said a seat's last stream there ended (a store that tells
+        # it, see :attr:`TableStore.tells_gone`): this process's presence sweeper sweeps now.
+        self.left = threading.Event()
 
     @contextmanager
     def listen(self, table: str) -> Iterator[threading.Event]:
@@ -382,6 +385,10 @@ class TableStore(ABC):
 
     Every method raises :class:`StoreUnavailable` when the backend cannot answer.
     """
+
+    tells_gone = False
+    """Whether :meth:`gone` is heard by every process streaming the table (their hub's
+    ``left``): they read the seats then, and need not sweep presence every few seconds."""
 
     def __init__(self, ttl: int) -> None:
         self.ttl = ttl

@@ -5,16 +5,18 @@ Each request with a seat's key notes the seat as seen in the store, so that ever
 behind a load balancer tells the same. One process writes a seat's time at most every third of
 the window, and reads a table's times at most once a second. The open streams of a process
 cost less still: one sweeper thread per process notes their seats (each every third of the
-window) and reads their tables' times and versions, in one store call every
-:data:`SWEEP_SECONDS` (or keep-alive, if shorter) however many streams are open; an idle
-stream reads nothing itself (see :func:`hold`).
+window) and reads their tables' times and versions, in one store call every third of the
+window (or keep-alive, if shorter) however many streams are open; an idle stream reads
+nothing itself (see :func:`hold`).
 
 A closed tab is not a 30-second wait: when the last stream a seat has open in a process ends,
 the seat's time is forgotten (here and in the store) and the table's streams here are woken,
-which push ``event: presence`` at once. Every other process streaming the table sees the seat
-gone at its next sweep, and wakes its streams of that table: within :data:`SWEEP_SECONDS`.
-A sweep that finds a seat of this process's streams forgotten (its last stream in another
-process ended) keeps it here and writes it again at the next sweep.
+which push ``event: presence`` at once. A store that tells it to the others (Redis, see
+:attr:`TableStore.tells_gone`) makes every process streaming the table sweep at once; with
+another (SQLite) they sweep every :data:`SWEEP_SECONDS`. A sweep that sees a table's seats
+come or go wakes its streams here. A sweep that finds a seat of this process's streams
+forgotten (its last stream in another process ended) keeps it here and writes it again at
+the next sweep.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ from thirtyone.web.tables.ledger import store
 
 READ_SECONDS = 1.0
 SWEEP_SECONDS = 2.0
-"""How often a process with open streams reads their tables' presence (at most): how long a
-seat gone in another process may show as here."""
+"""How often a process with open streams reads their tables' presence when its store does not
+tell a seat gone in another process (SQLite): how long such a seat may show as here."""
 
 
 class Presence:
@@ -111,7 +113,9 @@ class Presence:
             if swept is not None:
                 for table in self._keep(swept, seats, began, window):
                     tables.hub.wake(table)  # a seat came or went: its streams tell it
-            time.sleep(max(0.0, period - (time.monotonic() - began)))
+            # A seat gone in another process (a store that tells it) is read at once.
+            if tables.hub.left.wait(max(0.0, period - (time.monotonic() - began))):
+                tables.hub.left.clear()
 
     def _keep(self, swept: dict[str, Swept], written: dict[str, list[int]], began: float,
               window: float) -> list[str]:
@@ -209,9 +213,10 @@ def touch(record: TableRecord, seat: int | None) -> None:
 
 
 def period() -> float:
-    """How often the sweeper notes and reads the tables of this process's streams."""
-    return min(float(current_app.config["TABLE_KEEPALIVE_SECONDS"]), window() / 3,
-               SWEEP_SECONDS)
+    """How often the sweeper reads the tables of this process's streams: every
+    :data:`SWEEP_SECONDS` with a store that does not tell a seat gone in another process."""
+    longest = min(float(current_app.config["TABLE_KEEPALIVE_SECONDS"]), window() / 3)
+    return longest if store().tells_gone else min(longest, SWEEP_SECONDS)
 
 
 @contextlib.contextmanager

@@ -8,10 +8,10 @@ to the cursor) the stream sends ``event: table_reset`` with the table as it is n
 on from there: the client replaces what it showed. When a player comes or goes with no move
 (a stream opened or closed, a window with no sign of life), ``event: presence`` brings the
 table as it is now, its seats' ``connected`` changed: at once when a seat's last stream on
-this process ends (a closed tab is noticed within half a second), within a presence sweep
-(2 s) in every other process (see :mod:`.presence`); such a wake-up reads nothing from the
-store. When the instance stops, every stream ends with ``event: reconnect`` and a jittered
-``retry:``.
+this process ends (a closed tab is noticed within half a second), in every other process
+within half a second with Redis or at its next presence sweep (2 s) with SQLite (see
+:mod:`.presence`); such a wake-up reads nothing from the store. When the instance stops,
+every stream ends with ``event: reconnect`` and a jittered ``retry:``.
 """
 
 from __future__ import annotations
