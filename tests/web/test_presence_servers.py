@@ -4,7 +4,8 @@ of two worker processes (gevent, as `thirtyone serve` runs them), on SQLite and 
 The leaving seat's stream is in one worker; the staying seat's streams are in both (each
 connection's worker found from the socket it holds, on Linux). When the leaving stream closes,
 its worker forgets the seat in the store and tells its own streams at once; the other worker's
-streams learn it from their process's next presence sweep (every 2 s), not at the next
+streams learn it at once too with Redis (the seat's going is published on the table's
+channel), at their process's next presence sweep (every 2 s) with SQLite: not at the next
 keep-alive (15 s) or the end of the presence window (30 s).
 """
 
@@ -131,7 +132,7 @@ def test_a_closed_tab_is_told_away_within_seconds_in_every_worker(store_url, tmp
         until = closed + calibrated(10)
         for worker, stream in staying.items():
             _away(stream, 1, until)
-            # Told in its own worker at once; in the other, at that worker's next sweep.
+            # Told in its own worker at once; in the other, once that worker swept.
             print(f"{'same' if worker == first else 'other'} worker: "
                   f"{time.monotonic() - closed:.2f} s")
     finally:
