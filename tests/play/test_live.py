@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+from tests.conftest import calibrated
 from tests.play.conftest import boxes
 
 PHONE = {"width": 390, "height": 844}
@@ -226,7 +227,7 @@ def test_a_lost_stream_backs_off_and_obeys_retry_after(server, new_player):
     player.page.route("**/v1/tables/*/events?*", stream)
     player.page.route("**/v1/tables/*?*", table)
     player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
-    deadline = time.monotonic() + 25
+    deadline = time.monotonic() + calibrated(25)
     while len(opened) < 4 and time.monotonic() < deadline:
         player.page.wait_for_timeout(200)
     assert len(opened) >= 4, opened

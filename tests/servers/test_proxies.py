@@ -301,7 +301,7 @@ def _retrying(port: int, method: str, path: str, body: Any = None,
     """A request sent as the README tells clients to: again after a refused or cut connection
     or a 502, 503 or 504 (after its Retry-After, at most 2 s here), a move with the same
     Idempotency-Key."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + calibrated(60)
     while True:
         try:
             status, answer = request(port, method, path, body, headers)

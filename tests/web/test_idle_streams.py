@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.conftest import calibrated
 
 from thirtyone.web.store import TableStore
 
@@ -75,7 +76,7 @@ def test_an_idle_stream_makes_at_most_one_store_call_per_keepalive(store_url):  
     for reader in readers:
         reader.start()
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + calibrated(60)
         while min(keepalives) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert min(keepalives) >= 2, keepalives

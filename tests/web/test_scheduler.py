@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from tests.conftest import calibrated
 
 from thirtyone.web import compute
 from thirtyone.web.tables import autoplay, clocks, life, playing
@@ -104,7 +105,7 @@ def test_reads_streams_and_long_polls_choose_no_move(background, monkeypatch):
     assert sent.count(b"data: ") >= 2  # the stream showed the versions the scheduler made
     # The clocked table, read past its deadline: the scheduler's timer moves the seat.
     seat = clocked["to_move"]
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + calibrated(60)
     while client.get(f"/v1/tables/{clocked['table']}").json["version"] == clocked["version"]:
         assert time.monotonic() < deadline
         time.sleep(0.2)
@@ -173,7 +174,7 @@ def test_a_slice_whose_bot_still_thinks_commits_no_version(tmp_path, monkeypatch
     versions = {client.get(f"/v1/tables/{table}").json["version"] for _ in range(5)}
     assert versions == {created["version"]}
     monkeypatch.setattr(autoplay, "due_move", due_move)
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + calibrated(240)
     while not (answer := client.get(f"/v1/tables/{table}").json)["is_over"]:
         assert time.monotonic() < deadline, answer["version"]
     assert answer["version"] > created["version"]
