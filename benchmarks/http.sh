@@ -85,8 +85,10 @@ wait_up() {  # url
 export THIRTYONE_SECRET_KEY="benchmark secret"
 export THIRTYONE_SITE_DIR="$WORK/no-site"
 export THIRTYONE_STORE="sqlite:///$WORK/tables.sqlite3"
-# One address opens every stream here: the per-client caps are raised out of reach.
-export THIRTYONE_STREAMS_PER_CLIENT=100000 THIRTYONE_LIMIT_STREAMS="1000000 per minute"
+# One address opens every stream and reads the table here: the per-client caps are raised
+# out of reach.
+export THIRTYONE_STREAMS_PER_CLIENT=100000 THIRTYONE_LIMIT_STREAMS="1000000 per minute" \
+    THIRTYONE_LIMIT_READS="1000000 per minute"
 gunicorn_run "$PORT_BASE" baseline:app --chdir "$WORK"
 gunicorn_run "$PORT_API" 'thirtyone.web:create_app()' -c python:thirtyone.web.serving
 wait_up "http://127.0.0.1:$PORT_BASE/ping"

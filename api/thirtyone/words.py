@@ -317,8 +317,11 @@ def _part(translations: gettext.NullTranslations, value: Any, pack: str = "frenc
 
 
 def describe_move(translations: gettext.NullTranslations, move: Mapping[str, Any],
-                  seen: Mapping[str, Any]) -> str:
+                  seen: Mapping[str, Any], pack: str | None = None) -> str:
     """A legal move in words, with the cards named that ``seen`` (the mover's
     :func:`~thirtyone.game.view`) shows: what the API's ``legal_moves``, the command line and
-    the hints say; the cards of the Italian pack (``italian40``) by their regional names."""
-    return say(translations, operation_of(move).words(move, seen), pack_of(seen))
+    the hints say; the cards of the Italian pack (``italian40``) by their regional names.
+    ``pack`` is ``pack_of(seen)``, for a caller that knows it (the state's
+    ``pack_of_deck(rules.deck)``) and describes several moves."""
+    return say(translations, operation_of(move).words(move, seen),
+               pack_of(seen) if pack is None else pack)

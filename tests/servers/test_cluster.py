@@ -17,7 +17,7 @@ from thirtyone.web.store.redis import RedisStore
 from thirtyone.web.tables.ledger import first_record
 
 from .conftest import Instance, RedisNode, request, start_cluster, wait_for
-from .harness import Table, check, play_all
+from .harness import Table, check, play_all, resets_in
 
 TABLES = 20
 NODE_TIMEOUT = 3.0
@@ -69,7 +69,9 @@ def test_a_primary_killed_and_left_down_loses_no_acknowledged_move(processes):
     elsewhere.join()
     play_all(shard, 6)
     play_all(tables, 6)
-    check(tables, ports)
+    cluster = redis.cluster.RedisCluster(host="127.0.0.1", port=nodes[0].port)
+    check(tables, ports, resets_in(cluster))
+    cluster.close()
     assert victim.process.process.poll() is not None  # left down
     assert sum(len(table.acknowledged) for table in tables) > TABLES * 12
     # Moves resumed on the dead primary's shard within the failover time: the node timeout,

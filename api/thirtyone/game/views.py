@@ -14,11 +14,12 @@ once the match is over, so anyone can then check the deals.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_, StateError
 from thirtyone.game.families import flow_of
+from thirtyone.game.family import FamilyFlow
 from thirtyone.game.moves import PlayedMove
 from thirtyone.game.public import PublicData
 from thirtyone.game.state import GameState, Phase, RoundResult, SeatData, thaw
@@ -61,8 +62,14 @@ class View(TypedDict):
     seed: int | str | None
 
 
-def view(state: GameState, seat: int | None) -> View:
-    """``state`` as ``seat`` sees it (``None``: a spectator, who sees no hand in play)."""
+def view(state: GameState, seat: int | None, *, shared: bool = False) -> View:
+    """``state`` as ``seat`` sees it (``None``: a spectator, who sees no hand in play).
+
+    With ``shared``, history entries that every seat sees as they are (a family that hides
+    nothing in them: :meth:`FamilyFlow.public_move` not overridden) are the state's own rather
+    than copies: for a caller that serializes the view at once and changes nothing (a sealed
+    move's answer), as :meth:`GameState.to_dict` shares them for sealing.
+    """
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players
     ):
@@ -95,7 +102,9 @@ def view(state: GameState, seat: int | None) -> View:
         "result": thaw(state.result),
         "winners": list(state.winners),
         # Entries the engine wrote when the moves were played: each a PlayedMove.
-        "history": [flow.public_move(entry, seat, state.rules) for entry in state.history],
+        "history": cast("list[PlayedMove]", list(state.history))
+        if shared and type(flow).public_move is FamilyFlow.public_move
+        else [flow.public_move(entry, seat, state.rules) for entry in state.history],
         "public": state.public.to_dict(state.players),
         "is_over": state.is_over,
         "seed": state.seed if state.is_over else None,

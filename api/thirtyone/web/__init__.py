@@ -24,6 +24,7 @@ import marshmallow as ma
 from apispec.ext.marshmallow import MarshmallowPlugin, resolver
 from flask import Flask, redirect
 from flask_cors import CORS
+from flask_cors.core import get_cors_options
 from flask_smorest.pagination import PaginationMetadataSchema
 
 import thirtyone
@@ -53,9 +54,10 @@ from thirtyone.web import (
 from thirtyone.web.api import Api, ProblemResponses
 from thirtyone.web.archive import routes as archive_routes
 from thirtyone.web.games import MoveSchema
+from thirtyone.web.hot import HotPath
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
-from thirtyone.web.security import BodyLimit, SecurityHeaders
+from thirtyone.web.security import BodyLimit, SecurityHeaders, WSGIApp
 from thirtyone.web.site import serve_site
 from thirtyone.web.validation import HAND_DOC, Points
 
@@ -129,6 +131,9 @@ def default_config() -> dict[str, Any]:
         "SITE_DIR": os.environ.get("THIRTYONE_SITE_DIR") or _default_site_dir(),
         "TRANSLATIONS_DIR": None,
         "BATCH_LIMIT": 10_000,
+        # Scores, sealed moves and variants answered without Flask's machinery (thirtyone.web.
+        # hot); off, Flask answers them (the same answers: tests/web/test_hot_path.py).
+        "THIRTYONE_HOT_PATH": True,
         # A full batch of 10,000 hands is about 250 kB of JSON.
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "API_TITLE": "Thirty-One API",
@@ -196,22 +201,29 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     package.init_app(app)
     _cors(app, _origins(app.config["CORS_ORIGINS"]))
 
-    app.wsgi_app = BodyLimit(  # type: ignore[method-assign]
-        app.wsgi_app, lambda: app.config["MAX_CONTENT_LENGTH"]
-    )
+    if app.config["THIRTYONE_HOT_PATH"]:
+        # Innermost: the layers below see its requests as they see Flask's.
+        _wrap(app, lambda inner: HotPath(app, inner))
+    _wrap(app, lambda inner: BodyLimit(inner, lambda: app.config["MAX_CONTENT_LENGTH"]))
     connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
         # The rules site is static: its files answer before Flask routes anything else.
-        app.wsgi_app = serve_site(  # type: ignore[method-assign,assignment]
-            app, app.wsgi_app, Path(site_dir)
-        )
+        _wrap(app, lambda inner: serve_site(app, inner, Path(site_dir)))
     else:
         site_dir = None
         app.add_url_rule("/", "home", lambda: redirect("/docs"))
     # Outermost, so that the site's files and every error carry the headers too.
-    app.wsgi_app = SecurityHeaders(app.wsgi_app, site_dir)  # type: ignore[method-assign]
+    _wrap(app, lambda inner: SecurityHeaders(inner, site_dir))
     return app
+
+
+def _wrap(app: Flask, layer: Callable[[WSGIApp], WSGIApp]) -> None:
+    """Put ``layer`` around the app's WSGI callable: Flask's documented way to add middleware
+    (``app.wsgi_app = Middleware(app.wsgi_app)``), which mypy reads as replacing a method and
+    no annotation of a subclass can type (tried: a callable or a protocol attribute): the one
+    place that says so."""
+    app.wsgi_app = layer(app.wsgi_app)  # type: ignore[method-assign,assignment]
 
 
 def schema_name(schema: Any) -> str | None:
@@ -238,8 +250,11 @@ def _cors(app: Flask, origins: str | list[str]) -> None:
     readable by their scripts, and in a preflight only the methods some route has."""
     methods = sorted({method for rule in app.url_map.iter_rules()
                       if rule.rule.startswith("/v1/") for method in rule.methods or ()})
-    CORS(app, resources={r"/v1/*": {"origins": origins}}, expose_headers=list(EXPOSED_HEADERS),
-         methods=methods)
+    options: dict[str, Any] = {"origins": origins, "expose_headers": list(EXPOSED_HEADERS),
+                               "methods": methods}
+    CORS(app, resources={r"/v1/*": options})
+    # The same options as flask-cors resolves them, for the hot path's headers.
+    app.extensions["thirtyone.cors"] = get_cors_options(app, options)
 
 
 def _origins(setting: str | list[str]) -> str | list[str]:

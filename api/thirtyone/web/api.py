@@ -65,29 +65,35 @@ class JSONParser(FlaskParser):
         data = req.get_data(cache=True)
         if not data:
             return core.missing
-        # Reading a body costs by its objects and arrays (a megabyte of "[]" is half a million
-        # lists, some 100 ms): the largest request the API takes, a full batch of hands, holds
-        # one per hand and one more. Brackets inside strings count too, which no request needs.
-        limit = flask.current_app.config["BATCH_LIMIT"] + 64
-        if data.count(b"[") + data.count(b"{") > limit:
-            raise Problem(
-                400, "too_many_values",
-                N_("The request body holds more than {limit} objects and arrays."),
-                title=N_("Request too complex"), limit=limit,
-            )
-        try:
-            return loads(data)
-        except (ValueError, RecursionError):
-            # Besides syntax errors: bytes that are not UTF-8, lone surrogates, NaN and
-            # Infinity (not JSON), integers of more than 4300 digits, deep nesting.
-            raise Problem(
-                400, "malformed_json", N_("The request body is not valid JSON."),
-                title=N_("Malformed JSON"),
-            ) from None
+        return read_json(data, flask.current_app.config["BATCH_LIMIT"] + 64)
 
     def handle_error(self, error: ma.ValidationError, req: flask.Request, schema: ma.Schema,
                      *, error_status_code: int | None, error_headers: Any) -> NoReturn:
         raise Problem.from_validation(error.messages)
+
+
+def read_json(data: bytes, limit: int) -> Any:
+    """A request body's JSON value; a 400 problem when it holds more than ``limit`` objects
+    and arrays or is not strict JSON (:func:`thirtyone.web.jsonio.loads`)."""
+    # Reading a body costs by its objects and arrays (a megabyte of "[]" is half a million
+    # lists, some 100 ms): the largest request the API takes, a full batch of hands, holds
+    # one per hand and one more (``limit``: the batch's limit and a margin). Brackets inside
+    # strings count too, which no request needs.
+    if data.count(b"[") + data.count(b"{") > limit:
+        raise Problem(
+            400, "too_many_values",
+            N_("The request body holds more than {limit} objects and arrays."),
+            title=N_("Request too complex"), limit=limit,
+        )
+    try:
+        return loads(data)
+    except (ValueError, RecursionError):
+        # Besides syntax errors: bytes that are not UTF-8, lone surrogates, NaN and
+        # Infinity (not JSON), integers of more than 4300 digits, deep nesting.
+        raise Problem(
+            400, "malformed_json", N_("The request body is not valid JSON."),
+            title=N_("Malformed JSON"),
+        ) from None
 
 
 View = TypeVar("View", bound=Callable[..., Any])

@@ -13,17 +13,18 @@ from typing import Any
 import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import current_app, jsonify
+from babel.support import NullTranslations
+from flask import current_app
 from flask.views import MethodView
-from werkzeug import Response
 
+from thirtyone import words
 from thirtyone.errors import N_, MoveError, ThirtyOneError
 from thirtyone.game import GameState, apply_move, legal_moves, moves, new_game, validate_move, view
 from thirtyone.game.checks import read_sealed_state
 from thirtyone.game.operations import MOVE_TYPES
 from thirtyone.web.api import Blueprint
 from thirtyone.web.contract import COMPONENT
-from thirtyone.web.i18n import catalog, describe_move, format_message
+from thirtyone.web.i18n import catalog, format_message
 from thirtyone.web.problems import Problem, request_field
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import (
@@ -245,14 +246,17 @@ def _sealer() -> Sealer:
 
 
 class Table:
-    """The game a request is about, and the seat asking, checked."""
+    """The game a request is about, and the seat asking, checked; sealed and opened with
+    ``sealer`` (the app's when not given: the hot path passes it, having no Flask app)."""
 
-    def __init__(self, body: dict[str, Any], *, needs_seat: bool = False) -> None:
+    def __init__(self, body: dict[str, Any], *, needs_seat: bool = False,
+                 sealer: Sealer | None = None) -> None:
+        self.sealer = sealer or _sealer()
         self.seat: int | None = body["seat"]
         self.game_id: str | None = None
         if body["token"] is not None:
             # The token opened, so this server sealed the state in it, checked: it is trusted.
-            self.game_id, data = _sealer().unseal(body["token"])
+            self.game_id, data = self.sealer.unseal(body["token"])
             self.state = read_sealed_state(data)
         else:
             try:
@@ -277,47 +281,61 @@ class Table:
                          "detail": N_("Send the seat and the key the server gave for it."),
                          "params": {}}],
             )
-        _sealer().check_seat_key(self.game_id, self.seat, body["seat_key"])
+        self.sealer.check_seat_key(self.game_id, self.seat, body["seat_key"])
 
     def move(self, move: dict[str, Any]) -> dict[str, Any]:
         """The move as played by the seat asking (a move naming another seat is its own)."""
         return move if self.seat is None else {**move, "seat": self.seat}
 
-    def seen(self, state: GameState) -> dict[str, Any]:
-        """The game as the seat asking sees it, and the moves it may make."""
+    def seen(self, state: GameState, translations: NullTranslations | None = None, *,
+             shared: bool = False) -> dict[str, Any]:
+        """The game as the seat asking sees it, and the moves it may make (described in
+        ``translations``, else the request's catalog); ``shared``: see :func:`view`."""
         to_move = state.to_move
-        seen = view(state, self.seat)
+        seen = view(state, self.seat, shared=shared)
         return {
             "seat": self.seat,
             "view": seen,
             "to_move": to_move,
             "is_over": state.is_over,
-            "legal_moves": described_moves(state, seen)
+            "legal_moves": described_moves(state, seen, translations)
             if to_move is None or (self.seat is not None and self.seat == to_move) else [],
         }
 
-    def answer(self, state: GameState) -> dict[str, Any]:
-        """The game after a move: the next token (or state) and what the seat asking sees."""
+    def answer(self, state: GameState,
+               translations: NullTranslations | None = None) -> dict[str, Any]:
+        """The game after a move: the next token (or state) and what the seat asking sees,
+        sharing the state's history entries (for an answer serialized at once, as :func:`play`'s
+        callers do: half of a mid-game view's work is copying them)."""
         if self.game_id is not None:
             carried: dict[str, Any] = {
-                "token": _sealer().seal(self.game_id, state.to_dict(shared=True))
+                "token": self.sealer.seal(self.game_id, state.to_dict(shared=True))
             }
         else:
             carried = {"state": state.to_dict()}
-        return {**carried, **self.seen(state)}
+        return {**carried, **self.seen(state, translations, shared=True)}
 
 
-def described_moves(state: GameState, seen: Mapping[str, Any]) -> list[dict[str, Any]]:
+def described_moves(state: GameState, seen: Mapping[str, Any],
+                    translations: NullTranslations | None = None) -> list[dict[str, Any]]:
     """The legal moves, each with its localized ``description`` in the words of ``seen``
-    (the mover's view): what every answer listing ``legal_moves`` gives."""
-    return [{**move, "description": describe_move(move, seen)} for move in legal_moves(state)]
+    (the mover's view): what every answer listing ``legal_moves`` gives; in
+    ``translations``, else the request's catalog."""
+    if translations is None:
+        translations = catalog()
+    # The pack once, from the rules (what words.pack_of reads back from the view's, per move).
+    pack = pack_of_deck(state.rules.deck)
+    return [{**move, "description": words.describe_move(translations, move, seen, pack)}
+            for move in legal_moves(state)]
 
 
-def localize_events(events: Sequence[Mapping[str, Any]],
-                    pack: str = "french") -> list[dict[str, Any]]:
+def localize_events(events: Sequence[Mapping[str, Any]], pack: str = "french",
+                    translations: NullTranslations | None = None) -> list[dict[str, Any]]:
     """``events`` with their ``message``, the cards named by ``pack`` (the Italian pack's
-    regional names at an Il 31 table: words.pack_of_deck)."""
-    translations = catalog()
+    regional names at an Il 31 table: words.pack_of_deck); in ``translations``, else the
+    request's catalog."""
+    if translations is None:
+        translations = catalog()
     return [{**event, "message": event_message(translations, event, pack)} for event in events]
 
 
@@ -393,18 +411,25 @@ class Moves(MethodView):
     @blp.response(200, MoveResultSchema)
     @blp.alt_response(403, response="FORBIDDEN", description="The seat key is wrong.")
     @blp.alt_response(409, response="CONFLICT", description="The move is not legal now.")
-    def post(self, body: dict[str, Any]) -> Response:
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Play a move for a seat: the next token, the seat's view and what happened."""
-        table = Table(body, needs_seat=True)
-        try:
-            state, events = apply_move(table.state, table.move(body["move"]))
-        except MoveError as error:
-            # A well-formed move that the game's state does not allow now: a conflict.
-            raise Problem.from_engine(
-                error, status=409, fields=MOVE_FIELDS, prefix="move."
-            ) from None
-        # The hot path of a game: built here rather than dumped through the schema (the
-        # schemathesis test checks the answers against it).
-        return jsonify({**table.answer(state),
-                        "events": localize_events(events, pack_of_deck(state.rules.deck))})
+        return play(body)
 
+
+def play(body: dict[str, Any], sealer: Sealer | None = None,
+         translations: NullTranslations | None = None) -> dict[str, Any]:
+    """The answer to a move (``body``: the request as :class:`MoveRequestSchema` loads it),
+    with ``sealer`` and in ``translations`` (the hot path's), else the request's app's and
+    language's; the hot path answers most moves with it (:mod:`thirtyone.web.hot`). The answer
+    shares the new state's history entries: serialize it, change nothing in it."""
+    table = Table(body, needs_seat=True, sealer=sealer)
+    try:
+        state, events = apply_move(table.state, table.move(body["move"]))
+    except MoveError as error:
+        # A well-formed move that the game's state does not allow now: a conflict.
+        raise Problem.from_engine(
+            error, status=409, fields=MOVE_FIELDS, prefix="move."
+        ) from None
+    # Dumped through MoveResultSchema by flask-smorest, or by the hot path.
+    return {**table.answer(state, translations),
+            "events": localize_events(events, pack_of_deck(state.rules.deck), translations)}

@@ -147,7 +147,7 @@ def _sample_forever() -> None:
         time.sleep(SAMPLE_SECONDS)
 
 
-def _start_sampler() -> None:
+def start_sampler() -> None:
     """Start this process's sampler once (a forked worker starts its own)."""
     global _sampled_pid
     if _sampled_pid != os.getpid():
@@ -165,24 +165,41 @@ def _registry() -> Any:
     if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
         return REGISTRY
     registry = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # untyped
+    multiprocess.MultiProcessCollector(registry)
     return registry
 
 
 _STARTED = "thirtyone.metrics_start"
 
 
+class RequestCounter:
+    """Counts answered requests by operation (``"POST /v1/hands/score"``) and status, with
+    their time. The labelled series of each operation and status are looked up once per
+    process: a lookup through ``labels`` (a lock, a tuple of strings) on every answer costs
+    more than counting it."""
+
+    def __init__(self) -> None:
+        self._series: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+    def count(self, operation: str, status: int, seconds: float) -> None:
+        key = (operation, status)
+        found = self._series.get(key)
+        if found is None:
+            found = self._series[key] = (__getattr__("REQUESTS").labels(operation, str(status)),
+                                         __getattr__("REQUEST_SECONDS").labels(operation))
+        found[0].inc()
+        found[1].observe(seconds)
+
+
 def init_app(app: Flask) -> None:
-    """Count every request and serve ``/metrics``."""
-    # The labelled series of each operation and status, looked up once per process: a
-    # lookup through ``labels`` (a lock, a tuple of strings) on every answer costs more than
-    # counting it.
-    series: dict[tuple[str, int], tuple[Any, Any]] = {}
+    """Count every request and serve ``/metrics``; the counter is
+    ``app.extensions["thirtyone.requests"]`` (the hot path counts its answers there too)."""
+    counter = app.extensions["thirtyone.requests"] = RequestCounter()
 
     @app.before_request
     def started() -> None:
         request.environ[_STARTED] = time.perf_counter()
-        _start_sampler()
+        start_sampler()
 
     @app.after_request
     def answered(response: Response) -> Response:
@@ -190,15 +207,8 @@ def init_app(app: Flask) -> None:
         start = environ.pop(_STARTED, None)
         if start is not None:
             rule = request.url_rule
-            key = (f"{environ['REQUEST_METHOD']} {rule.rule if rule else '-'}",
-                   response.status_code)
-            found = series.get(key)
-            if found is None:
-                found = series[key] = (
-                    __getattr__("REQUESTS").labels(key[0], str(key[1])),
-                    __getattr__("REQUEST_SECONDS").labels(key[0]))
-            found[0].inc()
-            found[1].observe(time.perf_counter() - start)
+            counter.count(f"{environ['REQUEST_METHOD']} {rule.rule if rule else '-'}",
+                          response.status_code, time.perf_counter() - start)
         return response
 
     def metrics() -> Response:
@@ -215,4 +225,4 @@ def worker_exited(pid: int) -> None:
     if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]  # untyped
+        multiprocess.mark_process_dead(pid)

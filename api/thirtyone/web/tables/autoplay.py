@@ -129,6 +129,11 @@ def advance(record: TableRecord, cpu_seconds: float = SLICE_CPU_SECONDS,
             return Advanced(record.version, state, [])
         moves: list[dict[str, Any]] = []
         after, events = play_due(record, record.seats, state, moves, cpu_seconds, pause)
+        if not moves:
+            # The bot still thinks in the pool: nothing to commit. A commit of no move would
+            # be a new version, and the bot's job, keyed by the version it answers, would be
+            # asked anew at each slice and never answered while it thinks longer than a slice.
+            return Advanced(record.version, state, [])
         try:
             version = commit(record, record.version, moves, after, events)
         except StaleVersion:

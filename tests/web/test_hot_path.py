@@ -1,0 +1,187 @@
+"""The lean hot path (thirtyone.web.hot) answers exactly as Flask does: every status, header
+(in order) and body of the same requests, with it on and off; what it declines reaches Flask."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from prometheus_client import REGISTRY
+
+from thirtyone.web import create_app
+from thirtyone.web.sealing import Sealer
+
+SECRET = "hot path secret"
+ORIGIN = "https://cards.example"
+RU = {"Accept-Language": "ru,en;q=0.5"}
+
+
+def make(hot: bool, origins: str = "*") -> Any:
+    return create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": SECRET, "SITE_DIR": None,
+                       "THIRTYONE_HOT_PATH": hot, "CORS_ORIGINS": origins})
+
+
+@pytest.fixture(scope="module", params=["*", f"{ORIGIN}, https://other.example"])
+def apps(request):
+    """The same app with the hot path and without it; CORS for every origin, or a list (which
+    makes flask-cors answer by the request's Origin and add ``Vary: Origin``)."""
+    return make(True, request.param), make(False, request.param)
+
+
+def sealed_game() -> dict[str, Any]:
+    client = make(False).test_client()
+    return client.post("/v1/games", json={"variant": "scat", "players": 3, "seed": "hot",
+                                          "dealer": 0}).json
+
+
+GAME = sealed_game()
+TO_MOVE = GAME["view"]["turn"] if GAME["to_move"] is None else GAME["to_move"]
+
+
+def move(**changes: Any) -> dict[str, Any]:
+    return {"token": GAME["token"], "seat": TO_MOVE, "seat_key": GAME["seat_keys"][TO_MOVE],
+            "move": {"type": "draw", "source": "stock"}, **changes}
+
+
+def answer(response: Any) -> tuple[int, list[tuple[str, str]], Any]:
+    """Status, headers and body; a sealed token as what it holds (its IV and time differ)."""
+    body: Any = response.data
+    if response.mimetype == "application/json" and body:
+        body = json.loads(body)
+        if isinstance(body, dict) and "token" in body:
+            body["token"] = Sealer(SECRET).unseal(body["token"])
+    return response.status_code, list(response.headers.items()), body
+
+
+SCORES = [
+    {"variant": "scat", "hand": ["AS", "KS", "10S"]},
+    {"hand": ["7H", "8D", "9C"]},
+    {"variant": "Big Tonka", "hand": ["AS", "AD", "AH"], "options": {}},
+    {"variant": "trentuno-40", "hand": ["AS", "KS", "7S"]},
+    {"variant": "scat", "hand": ["AS", "KS", "10S"], "options": {"three_aces": False}},
+    {"variant": "scat", "hand": ["AS", "KS", "XX"]},
+    {"variant": "scat", "hand": ["AS", "AS", "10S"]},
+    {"variant": "scat", "hand": ["AS", "KS"]},
+    {"variant": "nothing", "hand": ["AS", "KS", "10S"]},
+    {"variant": "scat", "hand": ["AS", "KS", "10S"], "options": {"lives": "many"}},
+    {"variant": None, "hand": ["AS", "KS", "10S"]},
+    {"variant": "scat", "hand": ["AS", "KS", 10]},
+    {"variant": "scat", "hand": "AS KS 10S"},
+    {"variant": "scat", "hand": ["AS"] * 55},
+    {"variant": "scat", "hand": ["AS", "KS", "10S"], "extra": 1},
+    {"variant": "scat"},
+    ["AS", "KS", "10S"],
+    "hand",
+]
+
+MOVES = [
+    move(),
+    move(move={"type": "draw", "source": "stock", "description": "ignored words"}),
+    move(move={"type": "draw", "source": "discard"}),
+    move(move={"type": "knock"}),
+    move(move={"type": "discard", "card": "AS"}),
+    move(move={"type": "draw", "source": "the sky"}),
+    move(move={"type": "draw", "source": "stock", "extra": 1}),
+    move(move={"type": "fly"}),
+    move(move="draw"),
+    move(seat=(TO_MOVE + 1) % 3),
+    move(seat=str(TO_MOVE)),
+    move(seat=True),
+    move(seat=15),
+    move(seat=None),
+    move(seat_key="not the key"),
+    move(token=GAME["token"][:-4]),
+    move(token=None),
+    move(extra=1),
+    {key: value for key, value in move().items() if key != "seat_key"},
+    {"state": {"not": "a state"}, "seat": 0, "move": {"type": "draw", "source": "stock"}},
+]
+
+POSTS = ([("/v1/hands/score", body) for body in SCORES]
+         + [("/v1/games/moves", body) for body in MOVES])
+LANGUAGES = [("", {}), ("?lang=it", {}), ("", RU), ("?lang=ru-RU", RU), ("?lang=xx", RU),
+             ("?lang=ru&x=1", {}), ("?lang=", RU), ("", {"Origin": ORIGIN}),
+             ("", {"Origin": "https://elsewhere.example", **RU})]
+
+
+@pytest.mark.parametrize(("path", "body"), POSTS, ids=[f"{p} {i}" for i, (p, _) in
+                                                        enumerate(POSTS)])
+def test_posts_answer_the_same(apps, path, body):
+    hot, plain = (app.test_client() for app in apps)
+    for query, headers in LANGUAGES:
+        sent = {"json": body, "headers": headers}
+        assert answer(hot.post(path + query, **sent)) == answer(plain.post(path + query, **sent))
+
+
+@pytest.mark.parametrize(("data", "content_type"), [
+    (b"", "application/json"), (b"{", "application/json"), (b'{"hand": [1e999]}', None),
+    (b'{"variant": "scat", "hand": ["AS", "KS", "10S"]}', "text/plain"),
+    (b'{"variant": "scat", "hand": ["AS", "KS", "10S"]}', "application/json; charset=utf-8"),
+    (b'{"variant": "scat", "hand": ["AS", "KS", "10S"]}', "application/merge-patch+json"),
+    (b'{"variant": "scat", "hand": ["AS", "KS", "10S"], "variant": "blitz"}', None),
+    (b"[" * 20_000, None), (b'{"hand": ["\\ud800"]}', None),
+])
+def test_raw_bodies_answer_the_same(apps, data, content_type):
+    hot, plain = (app.test_client() for app in apps)
+    for path in ("/v1/hands/score", "/v1/games/moves"):
+        sent = {"data": data, "content_type": content_type or "application/json",
+                "headers": RU}
+        assert answer(hot.post(path, **sent)) == answer(plain.post(path, **sent))
+
+
+@pytest.mark.parametrize("path", [
+    "/v1/variants", "/v1/variants/scat", "/v1/variants/schnauz", "/v1/variants/" + quote(
+        "Big Tonka"), "/v1/variants/nothing", "/v1/variants/", "/v1/variants/scat/",
+    "/v1/variantsx",
+])
+def test_variants_answer_the_same(apps, path):
+    hot, plain = (app.test_client() for app in apps)
+    for query, headers in LANGUAGES:
+        # Twice: the first answer in a language is Flask's to build, the next the hot path's.
+        for _ in range(2):
+            assert answer(hot.get(path + query, headers=headers)) == \
+                answer(plain.get(path + query, headers=headers))
+    etag = plain.get(path).headers.get("ETag")
+    if etag:
+        conditional = {"If-None-Match": etag}
+        assert answer(hot.get(path, headers=conditional)) == \
+            answer(plain.get(path, headers=conditional))
+        assert answer(hot.head(path)) == answer(plain.head(path))
+
+
+def test_the_hot_path_answers_plain_requests_and_hands_on_the_rest():
+    app = make(True)
+    client = app.test_client()
+    hot = app.extensions["thirtyone.hot"]
+    reached: list[str] = []
+    inner = hot.flask_app
+
+    def flask_app(environ, start_response):
+        reached.append(f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}")
+        return inner(environ, start_response)
+
+    hot.flask_app = flask_app
+    client.get("/v1/variants")  # built by Flask, once
+    reached.clear()
+
+    def counted(operation: str) -> float:
+        return REGISTRY.get_sample_value(
+            "thirtyone_requests_total", {"operation": operation, "status": "200"}) or 0.0
+
+    before = (counted("POST /v1/hands/score"), counted("POST /v1/games/moves"),
+              counted("GET /v1/variants"))
+    assert client.post("/v1/hands/score", json=SCORES[0]).status_code == 200
+    assert client.post("/v1/games/moves", json=move()).status_code == 200
+    assert client.get("/v1/variants").status_code == 200
+    assert reached == []
+    # Counted as Flask's hooks count them.
+    assert (counted("POST /v1/hands/score"), counted("POST /v1/games/moves"),
+            counted("GET /v1/variants")) == tuple(count + 1 for count in before)
+    assert client.post("/v1/hands/score", json=SCORES[5]).status_code == 422
+    assert client.post("/v1/games/moves", json=move(seat_key="no")).status_code == 403
+    assert client.post("/v1/games/moves", json=move(seat=str(TO_MOVE))).status_code == 200
+    assert client.get("/v1/variants?lang=it").status_code == 200
+    assert reached == ["POST /v1/hands/score", "POST /v1/games/moves", "POST /v1/games/moves",
+                       "GET /v1/variants"]
