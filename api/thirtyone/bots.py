@@ -20,8 +20,7 @@ from typing import Any, Protocol
 
 from thirtyone.errors import N_, OptionError
 from thirtyone.game import GameState, Move, apply_move, legal_moves, view
-from thirtyone.game.operations import Take, is_move
-from thirtyone.policy import STAND_AT, Judge, KnockPolicy, race_move
+from thirtyone.policy import STAND_AT, Judge, KnockPolicy, forced_move
 from thirtyone.strong import StrongBot
 
 
@@ -68,10 +67,8 @@ class GreedyBot:
 
     def choose(self, seen: Mapping[str, Any] | None, moves: Sequence[Move]) -> Move:
         assert seen is not None
-        if len(moves) == 1:
-            return moves[0]
-        if is_move(moves[0], Take):
-            return race_move(seen["discard"], moves)
+        if (forced := forced_move(seen["discard"], moves)) is not None:
+            return forced
         judge = Judge.of_view(seen, knock_at=self.knock_at, stand_at=self.stand_at)
         values = judge.values(moves)
         judged = [(value, index) for index, value in enumerate(values) if value > -math.inf]

@@ -381,14 +381,23 @@ def race_move(discard: Sequence[Card | str], moves: Sequence[MoveT]) -> MoveT:
     return moves[0]
 
 
+def forced_move(discard: Sequence[Card | str], moves: Sequence[MoveT]) -> MoveT | None:
+    """The move that needs no judging, if there is one: the only legal move, or a race to
+    31's, chosen by the exact solver from the ``discard`` pile. Every player (the bots, the
+    playouts) takes it before any judging."""
+    if len(moves) == 1:
+        return moves[0]
+    if is_move(moves[0], Take):
+        return race_move(discard, moves)
+    return None
+
+
 def playout_move(state: GameState, moves: Sequence[Move], rng: random.Random,
                  hurry: bool = False) -> Move:
     """The policy's move for the seat to act in ``state`` (a world of the advice); with
     ``hurry`` it knocks at its first chance (a playout past its horizon)."""
-    if len(moves) == 1:
-        return moves[0]
-    if is_move(moves[0], Take):
-        return race_move(state.discard, moves)
+    if (forced := forced_move(state.discard, moves)) is not None:
+        return forced
     return Judge.of_state(state, knock_at=-math.inf if hurry else None).choose(moves, rng)
 
 

@@ -30,8 +30,8 @@ from typing import Any
 
 from thirtyone.advice import evaluate
 from thirtyone.game import Move
-from thirtyone.game.operations import Declare, Join, Knock, Operation, Pass, Stand, Take, is_move
-from thirtyone.policy import SURE, Judge, race_move
+from thirtyone.game.operations import Declare, Join, Knock, Operation, Pass, Stand, is_move
+from thirtyone.policy import SURE, Judge, forced_move
 from thirtyone.rules import Family
 
 ALWAYS_CONSIDERED: tuple[type[Operation[Any]], ...] = (Stand, Pass, Declare, Join)
@@ -84,10 +84,8 @@ class StrongBot:
 
     def choose(self, seen: Mapping[str, Any] | None, moves: Sequence[Move]) -> Move:
         assert seen is not None
-        if len(moves) == 1:
-            return moves[0]
-        if is_move(moves[0], Take):
-            return race_move(seen["discard"], moves)
+        if (forced := forced_move(seen["discard"], moves)) is not None:
+            return forced
         seed = self._random.getrandbits(32)
         judge = Judge.of_view(seen)
         judged = judge.values(moves)

@@ -35,6 +35,35 @@ def test_a_job_runs_in_another_process_and_one_not_ready_is_kept_for_the_next_re
         pool._pool().shutdown(wait=True)
 
 
+def test_jobs_of_a_table_that_moved_on_are_cancelled_unless_started(tmp_path):
+    from thirtyone.web.tables.playing import job_key, stale_jobs
+
+    pool = ComputePool(1, 8)
+    log = str(tmp_path / "jobs.log")
+    try:
+        # The one process is busy; the executor hands it one job more in advance.
+        with pytest.raises(NotReady):
+            pool.result("blocker", 0.0, time.sleep, 1.0)
+        keys = [job_key("bot", ("t", "e", version, "d"), 1) for version in (3, 3, 4, 5)]
+        keys[1] = job_key("bot", ("other", "e", 3, "d"), 1)
+        for key in keys:
+            with pytest.raises(NotReady):
+                pool.result(key, 0.0, _logged, log, 0.0)
+        # Table t is at version 5 now: its jobs at 3 and 4 are asked for by nobody.
+        cancelled = pool.cancel(stale_jobs("t", 5))
+        assert cancelled >= 1
+        # The other table's job and t's job at 5 still answer; no cancelled job ever ran.
+        assert pool.result(keys[1], 30.0, _logged, log, 0.0) != os.getpid()
+        assert pool.result(keys[3], 30.0, _logged, log, 0.0) != os.getpid()
+        pool.result("blocker", 30.0, time.sleep, 1.0)
+        with open(log) as jobs:
+            assert jobs.read().count("started") == len(keys) - cancelled
+        assert pool.cancel(stale_jobs("t", 6)) == 0  # nothing pending is left of t
+    finally:
+        pool._pool().shutdown(wait=True)
+    metrics.POOL_SLOTS.dec(8)
+
+
 def _value(name: str) -> float:
     from prometheus_client import REGISTRY
 

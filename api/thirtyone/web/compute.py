@@ -164,6 +164,17 @@ class ComputePool:
                 with self._lock:
                     self._pending.pop(key, None)
 
+    def cancel(self, stale: Callable[[Hashable], bool]) -> int:
+        """Cancel the jobs of :meth:`result` whose key is ``stale`` and that no process has
+        started: nobody will ask for their answers (their table moved on), and the live work
+        behind them would wait for nothing. How many were cancelled."""
+        with self._lock:
+            keys = [key for key, future in self._pending.items()
+                    if stale(key) and future.cancel()]
+            for key in keys:
+                del self._pending[key]
+        return len(keys)
+
     @staticmethod
     def _submit(executor: ProcessPoolExecutor, function: Callable[..., T], args: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> Future[tuple[float, T]]:
@@ -255,3 +266,9 @@ def result(key: Hashable, seconds: float, function: Callable[..., T], *args: Any
     """:meth:`ComputePool.result` in the app's pool."""
     pool: ComputePool = current_app.extensions["thirtyone.compute"]
     return pool.result(key, seconds, function, *args, **kwargs)
+
+
+def cancel(stale: Callable[[Hashable], bool]) -> int:
+    """:meth:`ComputePool.cancel` in the app's pool."""
+    pool: ComputePool = current_app.extensions["thirtyone.compute"]
+    return pool.cancel(stale)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from thirtyone.bots import make_bot
@@ -33,6 +33,24 @@ def replay_move(state: GameState, move: Mapping[str, Any]) -> GameState:
     return apply_move(state, move)[0]
 
 
+def job_key(role: str, decision: Hashable, seat: int) -> Hashable:
+    """The compute pool's key of a bot's (or the autopilot's) decision at ``seat``:
+    ``decision`` is ``(table, epoch, version, digest of the moves played since)``."""
+    return (role, decision, seat)
+
+
+def stale_jobs(table: str, version: int) -> Callable[[Hashable], bool]:
+    """Whether a pool job's key (:func:`job_key`) asks about ``table`` at a version before
+    ``version``, which it has passed: nobody asks for those answers again."""
+
+    def stale(key: Hashable) -> bool:
+        decision = key[1] if isinstance(key, tuple) and len(key) == 3 else None
+        return (isinstance(decision, tuple) and decision[0] == table
+                and decision[2] < version)
+
+    return stale
+
+
 def bot_move(state: GameState, seat: int, level: str, wait: float, decision: Hashable,
              role: str = "bot") -> dict[str, Any]:
     """The move of the bot of ``level`` at ``seat``, the seat to move, from its view alone;
@@ -51,5 +69,6 @@ def bot_move(state: GameState, seat: int, level: str, wait: float, decision: Has
     seen = view(state, seat) if bot.uses_view else None
     moves = legal_moves(state)
     if len(moves) > 1 and level in OFF_LOOP_LEVELS:
-        return dict(compute.result((role, decision, seat), wait, bot.choose, seen, moves))
+        return dict(compute.result(job_key(role, decision, seat), wait, bot.choose, seen,
+                                   moves))
     return dict(bot.choose(seen, moves))

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 
 from thirtyone.game import GameState
-from thirtyone.web import draining
+from thirtyone.web import compute, draining
 from thirtyone.web.store import StoreUnavailable, TableNotFound, TableRecord
-from thirtyone.web.tables import autoplay, clocks
+from thirtyone.web.tables import autoplay, clocks, playing
 from thirtyone.web.tables.commands import Advance, Autopilot, execute
 from thirtyone.web.tables.ledger import AFTER_COMMIT, load_table, table_state
 from thirtyone.web.tables.table import Phase, of
@@ -159,9 +159,12 @@ def _inline() -> bool:
 def _committed(record: TableRecord, state: GameState) -> None:
     """After any commit of this worker (a move, a claim, a slice of its scheduler's): what
     is due next is scheduled here, so a table plays on with nobody reading it. An inline app
-    plays it at the next read instead (never inside the commit)."""
+    plays it at the next read instead (never inside the commit). The pool's jobs for the
+    table's earlier versions that have not started are cancelled (a key rotated or a seat
+    claimed while a bot thought: its next decision is asked anew, under the new version)."""
     if _inline():
         return
+    compute.cancel(playing.stale_jobs(record.table, record.version))
     when = next_time(record, state)
     if when is None:
         return
