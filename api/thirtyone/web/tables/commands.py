@@ -19,8 +19,9 @@ autopilot, then ``verify``, ``apply`` and the commit (:func:`~.ledger.commit`: c
 on version and digest, ``WAIT`` for the configured replicas, the log entry with its
 idempotency record, the push to every stream and the scheduler told what is due), tried
 again on the newer version where the command allows it. The rate limit is Flask-Limiter's,
-in the view's wrapper before the view runs, for the operations :data:`~thirtyone.web.limits.
-LIMITED` lists. A new command is a new class here, and a route that builds and executes it.
+in the view's wrapper before the view runs, for the operations
+:data:`~thirtyone.web.limits.LIMITED` lists. A new command is a new class here, and a route
+that builds it, executes it and answers.
 """
 
 from __future__ import annotations
