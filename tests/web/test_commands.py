@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import pytest
 
 from thirtyone.game import GameState
+from thirtyone.web.limits import LIMITED
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import StaleVersion, TableRecord
 from thirtyone.web.tables import commands, ledger
@@ -72,6 +73,24 @@ def test_every_client_command_is_a_typed_class_of_the_path():
                     if isinstance(node, ast.ImportFrom) for alias in node.names}
         reached = {name for module, name in imported if module == "thirtyone.web.tables.ledger"}
         assert reached <= {"load_table", "table_state"}, (route, reached)
+
+
+def test_every_route_of_a_command_is_rate_limited():
+    """A route that executes a command is limited (Flask-Limiter checks the limit in the
+    view's wrapper, before the body is read): a new command's route needs its setting in
+    :data:`~thirtyone.web.limits.LIMITED`."""
+    limited = {operation for operations in LIMITED.values() for operation in operations}
+    routes = set()
+    for module in ("routes", "claims", "rematch"):
+        tree = ast.parse((TABLES / f"{module}.py").read_text(encoding="utf-8"))
+        for view in (node for node in tree.body if isinstance(node, ast.ClassDef)):
+            for method in (node for node in view.body if isinstance(node, ast.FunctionDef)):
+                calls = [node.func for node in ast.walk(method) if isinstance(node, ast.Call)]
+                if any((isinstance(call, ast.Name) and call.id == "execute")
+                       or (isinstance(call, ast.Attribute) and call.attr == "execute")
+                       for call in calls):
+                    routes.add((f"tables.{view.name}", method.name.upper()))
+    assert len(routes) == 9 and routes <= limited, routes - limited
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
