@@ -175,7 +175,7 @@ class Command:
     key: ClassVar[Key] = Key.SEAT
     key_first: ClassVar[bool] = False
     """The bearer key is read before the table is loaded (a malformed one is 401 even at a
-    table that does not exist), once for every attempt."""
+    table that does not exist), once for all its attempts."""
     clocked: ClassVar[bool] = False
     """A due autopilot move is committed before the command is verified."""
     stale: ClassVar[Stale] = Stale.RETRY
