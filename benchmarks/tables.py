@@ -9,8 +9,8 @@ its own ``redis-server`` and gunicorn servers as ``thirtyone serve`` runs them (
   token on the same server. Target: a table move >= 70% of the sealed move's requests/s.
   With it, the app's CPU per request (the workers' user and system time over the runs,
   divided by the requests): a table move without bots (targets <= 3 ms), a spectator's read
-  of a table (<= 1 ms), and Redis's CPU per table move (<= 0.2 ms). ``--moves`` runs these
-  alone;
+  of a table (<= 1 ms), and Redis's CPU per table move (<= 0.2 ms), with what makes it: the
+  bytes in and out and each command's calls per move. ``--moves`` runs these alone;
 - push latency at 200 concurrent tables (two human seats each, a stream open for each seat,
   each table moving about once a second): from the moment the mover has the answer to the
   moment the other seat's stream has the version. Targets: p99 <= 50 ms with Redis, <= 250 ms
@@ -195,10 +195,23 @@ def sealed_move_script(server, folder):
     return script
 
 
+def redis_calls(port):
+    """Redis's count of each command (those its scripts call included) and the bytes it
+    received and sent."""
+    import redis
+
+    client = redis.Redis(port=port)
+    stats = client.info("stats")
+    calls = {name.removeprefix("cmdstat_"): value["calls"]
+             for name, value in client.info("commandstats").items()}
+    return calls, stats["total_net_input_bytes"], stats["total_net_output_bytes"]
+
+
 def throughput(servers, folder, seconds, redis_port):
     """Per run: requests/s, p50 and p99 ms and non-2xx answers (averaged over the rounds, p99
     the worst), then the app's CPU ms per request (the server's workers, all rounds) and
-    Redis's (the Redis run only)."""
+    Redis's (the Redis run only); and, per request of the Redis run, each Redis command's
+    calls and the bytes in and out (``summary["redis_calls"]``)."""
     sqlite, redis_server = servers
     sealed = sealed_move_script(sqlite, folder)
     moves = ROOT / "benchmarks" / "table_moves.lua"
@@ -215,13 +228,21 @@ def throughput(servers, folder, seconds, redis_port):
     results = {name: [] for name in runs}
     cpu = {name: 0.0 for name in runs}
     redis_spent = 0.0
+    calls: dict[str, int] = {}
+    traffic = [0, 0]
     for _ in range(ROUNDS):  # taking turns, so the machine's other work weighs on each alike
         for name, (server, url, script) in runs.items():
             before, redis_before = server.cpu_seconds(), redis_cpu([redis_port])
+            counted = redis_calls(redis_port)
             results[name].append(wrk(url, seconds, script))
             cpu[name] += server.cpu_seconds() - before
             if name == "redis":
                 redis_spent += redis_cpu([redis_port]) - redis_before
+                after = redis_calls(redis_port)
+                for command, count in after[0].items():
+                    calls[command] = calls.get(command, 0) + count - counted[0].get(command, 0)
+                traffic[0] += after[1] - counted[1]
+                traffic[1] += after[2] - counted[2]
     summary = {}
     for name, rounds in results.items():
         requests = sum(r[0] for r in rounds) * seconds
@@ -229,6 +250,10 @@ def throughput(servers, folder, seconds, redis_port):
                          max(r[2] for r in rounds), sum(r[3] for r in rounds),
                          1000 * cpu[name] / requests,
                          1000 * redis_spent / requests if name == "redis" else None)
+    moves = sum(r[0] for r in results["redis"]) * seconds
+    summary["redis_calls"] = ({command: count / moves for command, count in calls.items()
+                               if count / moves >= 0.05},
+                              traffic[0] / moves, traffic[1] / moves)
     return summary
 
 
@@ -702,6 +727,7 @@ def main():
                      "sqlite": "POST /v1/tables/{t}/moves, SQLite",
                      "redis": "POST /v1/tables/{t}/moves, Redis",
                      "read": "GET /v1/tables/{t}, SQLite"}
+            per_move, received, sent = summary.pop("redis_calls")
             for name, (rps, p50, p99, bad, app_ms, _) in summary.items():
                 print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}"
                       f"{app_ms:>12.2f}")
@@ -720,6 +746,10 @@ def main():
                   summary["read"][4] <= TARGETS["read_cpu_ms"], f"{summary['read'][4]:.2f} ms")
             check(f"Redis CPU per table move <= {TARGETS['redis_cpu_ms']} ms",
                   summary["redis"][5] <= TARGETS["redis_cpu_ms"], f"{summary['redis'][5]:.3f} ms")
+            print(f"Redis per table move: {received:.0f} B in, {sent:.0f} B out; calls "
+                  "(those in scripts too): " + ", ".join(
+                      f"{command} {count:.2f}" for command, count in
+                      sorted(per_move.items(), key=lambda item: -item[1])), flush=True)
 
         if not only_store and not only_moves:
             for name, server, target in (("redis", redis_server, TARGETS["push_redis_ms"]),

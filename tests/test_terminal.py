@@ -13,6 +13,8 @@ import subprocess
 import sys
 import time
 
+from tests.conftest import calibrated
+
 from thirtyone import terminal, words
 from thirtyone.game import new_game
 
@@ -76,7 +78,7 @@ def run_in_pty(*arguments: str, answers: int = 400) -> str:
                                stdin=child, stdout=child, stderr=child, env=env)
     os.close(child)
     output = b""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + calibrated(60)
     try:
         while time.monotonic() < deadline:
             ready, _, _ = select.select([main], [], [], 0.2)

@@ -60,7 +60,7 @@ def _serve(args: argparse.Namespace) -> None:
     if site is not None:
         os.environ["THIRTYONE_SITE_DIR"] = str(Path(site).resolve())
 
-    class Server(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
+    class Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)

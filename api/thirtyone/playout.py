@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 from thirtyone.cards import Card
 from thirtyone.game import GameState, Phase, apply_move, legal_moves
@@ -47,6 +48,9 @@ from thirtyone.policy import SURE, discard_values, knock_threshold, mask_scorer,
 from thirtyone.rules import Family, Rules
 
 _ROUND_ENDED = frozenset({Phase.ROUND_OVER, Phase.GAME_OVER})
+MaskScorer = Callable[[int], float]
+"""A hand's worth to the policy, the hand given as the OR of its cards' masks
+(:func:`~thirtyone.policy.mask_scorer`)."""
 HORIZON = 3
 """Turns each a playout outside the draw family plays by the policy before it knocks at the
 first chance (see the module docstring)."""
@@ -78,8 +82,6 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
     rules = state.rules
     worth = mask_scorer(rules)
     table = evaluator(rules).table
-    sure = rules.ranking != "brag"
-    keep_pickup = rules.may_discard_pickup
     last_turn = rules.max_turns - 1
     players = sum(1 for held in state.hands if held) or state.players
     lives = [standing.lives for standing in state.seats]
@@ -95,25 +97,11 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
         now = worth(mask)
         if now >= knock_threshold(rules, players, turns, lives[seat], len(stock) - drawn):
             break  # the policy knocks, if the rules let it: the engine knows
-        top = discard[-1]
-        # The policy's draw (Judge._judge): the discard pile's top when it makes a better
-        # hand (of the best three of four), else the stock; never a tie between the two.
-        best = max(worth(mask ^ card.mask | top.mask) for card in hand)
-        if (sure and best >= GOAL) or best > now:
-            card, pickup = top, top
-        else:
-            card, pickup = stock[drawn], None
+        pickup = _plain_draw(rules, worth, hand, mask, now, discard[-1])
+        card = stock[drawn] if pickup is None else pickup
         held = (*hand, card)
-        whole = mask | card.mask
-        # The policy's discard (discard_values), ties drawn as Judge.choose draws them (from
-        # the legal discards, in hand order).
-        options = [other for other in held if keep_pickup or other is not pickup]
-        values = discard_values(worth, whole, options)
-        top_value = max(values)
-        chosen = [other for other, value in zip(options, values, strict=True)
-                  if value == top_value]
-        if (sure and top_value >= GOAL) or any(
-                table[whole ^ other.mask].is_blitz for other in chosen):
+        chosen = _plain_discards(rules, worth, table, held, mask | card.mask, pickup)
+        if chosen is None:
             break  # a blitz ends the round: the engine settles it
         if pickup is None:
             drawn += 1
@@ -128,6 +116,32 @@ def _plain_turns(state: GameState, policy: random.Random) -> GameState:
         return state
     return state.evolve(hands=tuple(hands), stock=stock[drawn:], discard=tuple(discard),
                         turn=seat, turns=turns, pickup=None)
+
+
+def _plain_draw(rules: Rules, worth: MaskScorer, hand: Sequence[Card], mask: int, now: float,
+                top: Card) -> Card | None:
+    """The policy's draw (``Judge._judge``) by a seat holding ``hand`` (``mask``, worth
+    ``now``): the discard pile's ``top`` when it makes a better hand (of the best three of
+    four), else ``None`` for the stock; never a tie between the two."""
+    best = max(worth(mask ^ card.mask | top.mask) for card in hand)
+    return top if (rules.ranking != "brag" and best >= GOAL) or best > now else None
+
+
+def _plain_discards(rules: Rules, worth: MaskScorer, table: Mapping[int, HandScore],
+                    held: Sequence[Card], whole: int, pickup: Card | None) -> list[Card] | None:
+    """The policy's discards (:func:`~thirtyone.policy.discard_values`) from the four cards
+    ``held`` (``whole``, the OR of their masks) after drawing ``pickup`` (``None`` from the
+    stock), out of the hand scores ``table``: every card of the best
+    value, in hand order, among which ``Judge.choose`` draws; ``None`` when the discard ends
+    the round (a sure 31 or a blitz), which is the engine's to settle."""
+    options = [card for card in held if rules.may_discard_pickup or card is not pickup]
+    values = discard_values(worth, whole, options)
+    top_value = max(values)
+    chosen = [card for card, value in zip(options, values, strict=True) if value == top_value]
+    if (rules.ranking != "brag" and top_value >= GOAL) or any(
+            table[whole ^ card.mask].is_blitz for card in chosen):
+        return None
+    return chosen
 
 
 def plain_exchanges(rules: Rules) -> bool:
@@ -183,18 +197,8 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
                for option in chosen):
             break  # a 31, a blitz or a renewed table: the engine settles it
         option = chosen[0] if len(chosen) == 1 else policy.choice(chosen)
-        if option is None:
-            history.append({"seat": seat, "type": "pass"})
-            passes += 1
-        else:
-            give, take = option
-            taken = [table[position] for position in take]
-            for card, position in zip(give, take, strict=True):
-                table[position] = card
-            hands[seat] = (*(card for card in hand if card not in give), *taken)
-            history.append({"seat": seat, "type": "exchange",
-                            "give": [card.code for card in give], "take": list(take)})
-            passes = 0
+        hands[seat] = _exchanged(seat, hand, option, table, history)
+        passes = passes + 1 if option is None else 0
         turns += 1
         seat = next_player(state, seat)
     if turns == state.turns:
@@ -205,6 +209,22 @@ def _exchange_turns(state: GameState, policy: random.Random, horizon: float) -> 
 
 Exchange = tuple[tuple[Card, ...], tuple[int, ...]]
 """A plain move of :func:`plain_moves`: the cards given and the table positions taken."""
+
+
+def _exchanged(seat: int, hand: tuple[Card, ...], option: Exchange | None, table: list[Card],
+               history: list[Mapping[str, Any]]) -> tuple[Card, ...]:
+    """The hand of ``seat`` after its plain move ``option`` (``None``: the pass) from
+    ``hand``, the ``table`` changed and the move added to ``history`` in place."""
+    if option is None:
+        history.append({"seat": seat, "type": "pass"})
+        return hand
+    give, take = option
+    taken = [table[position] for position in take]
+    for card, position in zip(give, take, strict=True):
+        table[position] = card
+    history.append({"seat": seat, "type": "exchange",
+                    "give": [card.code for card in give], "take": list(take)})
+    return (*(card for card in hand if card not in give), *taken)
 
 
 def plain_moves(rules: Rules, hand: Sequence[Card], mask: int,

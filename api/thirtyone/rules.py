@@ -123,48 +123,11 @@ class OptionSpec:
                 raise _bad_type(self, value, where)
             return value
         if self.kind in ("int", "int-or-none"):
-            if value is None and self.kind == "int-or-none":
-                return None
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise _bad_type(self, value, where)
-            if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum
-            ):
-                raise OptionError(
-                    "option_out_of_range",
-                    N_("option {option!r} must be between {minimum} and {maximum}, not {value!r}"),
-                    field=where, option=self.name, value=value,
-                    minimum=self.minimum, maximum=self.maximum,
-                )
-            return value
+            return self._check_int(value, where)
         if self.kind == "choice":
-            for old, new in self.legacy:
-                if value is old:
-                    return new
-            # Numbers are accepted for choices spelled as numbers ("30.5", 30.5).
-            text = _format_number(value) if isinstance(value, int | float) and not isinstance(
-                value, bool) else value
-            if text not in self.choices:
-                if not isinstance(value, str):
-                    raise _bad_type(self, value, where)
-                raise OptionError(
-                    "bad_option_value",
-                    N_("option {option!r} must be one of {choices}, not {value!r}"),
-                    field=where, option=self.name, value=value,
-                    choices=", ".join(map(str, self.choices)),
-                )
-            return text
+            return self._check_choice(value, where)
         if self.kind == "suits":
-            if not isinstance(value, str):
-                raise _bad_type(self, value, where)
-            order = value.upper()
-            if sorted(order) != sorted(SUITS):
-                raise OptionError(
-                    "bad_option_value",
-                    N_("option {option!r} must order the four suits C, D, H and S, not {value!r}"),
-                    field=where, option=self.name, value=value,
-                )
-            return order
+            return self._check_suits(value, where)
         if self.kind == "card":
             try:
                 return parse_card(value).code
@@ -174,6 +137,52 @@ class OptionSpec:
                     field=where, option=self.name, value=value,
                 ) from None
         raise AssertionError(self.kind)  # pragma: no cover - the kinds are closed
+
+    def _check_int(self, value: Any, where: str) -> int | None:
+        if value is None and self.kind == "int-or-none":
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _bad_type(self, value, where)
+        if (self.minimum is not None and value < self.minimum) or (
+            self.maximum is not None and value > self.maximum
+        ):
+            raise OptionError(
+                "option_out_of_range",
+                N_("option {option!r} must be between {minimum} and {maximum}, not {value!r}"),
+                field=where, option=self.name, value=value,
+                minimum=self.minimum, maximum=self.maximum,
+            )
+        return value
+
+    def _check_choice(self, value: Any, where: str) -> Any:
+        for old, new in self.legacy:
+            if value is old:
+                return new
+        # Numbers are accepted for choices spelled as numbers ("30.5", 30.5).
+        text = _format_number(value) if isinstance(value, int | float) and not isinstance(
+            value, bool) else value
+        if text not in self.choices:
+            if not isinstance(value, str):
+                raise _bad_type(self, value, where)
+            raise OptionError(
+                "bad_option_value",
+                N_("option {option!r} must be one of {choices}, not {value!r}"),
+                field=where, option=self.name, value=value,
+                choices=", ".join(map(str, self.choices)),
+            )
+        return text
+
+    def _check_suits(self, value: Any, where: str) -> str:
+        if not isinstance(value, str):
+            raise _bad_type(self, value, where)
+        order = value.upper()
+        if sorted(order) != sorted(SUITS):
+            raise OptionError(
+                "bad_option_value",
+                N_("option {option!r} must order the four suits C, D, H and S, not {value!r}"),
+                field=where, option=self.name, value=value,
+            )
+        return order
 
 
 def _format_number(value: float) -> str:
@@ -940,7 +949,16 @@ def _conflict(option: str, message: str, **params: Any) -> OptionError:
 
 
 def check_combination(rules: Rules) -> None:
-    """Refuse option values that cannot go together (see :func:`make_rules`)."""
+    """Refuse option values that cannot go together (see :func:`make_rules`): the first
+    conflict found, read in this order."""
+    _check_cards(rules)
+    _check_turns(rules)
+    _check_scores(rules)
+    _check_family(rules)
+
+
+def _check_cards(rules: Rules) -> None:
+    """The deck, its wild cards and the hands they make (trips, Feuer)."""
     deck = DECKS[rules.deck]
     if rules.wild == "jokers" and rules.deck not in ("full54", "short36"):
         raise _conflict("wild", N_("wild jokers need a deck with jokers (full54 or short36)"))
@@ -971,6 +989,10 @@ def check_combination(rules: Rules) -> None:
             "fire", N_("any three of a kind can be Feuer only when three of a kind counts "
                        "(three_of_a_kind or count_same_rank)"),
         )
+
+
+def _check_turns(rules: Rules) -> None:
+    """The knock, the exchange and what a knock lets the others show."""
     if rules.knocker_caught and not rules.blitz_after_knock:
         raise _conflict(
             "knocker_caught",
@@ -997,6 +1019,10 @@ def check_combination(rules: Rules) -> None:
             N_("the honour tie-break already decides a tie with the knocker by the cards' "
                "ranks"),
         )
+
+
+def _check_scores(rules: Rules) -> None:
+    """How a hand scores at the showdown."""
     if rules.count_same_rank and rules.three_of_a_kind != "off":
         raise _conflict(
             "count_same_rank",
@@ -1010,6 +1036,10 @@ def check_combination(rules: Rules) -> None:
         )
     if rules.ranking == "brag" and (rules.blitz != "off" or rules.wild != "none"):
         raise _conflict("ranking", N_("the brag ranking has no blitz and no wild cards"))
+
+
+def _check_family(rules: Rules) -> None:
+    """What only one family or settlement has."""
     if (rules.deck == "race24") != (rules.family is Family.RACE):
         raise _conflict("deck", N_("the race24 deck is only for the race to 31"))
     if rules.stakes == "betting" and rules.settlement is Settlement.ESCALATING:

@@ -81,16 +81,33 @@ class WorldDealer:
         self.public = _public(public, by_code, len(self.hands))
         self.choice = dict(enumerate(public["drawn"]))
         self.knocker: int | None = seen["knocker"]
-        players = sum(1 for hand in seen["hands"] if hand)
-        knocked_at = public["knocked_at"]
-        # The knocker's lives are the same all round; the stock at the knock is not known.
-        self.knock_at = knock_model(
-            rules, players, seen["turns"] if knocked_at is None else knocked_at,
-            lives=None if self.knocker is None else seen["seats"][self.knocker]["lives"])
+        self.knock_at = self._knock_model(seen)
         self.worth = scorer(rules)
         visible = {card for hand in self.hands for card in hand if card is not None}
         visible.update(self.discard)
         visible.update(card for card in self.table if card is not None)
+        self._place_known(visible)
+        self.seats = tuple(Seat(**standing) for standing in seen["seats"])
+        # The flows read the last moves (a full round of passes renews the table): the worlds
+        # keep them as the seat saw them.
+        self.history = tuple(seen["history"][max(round_start(seen["history"]) - 1, 0):])
+        self.knocker_hands = self._knocker_hands()
+        self.recent = self._recent_moves(seen)
+        self.discards = self._recent_discards(seen)
+
+    def _knock_model(self, seen: Mapping[str, Any]) -> float:
+        """The knock threshold the knocker is taken to have knocked at (the model's at this
+        turn when no one knocked yet)."""
+        players = sum(1 for hand in seen["hands"] if hand)
+        knocked_at = seen["public"]["knocked_at"]
+        # The knocker's lives are the same all round; the stock at the knock is not known.
+        return knock_model(
+            self.rules, players, seen["turns"] if knocked_at is None else knocked_at,
+            lives=None if self.knocker is None else seen["seats"][self.knocker]["lives"])
+
+    def _place_known(self, visible: set[Card]) -> None:
+        """Place the hidden cards the round made public (in a seat's hand, the stock, out
+        of play), and pool the rest, to be dealt at random."""
         self.known = self._known(visible)
         self.out_known = [card for card in self.public.out if card not in visible]
         stock = self.public.stock
@@ -101,13 +118,6 @@ class WorldDealer:
             # played); deal every hidden card at random instead.
             self.known, self.stock, self.out_known = {}, None, []
             self.pool = self._pool(visible)
-        self.seats = tuple(Seat(**standing) for standing in seen["seats"])
-        # The flows read the last moves (a full round of passes renews the table): the worlds
-        # keep them as the seat saw them.
-        self.history = tuple(seen["history"][max(round_start(seen["history"]) - 1, 0):])
-        self.knocker_hands = self._knocker_hands()
-        self.recent = self._recent_moves(seen)
-        self.discards = self._recent_discards(seen)
 
     def _known(self, visible: set[Card]) -> dict[int, set[Card]]:
         """The cards each seat is known to hold that this seat does not see (as many as its
@@ -162,16 +172,23 @@ class WorldDealer:
                 qualifying.append(cards)
         return qualifying or every
 
+    def _reads_exchanges(self, seen: Mapping[str, Any]) -> bool:
+        """Whether the worlds fit the other seats' recent exchanges: in the widow family's
+        exchanges with a plain knock, none made yet, the table face up.
+
+        Not in Trentuno's rounds, which have no plain knock and are played out to a 31: there
+        the worlds that fit the exchanges made the playouts several times longer (in
+        ``benchmarks/bots.py --effort``, one match's median decision went from 21 to 65 ms).
+        """
+        return (self.rules.family == Family.WIDOW and self.rules.knock == "plain"
+                and self.knocker is None and seen["phase"] == "exchange"
+                and None not in self.table)
+
     def _recent_moves(self, seen: Mapping[str, Any]) -> list[_Undone]:
         """The other seats' exchanges and passes since this seat's last turn (widow family,
         no knock yet), latest first, each with the table it was made on; none past a pass
         that renewed the table, or a move not read (see the module docstring)."""
-        if self.rules.family != Family.WIDOW or self.rules.knock != "plain" \
-                or self.knocker is not None or seen["phase"] != "exchange" or None in self.table:
-            # Not in Trentuno's rounds, which have no plain knock and are played out to a 31:
-            # there the worlds that fit the exchanges made the playouts several times longer
-            # (in ``benchmarks/bots.py --effort``, one match's median decision went from 21
-            # to 65 ms).
+        if not self._reads_exchanges(seen):
             return []
         history = seen["history"][round_start(seen["history"]):]
         table = [card for card in self.table if card is not None]  # all of them: face up

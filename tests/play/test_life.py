@@ -14,6 +14,7 @@ from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tests.conftest import calibrated
 from tests.play.conftest import boxes
 from tests.play.test_accessibility import axe_source, violations
 
@@ -417,7 +418,7 @@ def test_a_stopping_server_is_reconnected_after_the_retry_it_says(server, new_pl
     player.page.wait_for_timeout(500)
     # A planned handover is no lost connection.
     assert player.page.locator(".warning").count() == 0
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + calibrated(10)
     while len(opened) == before and time.monotonic() < deadline:
         player.page.wait_for_timeout(100)
     assert len(opened) == before + 1, opened

@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+from tests.conftest import calibrated
 from tests.play.conftest import boxes
 
 PHONE = {"width": 390, "height": 844}
@@ -226,7 +227,7 @@ def test_a_lost_stream_backs_off_and_obeys_retry_after(server, new_player):
     player.page.route("**/v1/tables/*/events?*", stream)
     player.page.route("**/v1/tables/*?*", table)
     player.page.goto(f"{server}/play?variant=scat&players=2&bots=1&lives=1&free_ride=false")
-    deadline = time.monotonic() + 25
+    deadline = time.monotonic() + calibrated(25)
     while len(opened) < 4 and time.monotonic() < deadline:
         player.page.wait_for_timeout(200)
     assert len(opened) >= 4, opened
@@ -291,6 +292,7 @@ def test_a_computer_players_exchange_is_seen_card_by_card_and_named(server, new_
                 `.centre img.card.last[data-card='${code}']`).length),
             line: document.querySelector('.last-move').innerText,
             event: last.dataset.event,
+            moving: Number(last.dataset.moving || 0),
         };
     }"""
     seen = None
@@ -299,10 +301,14 @@ def test_a_computer_players_exchange_is_seen_card_by_card_and_named(server, new_
         if player.over:
             break
         seen = player.page.evaluate(snapshot_js, sorted(BOT_ACTIONS))
-        if seen is not None:
+        # An exchange whose table cards were no longer drawn when it was shown (the page
+        # caught up with a table drawn further on, under heavy load) has nothing to move:
+        # look at the next one.
+        if seen is not None and seen["moving"]:
             break
+        seen = None
         player.move()
-    assert seen is not None, "no computer exchange was the last move in 120 moves"
+    assert seen is not None, "no computer exchange moved card by card in 120 moves"
     gave = [code for code, _name in seen["gave"]]
     assert gave
     # The cards given lie on the table with the last move's mark, and the last-move line names
@@ -310,10 +316,10 @@ def test_a_computer_players_exchange_is_seen_card_by_card_and_named(server, new_
     assert seen["marked"] == [1] * len(gave), seen
     line, names = seen["line"], [name for _code, name in seen["gave"]]
     assert gives in line and all(name in line for name in names), (line, names)
-    seen = player.page.locator(f".events li[data-event='{seen['event']}']")
     # They arrived one after the other, and what came next waited for the last of them.
-    moving = int(seen.get_attribute("data-moving") or 0)
-    assert moving == (len(gave) - 1) * 250 + 350, (moving, seen.inner_html())
+    moving = seen["moving"]
+    assert moving == (len(gave) - 1) * 250 + 350, seen
+    seen = player.page.locator(f".events li[data-event='{seen['event']}']")
     number = int(seen.get_attribute("data-event"))
     following = player.page.locator(f".events li[data-event='{number + 1}']")
     if following.count():

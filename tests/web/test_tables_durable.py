@@ -354,3 +354,41 @@ def test_a_cursor_from_a_restored_store_is_reset_even_on_restarted_instances(
     for bad in ("1.2.3", f"{epoch}.x", f"{epoch}.1.zz", "a.b.c.d"):
         refused = restarted.get(f"/v1/tables/{table}/updates?after={bad}&wait=0")
         assert (refused.status_code, refused.json["errors"][0]["code"]) == (422, "bad_cursor")
+
+
+def test_a_table_written_in_another_lineage_of_redis_goes_on_on_a_new_epoch(redis_url):
+    """What a Redis restarted from its files, restored from a copy or promoted from a replica
+    looks like to a table: its hash names a lineage (replication id) that is not the node's
+    now. The commit script refuses a move on it, the next read moves it onto a new epoch
+    above its version, and a cursor of the old epoch is reset."""
+    import redis
+
+    from thirtyone.web.store import Entry, TableReloaded
+
+    app = make_app(redis_url)
+    client = app.test_client()
+    created = open_table(client, players=2)
+    table, keys = created["table"], keys_of(created)
+    seen = play_one(client, table, keys)
+    admin = redis.Redis.from_url(redis_url)
+    lineage = admin.info("replication")["master_replid"].encode()
+    assert admin.hget(f"thirtyone:{{{table}}}", "lineage") == lineage
+    admin.hset(f"thirtyone:{{{table}}}", "lineage", "0" * 40)
+    tables = app.extensions["thirtyone.tables"]
+    record = tables.load(table)
+    assert record.reloaded and record.version == seen["version"]
+    # Refused in Redis itself, whatever the process believes (a move, or a seat change).
+    entry = Entry(record.version + 1, [], [], prev=record.digest, nonce="n").chained()
+    with pytest.raises(TableReloaded):
+        tables.commit(table, record.version, record.state(), entry)
+    now = client.get(f"/v1/tables/{table}", headers=bearer(keys[0])).json
+    assert now["epoch"] != seen["epoch"] and now["version"] == seen["version"] + 1
+    assert admin.hget(f"thirtyone:{{{table}}}", "lineage") == lineage
+    assert not tables.load(table).reloaded
+    polled = client.get(f"/v1/tables/{table}/updates?after={seen['cursor']}&wait=0",
+                        headers=bearer(keys[0]))
+    assert (polled.status_code, polled.json["code"]) == (409, "table_reset")
+    # A process started now (no cache) sees the same table, and play goes on.
+    restarted = make_app(redis_url).test_client()
+    assert restarted.get(f"/v1/tables/{table}").json["epoch"] == now["epoch"]
+    assert play_one(restarted, table, keys)["epoch"] == now["epoch"]

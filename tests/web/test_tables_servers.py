@@ -57,7 +57,7 @@ class Server:
         )
 
     def wait_up(self) -> None:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + calibrated(30)
         while True:
             try:
                 if self.request("GET", "/healthz")[0] == 200:

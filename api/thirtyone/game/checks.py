@@ -223,16 +223,34 @@ def check_state(state: GameState) -> None:
     if not playing and state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
         raise bad("bad_phase", N_("{phase!r} is not a phase of {variant!r}"), field="phase",
                   phase=state.phase, variant=rules.variant)
-    active = state.active_seats
-    if not active:
+    if not state.active_seats:
         raise bad("bad_seats", N_("every seat is eliminated"), field="seats")
-    if not 0 <= state.dealer < n:
+    _check_counts(state)
+    _check_turn(state, playing)
+    check_history(state.history, n)
+    check_result(state.result, n)
+    _check_seats(state)
+    _check_settlement(state)
+    flow.check_state(state)
+
+
+def _check_counts(state: GameState) -> None:
+    """The dealer, the round and turn counts, the seed."""
+    rules = state.rules
+    if not 0 <= state.dealer < state.players:
         raise bad("bad_dealer", N_("the dealer must be a seat"), field="dealer")
     if not 1 <= state.round <= MAX_ROUND or not 0 <= state.turns <= rules.max_turns:
         raise bad("bad_round", N_("the round or turn count is out of range"), field="round")
     if not is_seed(state.seed):
         raise bad("bad_seed", N_("a seed is a number or a text of up to 200 characters"),
                   field="seed")
+
+
+def _check_turn(state: GameState, playing: bool) -> None:
+    """The seat to move, the knock and its final turns, the card just taken: a phase of
+    play has a seat to move (and the card taken is in its hand), the round's end none."""
+    n = state.players
+    active = state.active_seats
     if playing != (state.turn is not None) or (
         state.turn is not None and state.turn not in active
     ):
@@ -251,11 +269,6 @@ def check_state(state: GameState) -> None:
     ):
         raise bad("bad_pickup", N_("the card taken from the discard pile must be in the hand "
                                    "of the seat to discard"), field="pickup")
-    check_history(state.history, n)
-    check_result(state.result, n)
-    _check_seats(state)
-    _check_settlement(state)
-    flow.check_state(state)
 
 
 def _check_players(rules: Rules, players: int) -> None:
@@ -457,20 +470,7 @@ def _check_settlement(state: GameState) -> None:
     settlement = rules.settlement
     over = phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
     settled = state.round if over else state.round - 1
-    result = state.result
-    if result is not None and (result.get("round", 1) > state.round or settled < 1):
-        raise bad("bad_result", N_("the last round's result has a wrong {part}"),
-                  field="result.round", part="round")
-    if over and result is None:
-        raise malformed("result")
-    if (phase == Phase.GAME_OVER and result is not None
-            and list(result.get("winners", ())) != list(state.winners)):
-        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
-    carry = result.get("carry") if result else None
-    if carry and (rules.tie != "carry" or len(carry) < 2
-                  or any(seats[seat].eliminated for seat in carry)):
-        raise bad("bad_result", N_("the last round's result has a wrong {part}"),
-                  field="result.carry", part="carry")
+    _check_last_result(state, over, settled)
     if settlement is not Settlement.POINTS and any(seat.points for seat in seats):
         raise bad("bad_points", N_("seat {seat} has points in a match not played for points"),
                   field="seats", seat=next(i for i, seat in enumerate(seats) if seat.points))
@@ -481,3 +481,23 @@ def _check_settlement(state: GameState) -> None:
         raise bad("bad_round", N_("the round or turn count is out of range"), field="round")
     # What each settlement's own standing may be is checked beside its settler.
     settler_for(rules).check_standing(state, settled, limit)
+
+
+def _check_last_result(state: GameState, over: bool, settled: int) -> None:
+    """The last round's result: there once a round was settled (``settled`` rounds), of a
+    round played, naming the match's winners at its end, and carrying a pot only for seats
+    still in the match tied where the rules carry it."""
+    result = state.result
+    if result is not None and (result.get("round", 1) > state.round or settled < 1):
+        raise bad("bad_result", N_("the last round's result has a wrong {part}"),
+                  field="result.round", part="round")
+    if over and result is None:
+        raise malformed("result")
+    if (state.phase == Phase.GAME_OVER and result is not None
+            and list(result.get("winners", ())) != list(state.winners)):
+        raise bad("bad_winners", N_("the winners do not fit the phase"), field="winners")
+    carry = result.get("carry") if result else None
+    if carry and (state.rules.tie != "carry" or len(carry) < 2
+                  or any(state.seats[seat].eliminated for seat in carry)):
+        raise bad("bad_result", N_("the last round's result has a wrong {part}"),
+                  field="result.carry", part="carry")

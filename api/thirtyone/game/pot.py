@@ -40,7 +40,8 @@ from thirtyone.game.settlement import (
     share_pot,
     show_events,
 )
-from thirtyone.game.state import GameState
+from thirtyone.game.state import GameState, Seat
+from thirtyone.rules import Rules
 
 ELIMINATING_DEAL = 5
 """From this deal on, the loser of a no-trips deal is out of the match [000]."""
@@ -65,6 +66,62 @@ def best_of(outcome: Outcome, seats: Sequence[int]) -> list[int]:
     return [seat for seat in seats if scores[seat] == best]
 
 
+def _deal_winners(outcome: Outcome, played: list[int]) -> list[int]:
+    """The seats that win the deal's pot: a blitz's or the widow's 31 over the best hand
+    played; none in a void deal."""
+    if outcome.reason == "void":
+        return []
+    candidates = list(outcome.blitz) or played
+    if outcome.reason == "widow_31":
+        return candidates
+    return best_of(outcome, candidates)
+
+
+def _shown(outcome: Outcome, played: list[int]) -> Sequence[int]:
+    """The seats whose hands the deal's end shows."""
+    if outcome.reason in ("void", "widow_31"):
+        return ()
+    if outcome.reason in ("blitz", "dealt_31"):
+        # Shown at once, ending the deal without a showdown: the other hands stay hidden.
+        return outcome.blitz
+    return played
+
+
+def _fees(rules: Rules, outcome: Outcome, played: list[int], deal_winners: list[int],
+          seats: list[Seat], events: Events) -> int:
+    """Charge the deal's fees into the pot (a blitz's fee from each seat it beat, a knocker
+    who must win and did not): the chips paid, the seats and ``events`` changed in place."""
+    paid = 0
+    if outcome.reason == "blitz" and rules.blitz_fee:
+        for seat in played:
+            if seat not in deal_winners:
+                pay(seats, seat, rules.blitz_fee)
+                paid += rules.blitz_fee
+                events.append({"type": "paid", "seat": seat, "chips": rules.blitz_fee})
+    knocker = outcome.knocker
+    # Only hands compared at a showdown (not a blitz, a dealt 31 or the widow's) tell
+    # whether the knocker held the best one.
+    compared = outcome.reason not in ("void", "widow_31", "blitz", "dealt_31")
+    if (rules.knocker_must_win and knocker is not None and compared
+            and deal_winners != [knocker]):
+        pay(seats, knocker, 1)
+        paid += 1
+        events.append({"type": "paid", "seat": knocker, "chips": 1})
+    return paid
+
+
+def _pay_out(seats: list[Seat], deal_winners: list[int], pot: int, events: Events) -> int:
+    """Share ``pot`` among ``deal_winners``: the odd chips left in it."""
+    share, odd = divmod(pot, len(deal_winners))
+    for seat in deal_winners:
+        pay(seats, seat, -share)
+        if share:
+            events.append({"type": "pot_won", "seat": seat, "chips": share})
+    if odd:
+        events.append({"type": "pot_left", "chips": odd})
+    return odd
+
+
 class PotSettler(Settler):
     """The best hand takes the pot (see the module docstring)."""
 
@@ -87,37 +144,10 @@ class PotSettler(Settler):
         played = playing_seats(outcome, active)
         events: Events = []
         seats = list(state.seats)
-        pot = state.pot
-        deal_winners: list[int] = []
-        if outcome.reason != "void":
-            candidates = list(outcome.blitz) or played
-            if outcome.reason == "widow_31":
-                deal_winners = candidates
-            else:
-                deal_winners = best_of(outcome, candidates)
-        if outcome.reason in ("void", "widow_31"):
-            shown: Sequence[int] = ()
-        elif outcome.reason in ("blitz", "dealt_31"):
-            # Shown at once, ending the deal without a showdown: the other hands stay hidden.
-            shown = outcome.blitz
-        else:
-            shown = played
+        deal_winners = _deal_winners(outcome, played)
+        shown = _shown(outcome, played)
         events += show_events(state, shown, outcome)
-        if outcome.reason == "blitz" and rules.blitz_fee:
-            for seat in played:
-                if seat not in deal_winners:
-                    pay(seats, seat, rules.blitz_fee)
-                    pot += rules.blitz_fee
-                    events.append({"type": "paid", "seat": seat, "chips": rules.blitz_fee})
-        knocker = outcome.knocker
-        # Only hands compared at a showdown (not a blitz, a dealt 31 or the widow's) tell
-        # whether the knocker held the best one.
-        compared = outcome.reason not in ("void", "widow_31", "blitz", "dealt_31")
-        if (rules.knocker_must_win and knocker is not None and compared
-                and deal_winners != [knocker]):
-            pay(seats, knocker, 1)
-            pot += 1
-            events.append({"type": "paid", "seat": knocker, "chips": 1})
+        pot = state.pot + _fees(rules, outcome, played, deal_winners, seats, events)
         limit = rounds_in_match(state)
         last = limit is not None and state.round >= limit
         carry: list[int] = []
@@ -126,14 +156,7 @@ class PotSettler(Settler):
             events.append({"type": "pot_carried", "chips": pot,
                            "seats": list(carry)})
         elif deal_winners:
-            share, odd = divmod(pot, len(deal_winners))
-            for seat in deal_winners:
-                pay(seats, seat, -share)
-                if share:
-                    events.append({"type": "pot_won", "seat": seat, "chips": share})
-            pot = odd
-            if odd:
-                events.append({"type": "pot_left", "chips": odd})
+            pot = _pay_out(seats, deal_winners, pot, events)
         result = round_result(state, outcome, shown) | {
             "deal_winners": deal_winners,
             "carry": carry,

@@ -145,38 +145,55 @@ def read_public(data: Any, state: Any) -> Public:
     if data is None:
         return NOTHING_KNOWN
     by_code = {card.code: card for card in state.rules.deck_cards.cards}
-
-    def cards(codes: Any) -> tuple[Card, ...]:
-        if not isinstance(codes, list) or not all(isinstance(code, str) and code in by_code
-                                                  for code in codes):
-            raise ValueError("cards")
-        return tuple(by_code[code] for code in codes)
-
     if not isinstance(data, Mapping) or set(data) != set(PublicData.__annotations__):
         raise ValueError("fields")
+    held, drawn = _read_seats(data, state, by_code)
+    out = _read_cards(data["out"], by_code)
+    if not set(out) <= set(state.out):
+        raise ValueError("out")
+    stock, ordered = _read_stock(data, state, by_code)
+    knocked_at = data["knocked_at"]
+    if not (knocked_at is None or (type(knocked_at) is int and 0 <= knocked_at <= state.turns)):
+        raise ValueError("knock")
+    return Public(held, drawn, out, stock, ordered, knocked_at)
+
+
+def _read_cards(codes: Any, by_code: Mapping[str, Card]) -> tuple[Card, ...]:
+    if not isinstance(codes, list) or not all(isinstance(code, str) and code in by_code
+                                              for code in codes):
+        raise ValueError("cards")
+    return tuple(by_code[code] for code in codes)
+
+
+def _read_seats(data: Mapping[str, Any], state: Any, by_code: Mapping[str, Card]
+                ) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]]:
+    """``held`` and ``drawn``: a seat's cards seen taken are in its hand; a count of cards
+    drawn unseen within the deck."""
     players = len(state.hands)
     held = data["held"]
     drawn = data["drawn"]
     if not isinstance(held, list) or len(held) != players or not isinstance(drawn, list) \
             or len(drawn) != players:
         raise ValueError("seats")
-    held_cards = tuple(cards(codes) for codes in held)
+    held_cards = tuple(_read_cards(codes, by_code) for codes in held)
     if any(not set(hand) <= set(state.hands[seat]) for seat, hand in enumerate(held_cards)):
         raise ValueError("held")
     deck = len(by_code)
     if not all(type(count) is int and 0 <= count <= deck for count in drawn):
         raise ValueError("drawn")
-    out = cards(data["out"])
-    if not set(out) <= set(state.out):
-        raise ValueError("out")
-    stock = None if data["stock"] is None else cards(data["stock"])
+    return held_cards, tuple(drawn)
+
+
+def _read_stock(data: Mapping[str, Any], state: Any, by_code: Mapping[str, Card]
+                ) -> tuple[tuple[Card, ...] | None, bool]:
+    """``stock`` and ``stock_ordered``: the stock known is the state's, in its order when
+    known to be ordered."""
+    stock = None if data["stock"] is None else _read_cards(data["stock"], by_code)
     ordered = data["stock_ordered"]
     if stock is not None and (sorted(stock, key=lambda c: c.index)
                               != sorted(state.stock, key=lambda c: c.index)
                               or (ordered is True and stock != state.stock)):
         raise ValueError("stock")
-    knocked_at = data["knocked_at"]
-    if not isinstance(ordered, bool) or not (
-            knocked_at is None or (type(knocked_at) is int and 0 <= knocked_at <= state.turns)):
-        raise ValueError("knock")
-    return Public(held_cards, tuple(drawn), out, stock, ordered, knocked_at)
+    if not isinstance(ordered, bool):
+        raise ValueError("stock_ordered")
+    return stock, ordered

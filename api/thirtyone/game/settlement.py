@@ -189,7 +189,6 @@ class LivesSettler(Settler):
         return Seat(lives=rules.lives)
 
     def settle(self, state: GameState, outcome: Outcome) -> tuple[GameState, Events]:
-        rules = state.rules
         active = state.active_seats
         events: Events = []
         drawn_match = False
@@ -197,33 +196,15 @@ class LivesSettler(Settler):
             losses: dict[int, int] = {}
             shown: Sequence[int] = ()
         elif outcome.reason == "blitz":
-            losses = {seat: 1 for seat in active if seat not in outcome.blitz}
-            knocker = outcome.knocker
-            if rules.knocker_caught and knocker is not None and knocker in losses:
-                # Caught by a 31 made after the knock: the knocker pays the penalty.
-                losses[knocker] = rules.knocker_penalty
+            losses = self._blitz_losses(state.rules, outcome, active)
             shown = outcome.blitz
         else:
             shown = active
             losses, drawn_match = self._showdown_losses(state, outcome, active)
         events += show_events(state, shown, outcome)
         seats, pot, lives_lost, out = self._take_lives(state, losses, events)
-        survivors = [seat for seat in active if seat not in out]
-        winners: list[int] = []
-        if drawn_match:
-            winners = list(active)
-        elif not survivors:
-            # One settlement would put every remaining seat out: they share the win.
-            for seat in out:
-                seats[seat] = replace(seats[seat], eliminated=False)
-            winners = list(out)
-        else:
-            events.extend({"type": "eliminated", "seat": seat} for seat in out)
-            if len(survivors) == 1:
-                winners = survivors
-            elif (limit := rounds_in_match(state)) is not None and state.round >= limit:
-                best = max(seats[seat].lives for seat in survivors)
-                winners = [seat for seat in survivors if seats[seat].lives == best]
+        winners = list(active) if drawn_match else \
+            self._winners(state, seats, out, events)
         result = round_result(state, outcome, shown) | {
             "lives_lost": lives_lost,
             "eliminated": sorted(seat for seat in out if seats[seat].eliminated),
@@ -234,6 +215,35 @@ class LivesSettler(Settler):
             odd_from = state.next_active(outcome.knocker)
             result["draw"] = True
         return finish(state, seats, pot, result, winners, events, odd_chips_from=odd_from)
+
+    @staticmethod
+    def _blitz_losses(rules: Rules, outcome: Outcome, active: Sequence[int]) -> dict[int, int]:
+        """Who loses how many lives to a blitz: every seat without one loses one."""
+        losses = {seat: 1 for seat in active if seat not in outcome.blitz}
+        knocker = outcome.knocker
+        if rules.knocker_caught and knocker is not None and knocker in losses:
+            # Caught by a 31 made after the knock: the knocker pays the penalty.
+            losses[knocker] = rules.knocker_penalty
+        return losses
+
+    @staticmethod
+    def _winners(state: GameState, seats: list[Seat], out: list[int],
+                 events: Events) -> list[int]:
+        """The winners of the match once the seats ``out`` are out (none while it goes on),
+        ``seats`` and ``events`` changed in place."""
+        survivors = [seat for seat in state.active_seats if seat not in out]
+        if not survivors:
+            # One settlement would put every remaining seat out: they share the win.
+            for seat in out:
+                seats[seat] = replace(seats[seat], eliminated=False)
+            return list(out)
+        events.extend({"type": "eliminated", "seat": seat} for seat in out)
+        if len(survivors) == 1:
+            return survivors
+        if (limit := rounds_in_match(state)) is not None and state.round >= limit:
+            best = max(seats[seat].lives for seat in survivors)
+            return [seat for seat in survivors if seats[seat].lives == best]
+        return []
 
     def _showdown_losses(
         self, state: GameState, outcome: Outcome, active: Sequence[int]
@@ -265,10 +275,8 @@ class LivesSettler(Settler):
                 return {}, True
             losses |= self._lowest_losses(rules, knocker, lowest)
         if (rules.knocker_must_win and knocker is not None and knocker not in losses
-                and knocker not in lowest):
-            best = max(outcome.score(seat) for seat in active)
-            if scores[knocker] != best or sum(scores[seat] == best for seat in active) > 1:
-                losses[knocker] = 1
+                and knocker not in lowest and not _best_alone(outcome, knocker, active)):
+            losses[knocker] = 1
         return losses, False
 
     def _lowest(self, state: GameState, outcome: Outcome,
@@ -356,46 +364,65 @@ class LivesSettler(Settler):
 
     def check_standing(self, state: GameState, settled: int, limit: int | None) -> None:
         """Lives within the rules, the free ride, the pot of lives paid, and the winners."""
-        rules, seats = state.rules, state.seats
         over = state.phase == Phase.GAME_OVER
-        for index, seat in enumerate(seats):
-            out_of_lives = not seat.lives and not seat.free_ride
-            if (seat.eliminated and (seat.lives or seat.free_ride)) or (
-                seat.free_ride and not rules.free_ride
-            ) or (
-                # A seat left with no life and no free ride is out, but when one settlement
-                # would put every seat left out at once, they share the win instead.
-                out_of_lives and not seat.eliminated and not (over and index in state.winners)
-            ):
+        for index, seat in enumerate(state.seats):
+            if not _lives_fit(state, index, seat):
                 raise StateError("bad_lives", N_("seat {seat} has an impossible number of lives"),
                                  field=f"seats.{index}.lives", seat=index)
-        if rules.ante == 0 and not over:
-            # Chips move only with lives paid into the pot, and the pot is taken at the end.
-            paid = [rules.lives - seat.lives if rules.lives_to_pot else 0 for seat in seats]
-            if state.pot != sum(paid) or any(
-                    seat.chips != -lost for seat, lost in zip(seats, paid, strict=True)):
-                raise StateError("chips_not_conserved",
-                                 N_("the seats' chips and the pot must add up to nothing"),
-                                 field="pot")
-        active = state.active_seats
-        if not over:
-            if len(active) < 2:
-                raise StateError("bad_winners", N_("the winners do not fit the phase"),
-                                 field="winners")
-            return
-        winners = list(state.winners)
-        result = state.result or {}
-        most = max(seats[seat].lives for seat in active)
-        if not (
-            (len(active) == 1 and winners == list(active))
-            or (result.get("draw") is True and winners == list(active))
-            or (winners == list(active) and all(
-                not seats[seat].lives and not seats[seat].free_ride for seat in winners))
-            or (limit is not None and state.round >= limit
-                and winners == [seat for seat in active if seats[seat].lives == most])
-        ):
+        if state.rules.ante == 0 and not over and not _chips_conserved(state):
+            raise StateError("chips_not_conserved",
+                             N_("the seats' chips and the pot must add up to nothing"),
+                             field="pot")
+        if not (_winners_fit(state, limit) if over else len(state.active_seats) >= 2):
             raise StateError("bad_winners", N_("the winners do not fit the phase"),
                              field="winners")
+
+
+def _lives_fit(state: GameState, index: int, seat: Seat) -> bool:
+    """Whether the lives of seat ``index`` fit its free ride and elimination."""
+    if seat.eliminated and (seat.lives or seat.free_ride):
+        return False
+    if seat.free_ride and not state.rules.free_ride:
+        return False
+    # A seat left with no life and no free ride is out, but when one settlement would put
+    # every seat left out at once, they share the win instead.
+    out_of_lives = not seat.lives and not seat.free_ride
+    over = state.phase == Phase.GAME_OVER
+    return not (out_of_lives and not seat.eliminated and not (over and index in state.winners))
+
+
+def _chips_conserved(state: GameState) -> bool:
+    """Without an ante, chips move only with lives paid into the pot, and the pot is taken
+    at the end: whether the seats' chips and the pot say so before the end."""
+    rules, seats = state.rules, state.seats
+    paid = [rules.lives - seat.lives if rules.lives_to_pot else 0 for seat in seats]
+    return state.pot == sum(paid) and all(
+        seat.chips == -lost for seat, lost in zip(seats, paid, strict=True))
+
+
+def _winners_fit(state: GameState, limit: int | None) -> bool:
+    """Whether the winners of a match over are who the lives say: the last seat left, all
+    of them at a drawn match or when one settlement put every seat left out, or those with
+    the most lives after the last deal."""
+    seats, active = state.seats, state.active_seats
+    winners = list(state.winners)
+    result = state.result or {}
+    most = max(seats[seat].lives for seat in active)
+    return (
+        (len(active) == 1 and winners == list(active))
+        or (result.get("draw") is True and winners == list(active))
+        or (winners == list(active) and all(
+            not seats[seat].lives and not seats[seat].free_ride for seat in winners))
+        or (limit is not None and state.round >= limit
+            and winners == [seat for seat in active if seats[seat].lives == most])
+    )
+
+
+def _best_alone(outcome: Outcome, seat: int, active: Sequence[int]) -> bool:
+    """Whether ``seat`` holds the best hand of the showdown, no other seat tied with it."""
+    scores = outcome.scores
+    best = max(outcome.score(other) for other in active)
+    return scores[seat] == best and sum(scores[other] == best for other in active) == 1
 
 
 def _points(score: HandScore | None) -> float:

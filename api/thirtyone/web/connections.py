@@ -31,10 +31,7 @@ from flask import Flask, current_app, request
 
 from thirtyone.errors import N_
 from thirtyone.web.problems import Problem
-
-Environ = dict[str, Any]
-StartResponse = Callable[..., Any]
-WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+from thirtyone.web.security import Environ, StartResponse, WSGIApp, wrap
 
 GONE_CHECK_SECONDS = 0.5
 """How often a waiting long poll looks whether its client is still there."""
@@ -91,10 +88,10 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(key, value)
     app.extensions["thirtyone.stream_slots"] = ClientSlots(
         int(app.config["THIRTYONE_STREAMS_PER_CLIENT"]))
-    app.wsgi_app = BodyDeadline(  # type: ignore[method-assign]
-        app.wsgi_app, lambda: float(app.config["THIRTYONE_BODY_SECONDS"]),
+    wrap(app, lambda inner: BodyDeadline(
+        inner, lambda: float(app.config["THIRTYONE_BODY_SECONDS"]),
         lambda: app.config["MAX_CONTENT_LENGTH"],
-    )
+    ))
 
     @app.before_request
     def refuse_a_late_body() -> None:

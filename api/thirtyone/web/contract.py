@@ -12,7 +12,18 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    runtime_checkable,
+)
 
 import marshmallow as ma
 from apispec import APISpec, BasePlugin
@@ -106,6 +117,13 @@ def _nullable(schema: dict[str, Any], kind: str = "object") -> dict[str, Any]:
     return {**schema, "nullable": True}
 
 
+@runtime_checkable
+class TypedDictClass(Protocol):
+    """A TypedDict's class, by what the contract reads of it that a plain ``type`` lacks."""
+
+    __required_keys__: frozenset[str]
+
+
 class Components:
     """The components read from the engine's types, registered in ``spec`` as they are met.
 
@@ -155,13 +173,15 @@ class Components:
             return {"type": "array", "items": self.schema(get_args(hint)[0])}
         if origin is dict:
             return {"type": "object", "additionalProperties": self.schema(get_args(hint)[1])}
-        if isinstance(hint, type) and hasattr(hint, "__required_keys__"):
+        if isinstance(hint, type) and isinstance(hint, TypedDictClass):
             return _ref(self.typed_dict(hint))
         simple = {bool: "boolean", int: "integer", float: "number", str: "string"}
         return {"type": simple[hint]}
 
     def typed_dict(self, kind: type) -> str:
         """Register a TypedDict as a component (once); its name."""
+        if not isinstance(kind, TypedDictClass):
+            raise TypeError(f"{kind.__name__} is not a TypedDict")
         name = self.name(kind)
         if name in self.done:
             return name
@@ -169,7 +189,7 @@ class Components:
         hints = get_type_hints(kind, include_extras=True)
         properties = {key: self.schema(hint) for key, hint in hints.items()}
         properties |= self.extra.get(kind, {}) | self.optional.get(kind, {})
-        required = [key for key in hints if key in kind.__required_keys__]  # type: ignore[attr-defined]
+        required = [key for key in hints if key in kind.__required_keys__]
         required += list(self.extra.get(kind, {}))
         # Exactly these keys: the engine sends no other, and the API refuses any other.
         schema: dict[str, Any] = {"type": "object", "properties": properties,

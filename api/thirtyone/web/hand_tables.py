@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 from typing import Any
 
+import marshmallow as ma
 from apispec import APISpec
 from flask import Flask, current_app, request
 from flask.views import MethodView
@@ -62,35 +64,49 @@ _TABLE_DOC = {
 }
 
 
+class HandTableSchema(ma.Schema):
+    """The JSON form of a table (:func:`thirtyone.hands.portable.to_json`)."""
+
+    format = ma.fields.Integer(required=True, metadata={"description": "The format's version: 1."})
+    variant = ma.fields.String(required=True)
+    # Objects of options by name (Raw: a Dict field would document any property as allowed).
+    options = ma.fields.Raw(
+        required=True, metadata={"type": "object", "description": "The options asked for."})
+    hand_rules = ma.fields.Raw(
+        required=True,
+        metadata={"type": "object", "description": "Every option that decides a hand's worth."})
+    deck = ma.fields.List(
+        ma.fields.String(), required=True,
+        metadata={"description": "The deck's card codes; a card's index is its position."})
+    hands = ma.fields.Integer(required=True, metadata={"description": "C(deck size, 3)."})
+    classes = ma.fields.List(
+        ma.fields.List(
+            ma.fields.Raw(metadata={"oneOf": [{"type": "number"}, {"type": "string"}]}),
+            metadata={"minItems": 3, "maxItems": 3}),
+        required=True,
+        metadata={"description": "`[points, category, rank]` by class id; rank 0 is the "
+                  "lowest hand, equal ranks tie."})
+    hand_classes = ma.fields.List(
+        ma.fields.Integer(), required=True,
+        metadata={"description": "Each hand's class id, hands in colex order of their cards' "
+                  "deck indices (a < b < c: C(c,3) + C(b,2) + a)."})
+
+
 def document(spec: APISpec) -> None:
     """The JSON form of a table, as a schema of the contract."""
-    spec.components.schema("HandTable", {
-        "type": "object",
-        "required": ["format", "variant", "options", "hand_rules", "deck", "hands", "classes",
-                     "hand_classes"],
-        "properties": {
-            "format": {"type": "integer", "description": "The format's version: 1."},
-            "variant": {"type": "string"},
-            "options": {"type": "object", "description": "The options asked for."},
-            "hand_rules": {"type": "object",
-                           "description": "Every option that decides a hand's worth."},
-            "deck": {"type": "array", "items": {"type": "string"},
-                     "description": "The deck's card codes; a card's index is its position."},
-            "hands": {"type": "integer", "description": "C(deck size, 3)."},
-            "classes": {"type": "array", "description": "`[points, category, rank]` by class "
-                        "id; rank 0 is the lowest hand, equal ranks tie.",
-                        "items": {"type": "array", "minItems": 3, "maxItems": 3,
-                                  "items": {"oneOf": [{"type": "number"}, {"type": "string"}]}}},
-            "hand_classes": {"type": "array", "items": {"type": "integer"},
-                             "description": "Each hand's class id, hands in colex order of "
-                                            "their cards' deck indices (a < b < c: "
-                                            "C(c,3) + C(b,2) + a)."},
-        },
-    })
+    spec.components.schema("HandTable", schema=HandTableSchema)
+
+
+def json_table(variant: str, options: dict[str, Any]) -> bytes:
+    """A table's JSON form, dumped through :class:`HandTableSchema` (the engine's bytes for
+    the same table: ``thirtyone tables export --format json``)."""
+    dumped = HandTableSchema().dump(json.loads(export(variant, options, "json")))
+    return json.dumps(dumped, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _build(variant: str, options: tuple[tuple[str, Any], ...], kind: str) -> tuple[bytes, str]:
-    data = compute.run(export, variant, dict(options), kind)
+    data = compute.run(json_table, variant, dict(options)) if kind == "json" else \
+        compute.run(export, variant, dict(options), kind)
     return data, '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
 
 

@@ -45,20 +45,6 @@ def load_catalogs(directory: Path, domain: str = DOMAIN) -> dict[str, NullTransl
     return catalogs
 
 
-class CatalogDomain(flask_babel.Domain):  # type: ignore[misc]  # flask-babel is untyped
-    """A flask-babel domain serving catalogs loaded once, when the app is created."""
-
-    def __init__(self, catalogs: Mapping[str, NullTranslations]) -> None:
-        super().__init__(domain=DOMAIN)
-        self.catalogs = dict(catalogs)
-
-    def get_translations(self) -> NullTranslations:
-        locale = flask_babel.get_locale()
-        if locale is None:
-            return _NULL
-        return self.catalogs.get(locale.language, _NULL)
-
-
 def select_locale() -> Locale:
     """``?lang=`` when it names a language we speak, then ``Accept-Language``, then English.
 
@@ -98,10 +84,11 @@ def language() -> str:
 def init_app(app: Flask) -> None:
     """Install flask-babel with our catalogs and announce the language of every response."""
     directory = Path(app.config.get("TRANSLATIONS_DIR") or translations_directory())
-    babel = flask_babel.Babel(app, locale_selector=select_locale, configure_jinja=False)
-    # flask-babel builds its default domain lazily from folder names; ours is preloaded.
-    babel.domain_instance = CatalogDomain(load_catalogs(directory))
-    app.extensions["thirtyone.catalogs"] = babel.domain_instance.catalogs
+    # flask-babel chooses the request's language; the catalogs are loaded once, here, and
+    # read by :func:`catalog` (flask-babel's own gettext, which would read them from folders
+    # at its first use, is not called).
+    flask_babel.Babel(app, locale_selector=select_locale, configure_jinja=False)
+    app.extensions["thirtyone.catalogs"] = load_catalogs(directory)
 
     @app.after_request
     def announce_language(response: Any) -> Any:
@@ -124,7 +111,6 @@ def catalog() -> NullTranslations:
     environ = request.environ
     found: NullTranslations | None = environ.get(_CATALOG_KEY)
     if found is None:
-        # The same catalog as flask_babel.get_translations() gives, without its lookups.
         catalogs = current_app.extensions["thirtyone.catalogs"]
         found = environ[_CATALOG_KEY] = catalogs.get(language(), _NULL)
     return found

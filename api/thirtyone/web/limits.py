@@ -61,6 +61,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from thirtyone.errors import N_
 from thirtyone.web import compute
 from thirtyone.web.problems import Problem
+from thirtyone.web.security import wrap
 
 T = TypeVar("T")
 
@@ -153,7 +154,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_ENABLED", not app.config.get("TESTING"))
     proxies = int(app.config["THIRTYONE_TRUSTED_PROXIES"])
     if proxies > 0:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+        wrap(app, lambda inner: ProxyFix(inner, x_for=proxies))
     limiter = Limiter(
         get_remote_address, app=app,
         storage_uri=storage_uri(app.config.get("THIRTYONE_STORE")),

@@ -165,7 +165,7 @@ def _registry() -> Any:
     if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
         return REGISTRY
     registry = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # untyped
+    multiprocess.MultiProcessCollector(registry)
     return registry
 
 
@@ -215,4 +215,4 @@ def worker_exited(pid: int) -> None:
     if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]  # untyped
+        multiprocess.mark_process_dead(pid)

@@ -166,7 +166,7 @@ def request_field(field: str, fields: Mapping[str, str | None], prefix: str = ""
     ``seats.2.lives``) as a path into the request: its first name replaced as ``fields``
     says (None: the request has no such field), else put after ``prefix``; numbered parts
     as indices (``state.seats[2].lives``)."""
-    head = re.match(r"[^.\[]*", field).group()  # type: ignore[union-attr]
+    head = re.split(r"[.\[]", field, maxsplit=1)[0]
     if head in fields:
         target = fields[head]
         if target is None:

@@ -27,11 +27,21 @@ import io
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+
+
+def wrap(app: Flask, layer: Callable[[WSGIApp], WSGIApp]) -> None:
+    """Put the WSGI ``layer`` around the app's WSGI callable, as Flask documents a
+    middleware (``app.wsgi_app = Layer(app.wsgi_app)``): the one place that replaces the
+    method, which Flask's types do not foresee."""
+    app.wsgi_app = layer(app.wsgi_app)  # type: ignore[method-assign,assignment]  # Flask's way
 
 _CLOSED = {"frame-ancestors": "'none'", "base-uri": "'none'", "form-action": "'none'"}
 

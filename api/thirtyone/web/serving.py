@@ -43,7 +43,11 @@ from urllib.parse import unquote_plus
 import gevent
 from gunicorn import glogging, util
 from gunicorn.http import errors
-from gunicorn.workers import ggevent, gthread
+from gunicorn.http.errors import (  # type: ignore[attr-defined]  # gunicorn 27's, not in types-gunicorn 26.2
+    InvalidResponseHeader,
+    InvalidResponseHeaderName,
+)
+from gunicorn.workers import base, ggevent, gthread
 
 from thirtyone.errors import N_
 
@@ -146,12 +150,15 @@ def redact(text: str) -> str:
     return _PARAMETER.sub(_hide_key, text) if "=" in text else text
 
 
-class AccessLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn is untyped
+class AccessLogger(glogging.Logger):
     """gunicorn's logger, with seat keys taken out of everything an access log line may show:
     a browser's EventSource sends its seat key as ``?key=``, others as a bearer credential."""
 
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+    # types-gunicorn types the atoms a closed TypedDict; gunicorn adds one per header
+    # ("{name}i") and formats any mapping.
+    def atoms(  # type: ignore[override]  # types-gunicorn closes an open dict
+            self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = dict(super().atoms(resp, req, environ, request_time))
         for name, value in atoms.items():
             if isinstance(value, str):
                 atoms[name] = redact(value)
@@ -189,7 +196,7 @@ def parse_problem(exc: BaseException) -> bytes | None:
     >>> parse_problem(errors.InvalidResponseHeader("x")) is None
     True
     """
-    if isinstance(exc, errors.InvalidResponseHeader | errors.InvalidResponseHeaderName):
+    if isinstance(exc, InvalidResponseHeader | InvalidResponseHeaderName):
         return None  # the app's fault: a 500, as gunicorn answers it
     for kinds, status, reason, code, detail in PARSE_PROBLEMS:
         if isinstance(exc, kinds):
@@ -202,16 +209,15 @@ def parse_problem(exc: BaseException) -> bytes | None:
     return None
 
 
-class _ProblemErrors:
+class _ProblemErrors(base.Worker):
     """A worker that answers the requests it cannot read as problem+json, not in HTML, and
-    logs them without the seat key a request line may hold."""
-
-    log: Any
+    logs them without the seat key a request line may hold (mixed in before a gunicorn
+    worker class, whose ``handle_error`` it calls for the others)."""
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         answer = parse_problem(exc)
         if answer is None:
-            super().handle_error(req, client, addr, exc)  # type: ignore[misc]
+            super().handle_error(req, client, addr, exc)
             return
         self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0],
                          redact(str(exc))[:200])
@@ -219,7 +225,7 @@ class _ProblemErrors:
             util.write_nonblock(client, answer)
 
 
-class GeventWorker(_ProblemErrors, ggevent.GeventWorker):  # type: ignore[misc]  # untyped
+class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
     """gunicorn's gevent worker, fair between connections.
 
     A greenlet serving a keep-alive connection whose client sends its next request at once
@@ -233,5 +239,5 @@ class GeventWorker(_ProblemErrors, ggevent.GeventWorker):  # type: ignore[misc] 
         return super().handle_request(listener_name, req, sock, addr)
 
 
-class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):  # type: ignore[misc]  # untyped
+class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):
     """gunicorn's threads worker (``thirtyone serve --threads N``), with problem+json errors."""

@@ -96,6 +96,16 @@ class Schema(ma.Schema):
         localize_field(field_obj)
 
 
+class PageSchema(ma.Schema):
+    """One page of a list (its items in the subclass's field): how many there are in all,
+    and the ``offset`` and ``limit`` the page was asked with."""
+
+    total = ma.fields.Integer(required=True,
+                              metadata={"description": "How many are listed in all."})
+    offset = ma.fields.Integer(required=True)
+    limit = ma.fields.Integer(required=True)
+
+
 def between(minimum: int, maximum: int) -> ma.validate.Range:
     return ma.validate.Range(
         minimum, maximum,

@@ -38,7 +38,7 @@ class OptionSchema(ma.Schema):
                   "the letters C, D, H, S) or `card` (a card code)."},
     )
     default = ma.fields.Raw(
-        required=True,
+        required=True, allow_none=True,
         metadata={"description": "The variant's value.",
                   "anyOf": [{"type": kind, "nullable": True}
                             for kind in ("boolean", "integer", "string")]},

@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 import marshmallow as ma
-from flask import Response, jsonify
+from flask import Response
 from flask.views import MethodView
 
 from thirtyone.errors import N_
@@ -15,7 +15,7 @@ from thirtyone.web.api import Blueprint
 from thirtyone.web.archive import ArchiveUnavailable, archive
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.problems import Problem
-from thirtyone.web.validation import Schema, between, length
+from thirtyone.web.validation import PageSchema, Schema, between, length
 
 _log = logging.getLogger(__name__)
 
@@ -68,12 +68,8 @@ class FinishedMatchSchema(ma.Schema):
         "description": "Where its match record is: `/v1/tables/{table}/record`."})
 
 
-class FinishedMatchesSchema(ma.Schema):
+class FinishedMatchesSchema(PageSchema):
     matches = ma.fields.List(ma.fields.Nested(FinishedMatchSchema), required=True)
-    total = ma.fields.Integer(required=True,
-                              metadata={"description": "The player's finished matches in all."})
-    offset = ma.fields.Integer(required=True)
-    limit = ma.fields.Integer(required=True)
 
 
 @blp.route("")
@@ -83,13 +79,13 @@ class FinishedMatches(MethodView):
     @blp.response(200, FinishedMatchesSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The archive is not answering.")
-    def get(self, query: dict[str, Any]) -> Response:
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """A player's finished matches, the latest first: found by a seat's name or by the
         SHA-256 of a seat's key. Each names its record, which `thirtyone verify` checks."""
         found, total = archive().matches(query["player"], query["offset"], query["limit"])
-        return jsonify({
+        return {
             "matches": [{"table": match.table, "variant": match.variant,
                          "players": match.players, "finished_at": match.finished_at,
                          "seats": match.seats, "winners": match.winners,
                          "record": f"/v1/tables/{match.table}/record"} for match in found],
-            "total": total, "offset": query["offset"], "limit": query["limit"]})
+            "total": total, "offset": query["offset"], "limit": query["limit"]}

@@ -60,6 +60,7 @@ __all__ = [
     "TableLost",
     "TableNotFound",
     "TableRecord",
+    "TableReloaded",
     "TableStore",
     "open_store",
 ]
@@ -100,6 +101,13 @@ class StaleVersion(StoreError):
         self.current = current
 
 
+class TableReloaded(StaleVersion):
+    """The table was last written before the store's data was reloaded (a restart from its
+    files, a copy restored, a replica promoted): versions after it may have been acknowledged
+    and lost, so no move is committed on it until it is moved onto a new epoch (its next
+    :meth:`TableStore.load` says so: :attr:`TableRecord.reloaded`)."""
+
+
 class StoreUnavailable(StoreError):
     """The store cannot be reached or did not answer; nothing was changed."""
 
@@ -130,7 +138,7 @@ class SeatRecord:
 
 
 # The fields of a record that the backends keep apart from its metadata.
-_STATE_FIELDS = frozenset({"table", "version", "state_json", "epoch", "digest"})
+_STATE_FIELDS = frozenset({"table", "version", "state_json", "epoch", "digest", "reloaded"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +162,14 @@ class TableRecord:
     digest: str = ""
     request: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    reloaded: bool = False
+    """Whether the store's data was reloaded since this table was last written (see
+    :class:`TableReloaded`): a backend that can tell (Redis) says so, and the table is moved
+    onto a new epoch above this version before anything is committed on it."""
 
     def state(self) -> dict[str, Any]:
-        return json.loads(self.state_json)  # type: ignore[no-any-return]
+        state: dict[str, Any] = json.loads(self.state_json)
+        return state
 
     def meta_json(self) -> bytes:
         """What the backends store as the table's metadata."""
@@ -172,13 +185,14 @@ class TableRecord:
 
     @classmethod
     def from_stored(cls, table: str, version: int, state: str | bytes, meta: str | bytes,
-                    epoch: str | bytes = "", digest: str | bytes = "") -> TableRecord:
+                    epoch: str | bytes = "", digest: str | bytes = "",
+                    reloaded: bool = False) -> TableRecord:
         data = json.loads(meta)
         names = {item.name for item in dataclasses.fields(cls)} - _STATE_FIELDS
         values = {name: value for name, value in data.items() if name in names}
         values["seats"] = tuple(SeatRecord.from_dict(seat) for seat in data["seats"])
         return cls(table=table, version=version, state_json=state,
-                   epoch=_text(epoch), digest=_text(digest), **values)
+                   epoch=_text(epoch), digest=_text(digest), reloaded=reloaded, **values)
 
 
 def _text(value: str | bytes) -> str:

@@ -13,7 +13,15 @@ entry on the table's shard channel.
 
 With ``replicas`` > 0 the commit is followed, on the same connection, by ``WAIT``: the move is
 acknowledged (and published) only once that many replicas have it, so a failover cannot lose
-it; the deployment guide pairs this with ``min-replicas-to-write`` on the primary.
+it; the deployment guide runs two replicas per primary (README, Deployment).
+
+Each table's hash also keeps the *lineage* of the data it was last committed in: the node's
+replication id, which Redis draws anew whenever its data may not continue what it served (a
+restart from its files, a restored copy, a promoted replica). A commit on a table of another
+lineage is refused (:class:`TableReloaded`) unless it moves the table onto a new epoch, and a
+load says so (:attr:`TableRecord.reloaded`): instances restarted on a restored Redis remember
+nothing, yet never acknowledge a version of an epoch twice (ARCHITECTURE.md, "A store that
+lost versions").
 
 Each process subscribes (``SSUBSCRIBE``, sharded pub/sub) to the channels of the tables its
 own streams wait on, and to nothing else: what a worker receives grows with what it streams,
@@ -60,6 +68,7 @@ from thirtyone.web.store import (
     TableLost,
     TableNotFound,
     TableRecord,
+    TableReloaded,
     TableStore,
 )
 
@@ -68,18 +77,33 @@ _log = logging.getLogger(__name__)
 PREFIX = "thirtyone:"
 WAIT_MS = 1000
 """How long a commit waits for its replicas before it is an honest 503."""
+LINEAGE_SECONDS = 2.0
+"""How long a process takes a node's lineage as it last read it, for reads: a commit checks
+it in Redis itself, and a table whose commit found another lineage is read anew at once."""
+
+# The lineage of the node's data (see the module's docstring): its replication id, which Redis
+# draws anew whenever its data may not be the continuation of what it served (a restart from
+# its files, a copy restored, a replica promoted). INFO in a script costs about 1 microsecond.
+_LINEAGE = "string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')"
 
 # KEYS: the table's hash, its log, its channel, its archive. ARGV: expected version, expected
 # digest, new version, new digest, state, entry, ttl, publish (1/0), snapshot every, request
 # key (or ''), request record, new epoch (or ''), new meta (or ''), archived moves. Returns
 # {1} when committed, {2} when this very entry is the table's last already (a retried commit),
-# {-1} when the table is gone, {0, current} when it is at another version or digest.
+# {-1} when the table is gone, {0, current} when it is at another version or digest, {3,
+# current} when the table was last written in another lineage of the node's data: only the
+# entry that moves it onto a new epoch (a new epoch in ARGV[12]) is committed then.
 _COMMIT = """
-local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version')
+local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version', 'lineage')
 if not current[1] then return {-1} end
 if current[1] ~= ARGV[1] or current[2] ~= ARGV[2] then
   if current[1] == ARGV[3] and current[2] == ARGV[4] then return {2} end
   return {0, tonumber(current[1])}
+end
+local lineage = """ + _LINEAGE + """
+if current[4] ~= lineage then
+  if ARGV[12] == '' then return {3, tonumber(current[1])} end
+  redis.call('HSET', KEYS[1], 'lineage', lineage)
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[3], 'digest', ARGV[4], 'state', ARGV[5])
 if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'epoch', ARGV[12]) end
@@ -163,7 +187,7 @@ return 1
 # table of that id exists.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 1, #ARGV - 1))
+redis.call('HSET', KEYS[1], 'lineage', """ + _LINEAGE + """, unpack(ARGV, 1, #ARGV - 1))
 redis.call('EXPIRE', KEYS[1], ARGV[#ARGV])
 return 1
 """
@@ -306,6 +330,8 @@ class RedisStore(TableStore):
             self._client = redis.Redis(connection_pool=pool)
         self._scripts: dict[int, tuple[Any, Any, Any, Any]] = {}
         self._scripts_lock = threading.Lock()
+        # Each node's lineage as last read (see LINEAGE_SECONDS), by id of its client.
+        self._lineages: dict[int, tuple[float, bytes]] = {}
         self._closed = threading.Event()
 
     def _node(self, table: str) -> Any:
@@ -354,18 +380,31 @@ class RedisStore(TableStore):
             raise TableExists(record.table)
 
     def load(self, table: str) -> TableRecord:
+        node = self._node(table)
         with metrics.store_call("load"):
             try:
-                version, state, meta, epoch, digest = self._node(table).hmget(
-                    _table_key(table), ["version", "state", "meta", "epoch", "digest"]
-                )
+                lineage = self._lineage(node)
+                version, state, meta, epoch, digest, written = node.hmget(
+                    _table_key(table), ["version", "state", "meta", "epoch", "digest",
+                                        "lineage"])
             except _UNAVAILABLE as error:
                 self._refresh(error)
                 raise _unavailable(error) from error
         if version is None:
             raise TableNotFound(table)
         return TableRecord.from_stored(table, int(version), _inflate(state), meta, epoch,
-                                       digest)
+                                       digest, reloaded=written != lineage)
+
+    def _lineage(self, node: Any) -> bytes:
+        """The lineage of ``node``'s data (its replication id), read at most every
+        :data:`LINEAGE_SECONDS`."""
+        now = time.monotonic()
+        known = self._lineages.get(id(node))
+        if known is not None and now - known[0] < LINEAGE_SECONDS:
+            return known[1]
+        lineage = str(node.info("replication")["master_replid"]).encode()
+        self._lineages[id(node)] = (now, lineage)
+        return lineage
 
     def snapshot(self, table: str, at: int) -> tuple[int, dict[str, Any]] | None:
         try:
@@ -427,6 +466,11 @@ class RedisStore(TableStore):
             raise TableNotFound(table)
         if result[0] == 0:
             raise StaleVersion(int(result[1]))
+        if result[0] == 3:
+            # The node's data was reloaded under this process: read its lineage anew, so
+            # the table's next load says so and moves it onto a new epoch.
+            self._lineages.pop(id(node), None)
+            raise TableReloaded(int(result[1]))
         if wait:
             if acknowledged < self.replicas:
                 metrics.STORE_ERRORS.labels("wait_timeout").inc()

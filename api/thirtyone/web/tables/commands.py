@@ -659,6 +659,11 @@ class Advance(Command):
         moves: list[dict[str, Any]] = []
         after, events = play_due(record, record.seats, state, moves, self.cpu_seconds,
                                  self.pause)
+        if not moves:
+            # The bot still thinks in the pool: nothing to commit. A commit of no move would
+            # be a new version, and the bot's job, keyed by the version it answers, would be
+            # asked anew at each slice and never answered while it thinks longer than a slice.
+            return None
         return Change(after, events, moves)
 
 

@@ -35,6 +35,10 @@ MAX_VERSION = 2**53
 _EPOCH = re.compile(r"[0-9a-f]{0,64}")
 _VERSION = re.compile(r"[0-9]{1,16}")
 _DIGEST = re.compile(f"[0-9a-f]{{{DIGEST_CHARS}}}")
+PATTERN = (f"^({_VERSION.pattern}|{_EPOCH.pattern}\\.{_VERSION.pattern}"
+           f"(\\.{_DIGEST.pattern})?)$")
+"""A cursor's form, as the contract gives it: a bare version, or ``EPOCH.VERSION`` with an
+optional ``.DIGEST``."""
 
 
 @dataclass(frozen=True, slots=True)

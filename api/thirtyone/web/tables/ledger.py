@@ -10,7 +10,9 @@ writes, may hold an older version of a table than one this process saw (or the s
 with another digest). :func:`load_table` notices it (the cache remembers) and moves the table
 onto a new epoch at a version above any it saw (:func:`catch_up`): the versions a client saw
 are never reused, a move chosen on the lost timeline is stale, and a stream sends
-``table_reset`` and resyncs.
+``table_reset`` and resyncs. A process started after the loss remembers nothing: there the
+store tells (:attr:`TableRecord.reloaded`, a table last written before the store's data was
+reloaded) and the table is moved onto a new epoch the same way, before any commit.
 """
 
 from __future__ import annotations
@@ -189,6 +191,11 @@ def load_table(table: str, seen: tuple[int, str] | None = None) -> TableRecord:
     if not _TABLE_ID.match(table):
         raise TableNotFound(table)
     record = store().load(table)
+    if record.reloaded:
+        try:
+            record = catch_up(record, record.version)
+        except StaleVersion:
+            record = store().load(table)  # another process moved it on first
     for known in (_states().seen(table), seen):
         if known is not None and _behind(record, *known):
             # A commit of this process (its scheduler's, another request's) may have landed
@@ -212,13 +219,18 @@ def catch_up(record: TableRecord, seen: int) -> TableRecord:
     served) onto a new epoch at a version above ``seen``, with the state the store has: no
     version a client saw is used again. Another process doing the same at once commits the
     same entry, which the store takes as one commit."""
-    _log.warning("table %s: the store is at version %d but version %d was served; it goes on "
-                 "from version %d on a new epoch", record.table, record.version, seen, seen + 1)
-    metrics.STORE_ERRORS.labels("timeline_lost").inc()
+    if record.reloaded:
+        _log.warning("table %s: last written before the store's data was reloaded; it goes on "
+                     "from version %d on a new epoch", record.table, record.version + 1)
+    else:
+        _log.warning("table %s: the store is at version %d but version %d was served; it goes "
+                     "on from version %d on a new epoch", record.table, record.version, seen,
+                     seen + 1)
+    metrics.STORE_ERRORS.labels("reloaded" if record.reloaded else "timeline_lost").inc()
     entry = Entry(max(seen, record.version) + 1, [], [], prev=record.digest, reset=True).chained()
     store().commit(record.table, record.version, record.state(), entry)
     caught_up = dataclasses.replace(record, version=entry.version, digest=entry.digest,
-                                    epoch=entry.digest)
+                                    epoch=entry.digest, reloaded=False)
     _states().forget(record.table)
     return caught_up
 

@@ -20,7 +20,7 @@ from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, store
 from thirtyone.web.tables.life import waiting_for
 from thirtyone.web.tables.table import Phase, of
-from thirtyone.web.validation import Schema, between
+from thirtyone.web.validation import PageSchema, Schema, between
 
 PAGE = 20
 
@@ -62,12 +62,8 @@ class LobbyTableSchema(ma.Schema):
                                     metadata={"description": "Seconds since it opened."})
 
 
-class LobbySchema(ma.Schema):
+class LobbySchema(PageSchema):
     tables = ma.fields.List(ma.fields.Nested(LobbyTableSchema), required=True)
-    total = ma.fields.Integer(required=True,
-                              metadata={"description": "Public tables listed in all."})
-    offset = ma.fields.Integer(required=True)
-    limit = ma.fields.Integer(required=True)
 
 
 @blp.route("")

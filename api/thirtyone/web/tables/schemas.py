@@ -13,6 +13,7 @@ from thirtyone.errors import N_
 from thirtyone.record import MAX_CONTRIBUTION
 from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema
+from thirtyone.web.tables.cursors import PATTERN as CURSOR_PATTERN
 from thirtyone.web.tables.cursors import Cursor
 from thirtyone.web.validation import (
     Message,
@@ -67,7 +68,8 @@ def cursor_field(**kwargs: Any) -> ma.fields.String:
     """A version a client was sent, as its answer or event named it (see :mod:`.cursors`):
     a string to the contract, checked here, read as a :class:`Cursor` by
     :class:`CursorSchema`."""
-    return ma.fields.String(validate=_a_cursor, **kwargs)
+    metadata = {**kwargs.pop("metadata", {}), "pattern": CURSOR_PATTERN}
+    return ma.fields.String(validate=_a_cursor, metadata=metadata, **kwargs)
 
 
 class CursorSchema(Schema):
