@@ -1,15 +1,18 @@
 """Idle streams cost the table store at most one call each per keep-alive: a process's sweeper
 notes their seats and reads their tables in one call for them all, and new versions come from
-the process's listener (not counted here: one per process, there with no stream open)."""
+the process's listener (not counted here: one per process, there with no stream open). A seat
+gone, in this process or another, is told to the table's streams with no read of their own."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from tests.conftest import calibrated
 
 from thirtyone.web.store import TableStore
@@ -95,3 +98,58 @@ def test_an_idle_stream_makes_at_most_one_store_call_per_keepalive(store_url):  
     # At most one call per idle stream per keep-alive; in fact one sweep per period for all.
     assert calls <= sent, (calls, sent, counts)
     assert set(counts) <= {"sweep"}, counts
+
+
+@pytest.mark.parametrize("where", ["here", "elsewhere"])
+def test_a_seat_gone_costs_the_streams_told_no_store_call(store_url, where):  # noqa: F811
+    # Elsewhere: a second app on the store stands for another worker process.
+    settings = {"TABLE_KEEPALIVE_SECONDS": 1.0, "TABLE_STREAM_SECONDS": 30.0}
+    app = make_app(store_url, **settings)
+    client = app.test_client()
+    other = client if where == "here" else make_app(store_url, **settings).test_client()
+    counts: Counter[str] = Counter()
+    counting = threading.Event()
+    _count_calls(app.extensions["thirtyone.tables"], counts, counting)
+    opened = open_table(client, players=2)
+    table, keys = opened["table"], opened["keys"]
+    ready, close = threading.Event(), threading.Event()
+    told: list[bytes] = []
+
+    def their_tab() -> None:
+        stream = other.get(f"/v1/tables/{table}/events", headers=bearer(keys[1]),
+                           buffered=False)
+        next(chunk for chunk in stream.response if b"data: " in chunk)
+        ready.set()
+        close.wait(30)
+        stream.close()
+
+    def my_tab() -> None:
+        stream = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]),
+                            buffered=False)
+        for chunk in stream.response:
+            if b": keep-alive" in chunk:
+                if told:
+                    break  # the stream waited (and read what it would) after telling it
+                ready.set()  # idle: counted from here
+            if chunk.startswith(b"event: presence"):
+                told.append(chunk)
+        stream.close()
+
+    tab = threading.Thread(target=their_tab)
+    tab.start()
+    assert ready.wait(30)
+    ready.clear()
+    mine = threading.Thread(target=my_tab)
+    mine.start()
+    assert ready.wait(30)
+    counting.set()
+    close.set()
+    tab.join(30)
+    mine.join(30)
+    counting.clear()
+    assert len(told) == 1
+    connected = [seat["connected"] for seat in json.loads(told[0].split(b"data: ", 1)[1])["seats"]]
+    assert connected == [True, False]
+    # The seat forgotten where its last stream was (here: by this app), the sweeps; the stream
+    # told reads nothing itself.
+    assert set(counts) <= {"sweep", "gone"}, counts

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import pytest
+from tests.conftest import calibrated
 
 from thirtyone import record as records
 from thirtyone.game import GameState
@@ -540,3 +541,52 @@ def test_a_closed_tab_is_pushed_as_gone_at_once(store_url):  # noqa: F811
     assert time.monotonic() - closed < 10
     seats = json.loads(told.split(b"data: ", 1)[1])["seats"]
     assert [seat["connected"] for seat in seats] == [True, False]
+
+
+
+def test_a_closed_tab_is_pushed_as_gone_within_seconds_in_another_process(
+        store_url):  # noqa: F811
+    # Two apps on one store stand for two worker processes: each has its own streams,
+    # listener and presence sweeper. The keep-alive and the window as deployed: the streams
+    # of the other process told it at their next keep-alive, 15 s later.
+    settings = {"TABLE_KEEPALIVE_SECONDS": 15.0, "TABLE_PRESENCE_SECONDS": 30.0,
+                "TABLE_STREAM_SECONDS": 30.0}
+    mine, theirs = (_make_app(store_url, **settings).test_client() for _ in range(2))
+    table, keys = _two_humans(mine)
+    opened, close = threading.Event(), threading.Event()
+    pushed: queue.Queue[tuple[str | None, list[bool]] | None] = queue.Queue()
+
+    def their_tab() -> None:
+        stream = theirs.get(f"/v1/tables/{table}/events", headers=bearer(keys[1]),
+                            buffered=False)
+        next(chunk for chunk in stream.response if b"data: " in chunk)
+        opened.set()
+        close.wait(60)
+        stream.close()
+
+    def my_tab() -> None:
+        stream = mine.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]),
+                          buffered=False)
+        for chunk in stream.response:
+            lines = chunk.decode().split("\n")
+            data = [line[6:] for line in lines if line.startswith("data: ")]
+            if data:
+                named = [line[7:] for line in lines if line.startswith("event: ")]
+                seats = json.loads(data[0])["seats"]
+                pushed.put((named[0] if named else None, [seat["connected"] for seat in seats]))
+                if named:
+                    break
+        pushed.put(None)
+        stream.close()
+
+    tab = threading.Thread(target=their_tab)
+    tab.start()
+    assert opened.wait(30)
+    threading.Thread(target=my_tab, daemon=True).start()
+    assert pushed.get(timeout=30) == (None, [True, True])
+    time.sleep(0.5)  # both streams wait for news, each process's sweeper has swept
+    closed = time.monotonic()
+    close.set()
+    tab.join(30)
+    assert pushed.get(timeout=30) == ("presence", [True, False])
+    assert time.monotonic() - closed < calibrated(10)

@@ -297,18 +297,25 @@ class Hub:
     when it learns that a table has a new version (or :meth:`notify_all` when it may have
     missed some). A notice may carry the new version's entry, which the table's streams then
     take from :meth:`latest` rather than each read it from the store (when it is the one
-    after their cursor); otherwise they read the log from their cursor.
+    after their cursor); otherwise they read the log from their cursor. :meth:`wake` wakes a
+    table's streams with no new version (a seat came or went): a stream tells it from a notice
+    by :meth:`notices`, and reads nothing.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiting: dict[str, set[threading.Event]] = {}
         self._latest: dict[str, Entry] = {}
+        # Notices of new versions, counted by table while streams wait on it.
+        self._notices: dict[str, int] = {}
         # Set when a table gains its first local stream or loses its last: a backend that
         # subscribes per table (Redis) then updates its subscriptions.
         self.changed = threading.Event()
         # Counts the times notices may have been missed (:meth:`notify_all`).
         self.generation = 0
+        # Set when another process said a seat's last stream there ended (a store that tells
+        # it, see :attr:`TableStore.tells_gone`): this process's presence sweeper sweeps now.
+        self.left = threading.Event()
 
     @contextmanager
     def listen(self, table: str) -> Iterator[threading.Event]:
@@ -328,6 +335,7 @@ class Hub:
                     if not left:
                         del self._waiting[table]
                         self._latest.pop(table, None)
+                        self._notices.pop(table, None)
                         self.changed.set()
 
     def tables(self) -> list[str]:
@@ -338,6 +346,8 @@ class Hub:
     def notify(self, table: str, entry: Entry | None = None) -> None:
         with self._lock:
             waiting = list(self._waiting.get(table, ()))
+            if waiting:
+                self._notices[table] = self._notices.get(table, 0) + 1
             if entry is None:
                 # A new version whose entry this process has not seen: streams read the log.
                 self._latest.pop(table, None)
@@ -347,6 +357,19 @@ class Hub:
                     self._latest[table] = entry
         for woken in waiting:
             woken.set()
+
+    def wake(self, table: str) -> None:
+        """Wake ``table``'s streams with no new version: who is at the table changed."""
+        with self._lock:
+            waiting = list(self._waiting.get(table, ()))
+        for woken in waiting:
+            woken.set()
+
+    def notices(self, table: str) -> int:
+        """How many notices of new versions ``table``'s streams here had (a stream read
+        before it reads the store: a wake-up with no notice since is only :meth:`wake`)."""
+        with self._lock:
+            return self._notices.get(table, 0)
 
     def notify_all(self) -> None:
         """Wake every stream to read its log: notices may have been missed."""
@@ -376,6 +399,10 @@ class TableStore(ABC):
 
     Every method raises :class:`StoreUnavailable` when the backend cannot answer.
     """
+
+    tells_gone = False
+    """Whether :meth:`gone` is heard by every process streaming the table (their hub's
+    ``left``): they read the seats then, and need not sweep presence every few seconds."""
 
     def __init__(self, ttl: int) -> None:
         self.ttl = ttl

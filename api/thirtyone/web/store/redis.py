@@ -282,6 +282,11 @@ def _presence_key(table: str) -> str:
 _LOBBY = f"{PREFIX}lobby"
 
 
+_GONE = b"gone"
+"""Published on a table's channel when a seat's last stream in a process ended (a log entry
+is a JSON object): the processes streaming the table read its seats at once."""
+
+
 def _table_of(channel: bytes) -> str:
     text = channel.decode()
     return text[text.index("{") + 1:text.rindex("}")]
@@ -659,7 +664,9 @@ class RedisStore(TableStore):
                 self.hub.changed.wait(0.005)
 
     def _handle(self, message: dict[str, Any]) -> None:
-        if message["type"] == "smessage":
+        if message["type"] == "smessage" and message["data"] == _GONE:
+            self.hub.left.set()
+        elif message["type"] == "smessage":
             metrics.PUBSUB_MESSAGES.inc()
             entry = Entry.from_json(message["data"])
             metrics.PUBSUB_LAG.observe(max(0.0, time.time() - entry.at))
@@ -678,9 +685,15 @@ class RedisStore(TableStore):
             self._refresh(error)
             raise _unavailable(error) from error
 
+    tells_gone = True
+
     def gone(self, table: str, seat: int) -> None:
         try:
-            self._node(table).hdel(_presence_key(table), str(seat))
+            # In order on one connection: a process that hears it reads the seat gone.
+            with self._node(table).pipeline(transaction=False) as pipe:
+                pipe.hdel(_presence_key(table), str(seat))
+                pipe.spublish(_channel(table), _GONE)
+                pipe.execute()
         except _UNAVAILABLE as error:
             self._refresh(error)
             raise _unavailable(error) from error

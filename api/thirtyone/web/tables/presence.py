@@ -4,15 +4,19 @@ request in the last ``TABLE_PRESENCE_SECONDS`` (30 s by default).
 Each request with a seat's key notes the seat as seen in the store, so that every instance
 behind a load balancer tells the same. One process writes a seat's time at most every third of
 the window, and reads a table's times at most once a second. The open streams of a process
-cost less still: one sweeper thread per process notes all their seats, and reads their
-tables' times and versions, in one store call every keep-alive period (at most a third of the
-window) however many streams are open; an idle stream reads nothing itself (see :func:`hold`).
+cost less still: one sweeper thread per process notes their seats (each every third of the
+window) and reads their tables' times and versions, in one store call every third of the
+window (or keep-alive, if shorter) however many streams are open; an idle stream reads
+nothing itself (see :func:`hold`).
 
-A closed tab is not a 30-second wait: when the last stream a seat has open in this process
-ends, the seat's time is forgotten (here and in the store) and the table's streams here are
-woken, which push ``event: presence`` at once (streams on other instances tell it at their
-next sweep). A seat that still has a stream on another instance is seen again at that
-instance's next sweep.
+A closed tab is not a 30-second wait: when the last stream a seat has open in a process ends,
+the seat's time is forgotten (here and in the store) and the table's streams here are woken,
+which push ``event: presence`` at once. A store that tells it to the others (Redis, see
+:attr:`TableStore.tells_gone`) makes every process streaming the table sweep at once; with
+another (SQLite) they sweep every :data:`SWEEP_SECONDS`. A sweep that sees a table's seats
+come or go wakes its streams here. A sweep that finds a seat of this process's streams
+forgotten (its last stream in another process ended) keeps it here and writes it again at
+the next sweep.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ from thirtyone.web.store import StoreUnavailable, Swept, TableRecord, TableStore
 from thirtyone.web.tables.ledger import store
 
 READ_SECONDS = 1.0
+SWEEP_SECONDS = 2.0
+"""How often a process with open streams reads their tables' presence when its store does not
+tell a seat gone in another process (SQLite): how long such a seat may show as here."""
 
 
 class Presence:
@@ -44,18 +51,20 @@ class Presence:
         # What the last sweep saw of those tables, and when it began (monotonic).
         self._swept: dict[str, Swept] = {}
         self._swept_at = 0.0
+        # When (monotonic) a seat's last stream here ended: a sweep begun before read it.
+        self._left: dict[tuple[str, int], float] = {}
         self._sweeper_pid: int | None = None
 
     @contextlib.contextmanager
     def hold(self, tables: TableStore, table: str, seat: int | None,
-             period: float) -> Iterator[None]:
+             period: float, window: float) -> Iterator[None]:
         with self._lock:
             self._held.setdefault(table, Counter())[seat] += 1
             if self._sweeper_pid != os.getpid():
                 # One per process: a gunicorn worker forked from a master runs its own.
                 self._sweeper_pid = os.getpid()
-                threading.Thread(target=self._sweep, args=(tables, period), daemon=True,
-                                 name="thirtyone-presence-sweeper").start()
+                threading.Thread(target=self._sweep, args=(tables, period, window),
+                                 daemon=True, name="thirtyone-presence-sweeper").start()
         try:
             yield
         finally:
@@ -73,40 +82,69 @@ class Presence:
 
     def _gone(self, tables: TableStore, table: str, seat: int) -> None:
         """The seat's last stream here ended: it is gone at once, and the table's streams
-        here wake to tell it."""
+        here wake to tell it (those of other processes at their next sweep)."""
         with self._lock:
             self._written.pop((table, seat), None)
+            self._left[(table, seat)] = time.monotonic()
             for seen in (self._read.get(table, (0.0, {}))[1],
                          getattr(self._swept.get(table), "seen", {})):
                 seen.pop(seat, None)
         with contextlib.suppress(StoreUnavailable):  # a hint: the window ends it anyway
             tables.gone(table, seat)
-        tables.hub.notify(table)
+        tables.hub.wake(table)
 
-    def _sweep(self, tables: TableStore, period: float) -> None:
+    def _sweep(self, tables: TableStore, period: float, window: float) -> None:
         """Every ``period``, while this process holds streams: one store call for them all.
         The thread ends with the last stream (the next one starts another)."""
         while True:
+            began, now = time.monotonic(), time.time()
             with self._lock:
                 if not self._held:
                     self._sweeper_pid = None
                     return
-                seats = {table: [seat for seat in held if seat is not None]
+                # A seat's time is written every third of the window; tables read each time.
+                seats = {table: [seat for seat in held if seat is not None and now
+                                 - self._written.get((table, seat), 0.0) >= window / 3]
                          for table, held in self._held.items()}
-            began, now = time.monotonic(), time.time()
             try:
                 swept = tables.sweep(seats, now)
             except StoreUnavailable:
                 swept = None  # the streams go on with what they knew; the next sweep retries
             if swept is not None:
-                with self._lock:
-                    self._swept = {table: seen for table, seen in swept.items()
-                                   if table in self._held}
-                    self._swept_at = began
-                    for table, held in seats.items():
-                        for seat in held:
-                            self._written[(table, seat)] = now
-            time.sleep(max(0.0, period - (time.monotonic() - began)))
+                for table in self._keep(swept, seats, began, window):
+                    tables.hub.wake(table)  # a seat came or went: its streams tell it
+            # A seat gone in another process (a store that tells it) is read at once.
+            if tables.hub.left.wait(max(0.0, period - (time.monotonic() - began))):
+                tables.hub.left.clear()
+
+    def _keep(self, swept: dict[str, Swept], written: dict[str, list[int]], began: float,
+              window: float) -> list[str]:
+        """Keep what the sweep that ``began`` saw (having ``written`` those seats): the
+        tables whose seats present changed since the sweep before."""
+        now, changed = time.time(), []
+        with self._lock:
+            for table, noted in written.items():
+                for one in noted:
+                    self._written[(table, one)] = now
+            kept = {table: seen for table, seen in swept.items() if table in self._held}
+            self._left = {left: at for left, at in self._left.items() if at >= began}
+            for table, left in self._left:
+                # Gone during the sweep, which may have read it still there.
+                getattr(kept.get(table), "seen", {}).pop(left, None)
+            for table, seen in kept.items():
+                for seat in self._held[table]:
+                    if seat is not None and seat not in seen.seen:
+                        # Its last stream in another process ended; it has one here: here
+                        # all the same, and written again at the next sweep.
+                        seen.seen[seat] = now
+                        self._written.pop((table, seat), None)
+                before = self._swept.get(table)
+                if before is not None and _here(before.seen, now, window) != _here(
+                        seen.seen, now, window):
+                    changed.append(table)
+            self._swept = kept
+            self._swept_at = began
+        return changed
 
     def head(self, table: str, since: float) -> Swept | None:
         """What the last sweep saw of ``table``, if that sweep began after ``since``
@@ -154,6 +192,11 @@ class Presence:
         return times
 
 
+def _here(seen: dict[int, float], now: float, window: float) -> set[int]:
+    """The seats seen within the window."""
+    return {seat for seat, at in seen.items() if now - at < window}
+
+
 def _presence() -> Presence:
     presence: Presence = current_app.extensions.setdefault("thirtyone.presence", Presence())
     return presence
@@ -170,8 +213,10 @@ def touch(record: TableRecord, seat: int | None) -> None:
 
 
 def period() -> float:
-    """How often the sweeper notes and reads the tables of this process's streams."""
-    return min(float(current_app.config["TABLE_KEEPALIVE_SECONDS"]), window() / 3)
+    """How often the sweeper reads the tables of this process's streams: every
+    :data:`SWEEP_SECONDS` with a store that does not tell a seat gone in another process."""
+    longest = min(float(current_app.config["TABLE_KEEPALIVE_SECONDS"]), window() / 3)
+    return longest if store().tells_gone else min(longest, SWEEP_SECONDS)
 
 
 @contextlib.contextmanager
@@ -179,7 +224,7 @@ def hold(tables: TableStore, record: TableRecord, seat: int | None) -> Iterator[
     """While an open stream of ``seat`` (None: a spectator) follows ``record``'s table: its
     seat is noted as seen, and the table's times and version read, by this process's sweeper
     (see :func:`head`), in one store call for every stream of the process."""
-    with _presence().hold(tables, record.table, seat, period()):
+    with _presence().hold(tables, record.table, seat, period(), window()):
         yield
 
 

@@ -6,23 +6,26 @@ store's timeline (the store lost versions and the table went on on a new epoch, 
 :mod:`.ledger`; the client names a version past the table; or the log no longer reaches back
 to the cursor) the stream sends ``event: table_reset`` with the table as it is now and goes
 on from there: the client replaces what it showed. When a player comes or goes with no move
-(a stream opened or closed), ``event: presence`` brings the table as it is now, its seats'
-``connected`` changed, at the next keep-alive; at once when a seat's last stream on this
-instance ends (a closed tab is noticed within half a second, see :mod:`.presence`). When the
-instance stops, every stream ends with ``event: reconnect`` and a jittered ``retry:``.
+(a stream opened or closed, a window with no sign of life), ``event: presence`` brings the
+table as it is now, its seats' ``connected`` changed: at once when a seat's last stream on
+this process ends (a closed tab is noticed within half a second), in every other process
+within half a second with Redis or at its next presence sweep (2 s) with SQLite (see
+:mod:`.presence`); such a wake-up reads nothing from the store. When the instance stops,
+every stream ends with ``event: reconnect`` and a jittered ``retry:``.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from flask import Response, current_app, jsonify, redirect, request, stream_with_context, url_for
 from flask.views import MethodView
 from werkzeug import Response as WerkzeugResponse
 
+from thirtyone.game import GameState
 from thirtyone.web import draining, metrics
 from thirtyone.web.connections import (
     GONE_CHECK_SECONDS,
@@ -47,6 +50,23 @@ from thirtyone.web.tables.schemas import (
 from thirtyone.web.tables.seats import bearer_key, query_key, seat_of
 from thirtyone.web.tables.table import of
 
+_STREAM_ANSWER: dict[str, Any] = {
+    "description": "A stream of Server-Sent Events, one per version: `id:` the version's "
+    "cursor (`EPOCH.VERSION.DIGEST`) and "
+    "`data:` a `TableUpdate` as JSON (the table as this seat sees it, with the events of "
+    "that version); `: keep-alive` comments every 15 s. The stream ends after a few "
+    "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does). "
+    "`event: table_reset` carries the table as it is now when the stream's cursor is no "
+    "longer on the table's timeline (past the table, before the kept log, or lost by the "
+    "store): replace what you showed. `event: presence` carries the table as it is now "
+    "when a seat's `connected` changed with no move (within seconds: a seat whose last "
+    "stream ends is told gone within about 3 s). "
+    "`event: reconnect` is the last event of an instance that stops: reconnect after "
+    "its `retry:`.",
+    "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
+}
+"""The stream's 200 answer, as the API's description shows it."""
+
 
 @blp.route("/<table>/events")
 class TableEvents(MethodView):
@@ -66,21 +86,7 @@ class TableEvents(MethodView):
                       "table's log.")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
-    @blp.doc(security=[{"seatKey": []}, {}], responses={"200": {
-        "description": "A stream of Server-Sent Events, one per version: `id:` the version's "
-        "cursor (`EPOCH.VERSION.DIGEST`) and "
-        "`data:` a `TableUpdate` as JSON (the table as this seat sees it, with the events of "
-        "that version); `: keep-alive` comments every 15 s. The stream ends after a few "
-        "minutes or with the match; reconnect with `Last-Event-ID` (EventSource does). "
-        "`event: table_reset` carries the table as it is now when the stream's cursor is no "
-        "longer on the table's timeline (past the table, before the kept log, or lost by the "
-        "store): replace what you showed. `event: presence` carries the table as it is now "
-        "when a seat's `connected` changed with no move (sent at a keep-alive, or at once "
-        "when a seat's last stream ends). "
-        "`event: reconnect` is the last event of an instance that stops: reconnect after "
-        "its `retry:`.",
-        "content": {"text/event-stream": {"schema": "TableEventMessageSchema"}},
-    }})
+    @blp.doc(security=[{"seatKey": []}, {}], responses={"200": _STREAM_ANSWER})
     def get(self, query: dict[str, Any], headers: dict[str, Any],
             table: str) -> WerkzeugResponse:
         """Every new version of the table as this seat sees it, pushed as Server-Sent Events."""
@@ -201,138 +207,186 @@ def _behind(tables: TableStore, table: str, cursor: int, digest: str,
 
 
 def _event_stream(record: TableRecord, seat: int | None, resume: Cursor | None) -> Response:
-    tables = store()
-    after = None if resume is None else resume.version
-    found = None if resume is None or resume.version > record.version \
-        or resume.lost(record, None) else state_at(record, resume.version)
-    if found is not None and resume is not None and resume.lost(
-            record, record.digest if not found[1] else found[1][0].prev):
-        found = None  # the cursor's version has another digest here: a lost timeline
-    pending: list[Entry]
-    if found is None:
-        # No cursor, or one the store cannot rebuild: the stream starts from the table now.
-        state, pending = table_state(record), []
-    else:
-        state, pending = found
-    reset = after is not None and found is None
-    if state.is_over and after is not None and not pending and not reset and _final(record):
+    found = _resumed(record, resume)
+    # A cursor the store cannot rebuild: the stream starts from the table now, told so.
+    reset = resume is not None and found is None
+    state, pending = found if found is not None else (table_state(record), [])
+    if state.is_over and found is not None and not pending and _final(record):
         # Nothing will ever come: 204 tells an EventSource to stop reconnecting.
         return Response(status=204)
+    tables = store()
     keepalive = float(current_app.config["TABLE_KEEPALIVE_SECONDS"])
     deadline = time.monotonic() + float(current_app.config["TABLE_STREAM_SECONDS"])
+    # A cursor was found only for a version asked for.
+    cursor = record.version if found is None or resume is None else resume.version
 
     def stream() -> Iterator[bytes]:
-        nonlocal state, pending, record
         yield b"retry: 1000\n\n"
         metrics.OPEN_STREAMS.inc()
         try:
             # The seat is held from the stream's start: its end is the seat's going.
             with presence.hold(tables, record, seat):
-                yield from follow()
+                follower = _Follower(tables, record, seat, state, pending, cursor)
+                yield from follower.follow(found is None, reset, keepalive, deadline)
         finally:
             metrics.OPEN_STREAMS.dec()
-
-    def follow() -> Iterator[bytes]:
-        nonlocal state, pending, record
-        # A cursor was found only for a version asked for (``after``).
-        cursor = record.version if found is None or after is None else after
-        # The digest of the cursor's version: the next entry must have been played on it.
-        digest = record.digest if not pending else pending[0].prev
-        # Who the client was last told is here: each answer sent says it.
-        shown = presence.connected(record)
-        if after is None or reset:
-            sent, shown = fanout.event(record, cursor, digest, state, seat, [],
-                                       "table_reset" if reset else None)
-            yield sent
-        quiet = False
-        generation = tables.hub.generation
-        # When the stream last read the store or moved its cursor (see presence.head).
-        since = time.monotonic()
-        with tables.listen(record.table) as woken:
-            while True:
-                for entry in pending:
-                    if entry.prev != digest or entry.reset:
-                        # Not the timeline this stream followed: resync from the store.
-                        try:
-                            record = load_table(record.table, seen=(cursor, digest))
-                        except StoreUnavailable:
-                            return  # the client reconnects with Last-Event-ID
-                        state, cursor, digest = table_state(record), record.version, record.digest
-                        yield fanout.event(record, cursor, digest, state, seat, [],
-                                           "table_reset")[0]
-                        break
-                    state = replay(record.table, state, entry)
-                    cursor, digest = entry.version, entry.digest
-                    if of(record).clocked or any(event["type"] in MESSAGES
-                                                 for event in entry.events):
-                        # Seats, names, phase or clock changed: the answer shows them.
-                        record = _fresh(record)
-                    sent, shown = fanout.event(record, cursor, digest, state, seat,
-                                               entry.events)
-                    yield sent
-                if pending:
-                    since = time.monotonic()
-                remaining = deadline - time.monotonic()
-                if draining.stopping():
-                    # The wait is in `data` too: a browser's EventSource never shows `retry:`.
-                    wait = draining.retry_ms()
-                    yield b'retry: %d\nevent: reconnect\ndata: {"retry": %d}\n\n' % (wait, wait)
-                    return
-                if remaining <= 0 or (state.is_over and _final(record)):
-                    return
-                # Quiet since the last keep-alive, with no notice missed: nothing to read.
-                idle = quiet and not woken.is_set() and generation == tables.hub.generation
-                woken.clear()
-                # The stream plays nothing: the scheduler plays what is due at the version
-                # just sent (a bot, a clock's deadline), and its commit wakes this stream.
-                try:
-                    scheduler.notice(record, state)
-                except StoreUnavailable:
-                    return
-                limit = clocks.deadline(record, state)
-                try:
-                    if idle:
-                        # No store call of its own: the sweeper read the table's version for
-                        # every stream of this process; a notice lost anyway shows there.
-                        head = presence.head(record, since)
-                        pending = [] if head is None else _behind(tables, record.table,
-                                                                  cursor, digest, head)
-                    else:
-                        pending = tables.entries_after(record.table, cursor)
-                        if not pending and generation != tables.hub.generation:
-                            # Back from a lost subscription (a store restarted, a failover):
-                            # is the store still on this stream's timeline?
-                            generation = tables.hub.generation
-                            pending = _behind(tables, record.table, cursor, digest,
-                                              tables.load(record.table))
-                except StoreUnavailable:
-                    # The client reconnects with Last-Event-ID when the store is back.
-                    return
-                quiet = False
-                # A turn's deadline wakes the stream as it passes (an app made for tests
-                # plays the autopilot's move inline there).
-                pause = min(keepalive, remaining)
-                if limit is not None and limit > time.time():
-                    pause = min(pause, limit - time.time() + 0.01)
-                if not pending:
-                    woke = _wait(woken, pause)
-                    if woke is None:
-                        return  # the client is gone: its seat is, at once
-                    quiet = not woke
-                    now_connected = presence.connected(record)
-                    if now_connected != shown:
-                        # Someone came or went without a move (a closed tab wakes the
-                        # table's streams): no version tells it.
-                        shown = now_connected
-                        yield fanout.event(record, cursor, digest, state, seat, [],
-                                           "presence")[0]
-                    elif quiet:
-                        yield b": keep-alive\n\n"
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _resumed(record: TableRecord, resume: Cursor | None) -> tuple[GameState, list[Entry]] | None:
+    """The state at the version ``resume`` names and the log's entries after it; None with no
+    cursor, or one the store cannot rebuild (past the table, on a lost timeline, or before
+    the kept log)."""
+    if resume is None or resume.version > record.version or resume.lost(record, None):
+        return None
+    found = state_at(record, resume.version)
+    if found is not None and resume.lost(
+            record, record.digest if not found[1] else found[1][0].prev):
+        return None  # the cursor's version has another digest here: a lost timeline
+    return found
+
+
+class _Follower:
+    """One stream's place on the table's timeline (its cursor, that version's digest and
+    state), the versions it has still to send, and who its client was last shown here.
+
+    :meth:`follow` sends what the client lacks, then waits for news; it ends with the
+    stream's time, the match, the store's failure or the client."""
+
+    def __init__(self, tables: TableStore, record: TableRecord, seat: int | None,
+                 state: GameState, pending: list[Entry], cursor: int) -> None:
+        self.tables, self.record, self.seat = tables, record, seat
+        self.state, self.pending, self.cursor = state, pending, cursor
+        # The digest of the cursor's version: the next entry must have been played on it.
+        self.digest = record.digest if not pending else pending[0].prev
+        # Who the client was last told is here: each answer sent says it.
+        self.shown = presence.connected(record)
+        self.generation = tables.hub.generation
+        # The table's notices of new versions here when the stream last read the store.
+        self.noticed = -1
+        # Whether the last wait ended with no notice (a keep-alive).
+        self.quiet = False
+        # When the stream last read the store or moved its cursor (see presence.head).
+        self.since = time.monotonic()
+
+    def _event(self, name: str | None, events: list[dict[str, Any]]) -> bytes:
+        sent, self.shown = fanout.event(self.record, self.cursor, self.digest, self.state,
+                                        self.seat, events, name)
+        return sent
+
+    def follow(self, opening: bool, reset: bool, keepalive: float,
+               deadline: float) -> Iterator[bytes]:
+        """The stream's messages after ``retry:``: the table now if ``opening`` (a client
+        with no cursor, or one not on the table's timeline: ``reset``), then each version
+        and who comes and goes, as they come."""
+        if opening:
+            yield self._event("table_reset" if reset else None, [])
+        with self.tables.listen(self.record.table) as woken:
+            while (yield from self._catch_up()):
+                if draining.stopping():
+                    # The wait is in `data` too: a browser's EventSource never shows `retry:`.
+                    wait = draining.retry_ms()
+                    yield b'retry: %d\nevent: reconnect\ndata: {"retry": %d}\n\n' % (wait, wait)
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or (self.state.is_over and _final(self.record)):
+                    return
+                if not self._read(woken):
+                    return  # the client reconnects with Last-Event-ID when the store is back
+                if not self.pending and not (
+                        yield from self._wait(woken, min(keepalive, remaining))):
+                    return  # the client is gone: its seat is, at once
+
+    def _catch_up(self) -> Generator[bytes, None, bool]:
+        """Send the versions pending; False when the stream must end (the store failed)."""
+        for entry in self.pending:
+            if entry.prev != self.digest or entry.reset:
+                # Not the timeline this stream followed: resync from the store.
+                try:
+                    self.record = load_table(self.record.table, seen=(self.cursor, self.digest))
+                except StoreUnavailable:
+                    return False  # the client reconnects with Last-Event-ID
+                self.state = table_state(self.record)
+                self.cursor, self.digest = self.record.version, self.record.digest
+                yield self._event("table_reset", [])
+                break
+            self.state = replay(self.record.table, self.state, entry)
+            self.cursor, self.digest = entry.version, entry.digest
+            if of(self.record).clocked or any(event["type"] in MESSAGES
+                                              for event in entry.events):
+                # Seats, names, phase or clock changed: the answer shows them.
+                self.record = _fresh(self.record)
+            yield self._event(None, entry.events)
+        if self.pending:
+            self.since = time.monotonic()
+        return True
+
+    def _read(self, woken: threading.Event) -> bool:
+        """What the stream missed, into ``pending``; False when the store failed."""
+        # Quiet since the last keep-alive, with no notice missed: nothing to read.
+        idle = self.quiet and not woken.is_set() and self.generation == self.tables.hub.generation
+        table = self.record.table
+        # Counted before the read: a notice after it wakes the stream to read again.
+        self.noticed = self.tables.hub.notices(table)
+        woken.clear()
+        try:
+            # The stream plays nothing: the scheduler plays what is due at the version just
+            # sent (a bot, a clock's deadline), and its commit wakes this stream.
+            scheduler.notice(self.record, self.state)
+            if idle:
+                # No store call of its own: the sweeper read the table's version for every
+                # stream of this process; a notice lost anyway shows there.
+                head = presence.head(self.record, self.since)
+                self.pending = [] if head is None else _behind(
+                    self.tables, table, self.cursor, self.digest, head)
+            else:
+                self.pending = self.tables.entries_after(table, self.cursor)
+                if not self.pending and self.generation != self.tables.hub.generation:
+                    # Back from a lost subscription (a store restarted, a failover): is the
+                    # store still on this stream's timeline?
+                    self.generation = self.tables.hub.generation
+                    self.pending = _behind(self.tables, table, self.cursor, self.digest,
+                                           self.tables.load(table))
+        except StoreUnavailable:
+            return False
+        self.quiet = False
+        return True
+
+    def _wait(self, woken: threading.Event, pause: float) -> Generator[bytes, None, bool]:
+        """Wait for a new version, up to ``pause``, telling who comes and goes meanwhile;
+        then keep the stream alive if nothing came. False when the client is gone."""
+        # A turn's deadline wakes the stream as it passes (an app made for tests plays the
+        # autopilot's move inline there).
+        limit = clocks.deadline(self.record, self.state)
+        if limit is not None and limit > time.time():
+            pause = min(pause, limit - time.time() + 0.01)
+        until = time.monotonic() + pause
+        while (woke := _wait(woken, until - time.monotonic())) and self._no_version(woken):
+            yield from self._presence()
+        if woke is None:
+            return False
+        self.quiet = not woke
+        if not (yield from self._presence()) and self.quiet:
+            yield b": keep-alive\n\n"
+        return True
+
+    def _no_version(self, woken: threading.Event) -> bool:
+        """Whether a wake-up brought no notice of a version since the stream's last read
+        (a seat came or went, see presence.py): the stream waits on, reading nothing."""
+        woken.clear()  # before the count: a notice after it wakes the stream again
+        return self.tables.hub.notices(self.record.table) == self.noticed
+
+    def _presence(self) -> Generator[bytes, None, bool]:
+        """Tell who is at the table if it changed since the client was last told."""
+        if presence.connected(self.record) == self.shown:
+            return False
+        # Someone came or went without a move: no version tells it.
+        yield self._event("presence", [])
+        return True
 
 
 def _wait(woken: threading.Event, seconds: float) -> bool | None:
