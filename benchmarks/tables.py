@@ -484,7 +484,7 @@ def long_table(redis_url, versions):
         while record.version < versions:
             moves = []
             state, events = play(state, lowest_move(state), moves)
-            version = ledger.commit(record, record.version, moves, state, events)
+            version = ledger.commit(record, record.version, moves, state, events).version
             record = app.extensions["thirtyone.tables"].load(table)
             assert record.version == version
     return table, {seat["seat"]: seat["key"] for seat in created["seats"]}, record.version

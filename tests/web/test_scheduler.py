@@ -49,7 +49,7 @@ def _until(condition: Any, seconds: float = 240.0) -> None:
 def _engine_threads(monkeypatch) -> list[int]:
     """The threads that chose a move nobody chooses (a bot's, the autopilot's)."""
     threads: list[int] = []
-    due_move, autopilot = autoplay.due_move, clocks._autopilot_move
+    due_move, autopilot = autoplay.due_move, clocks.autopilot_move
 
     def noted_due(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.get_ident())
@@ -60,7 +60,7 @@ def _engine_threads(monkeypatch) -> list[int]:
         return autopilot(*args, **kwargs)
 
     monkeypatch.setattr(autoplay, "due_move", noted_due)
-    monkeypatch.setattr(clocks, "_autopilot_move", noted_autopilot)
+    monkeypatch.setattr(clocks, "autopilot_move", noted_autopilot)
     return threads
 
 

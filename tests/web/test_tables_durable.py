@@ -56,7 +56,8 @@ def pass_versions(app, table: str, count: int) -> int:
     with app.app_context():
         for _ in range(count):
             record = ledger.load_table(table)
-            version = ledger.commit(record, record.version, [], ledger.table_state(record), [])
+            state = ledger.table_state(record)
+            version = ledger.commit(record, record.version, [], state, []).version
     return version
 
 

@@ -250,7 +250,7 @@ class GameState:
         With ``shared``, the result and the history entries are the state's own rather than
         copies: for a caller that serializes the data at once and changes nothing (sealing).
         """
-        copy = _shared if shared else thaw
+        copy = share if shared else thaw
         data: StateData = {
             "version": STATE_VERSION,
             "rules": self.rules.to_dict(),
@@ -337,5 +337,7 @@ def thaw(value: Any) -> Any:
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def _shared(value: Any) -> Any:
+def share(value: Any) -> Any:
+    """Plain data as it is, shared rather than copied: :func:`thaw`'s counterpart, for a
+    caller that serializes it at once and changes nothing."""
     return value

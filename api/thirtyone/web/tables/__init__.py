@@ -11,9 +11,11 @@ answers a long poll).
 The package, read in this order:
 
 - :mod:`.routes`: the operations on a table (open, read, move);
+- :mod:`.commands`: every change to a table, one class each, and the one path that commits
+  them;
 - :mod:`.streams`: the event stream and the long poll;
 - :mod:`.claims`: claiming a seat with an invitation, keys and invitations replaced,
-  starting a waiting table, leaving a match;
+  starting a waiting table, leaving a match, taking a seat back;
 - :mod:`.life`: opening and dealing a table (the seed's commitment and contributions);
 - :mod:`.clocks`: turn clocks and the autopilot; :mod:`.presence`: who is connected;
 - :mod:`.lobby`: the public tables waiting for players;

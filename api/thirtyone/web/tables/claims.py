@@ -1,44 +1,32 @@
 """Taking, keeping and giving up a seat: claim it with an invitation, replace an invitation,
 rotate a key, start a waiting table, leave a match, take a departed seat back.
 
-Every change is a commit of the table's seats and meta (a new version, pushed to every
-seat); a commit that finds the table moved on is tried again on the new version, so two
-players claiming their seats at once both get them.
+Each route reads the request, builds its command (:mod:`.commands`, where each is verified
+and applied) and answers what :func:`~.commands.execute` did: every change is a commit of the
+table's seats and meta (a new version, pushed to every seat), tried again on the newer
+version when another commit came first, so two players claiming their seats at once both get
+them.
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Response, jsonify
 from flask.views import MethodView
 
-from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import play_due
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.clocks import enforce
-from thirtyone.web.tables.ledger import load_table, table_state
-from thirtyone.web.tables.life import changed, commit_change, commit_life, start, waiting_for
-from thirtyone.web.tables.presence import touch
-from thirtyone.web.tables.problems import (
-    bad_invitation,
-    busy_table,
-    creator_only,
-    invitation_required,
-    key_required,
-    match_over,
-    name_taken,
-    no_such_seat,
-    not_your_seat,
-    one_seat_each,
-    seat_not_handed_over,
-    seat_reserved,
-    seat_taken,
-    table_started,
-    table_waiting,
+from thirtyone.web.tables.commands import (
+    Claim,
+    Done,
+    Leave,
+    ReplaceInvitation,
+    Return,
+    RotateKey,
+    Start,
+    execute,
 )
 from thirtyone.web.tables.schemas import (
     ClaimedTableSchema,
@@ -47,49 +35,11 @@ from thirtyone.web.tables.schemas import (
     SeatKeySchema,
     TableUpdateSchema,
 )
-from thirtyone.web.tables.seats import (
-    address_digest,
-    bearer_key,
-    check_name,
-    key_hash,
-    new_key,
-    seat_of,
-)
-from thirtyone.web.tables.table import Phase, of
-
-T = TypeVar("T")
-
-ATTEMPTS = 8
+from thirtyone.web.tables.seats import address_digest
 
 _ERRORS = {
     403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT", 503: "SERVICE_UNAVAILABLE",
 }
-
-
-def retried(table: str, change: Callable[[TableRecord], T]) -> T:
-    """``change`` applied to the table as last committed, again on the newer version when
-    another commit came first."""
-    for _ in range(ATTEMPTS):
-        try:
-            return change(load_table(table))
-        except StaleVersion:
-            continue
-    raise busy_table()
-
-
-def _seat_key(record: TableRecord) -> int:
-    key = bearer_key()
-    if key is None:
-        raise key_required()
-    seat = seat_of(record, key)
-    assert seat is not None  # a key was shown
-    touch(record, seat)
-    return seat
-
-
-def _in_range(record: TableRecord, seat: int) -> None:
-    if not 0 <= seat < len(record.seats):
-        raise no_such_seat(seat)
 
 
 def _documented(*statuses: int) -> Callable[[Any], Any]:
@@ -98,6 +48,11 @@ def _documented(*statuses: int) -> Callable[[Any], Any]:
             function = blp.alt_response(status, response=_ERRORS[status])(function)
         return function
     return decorate
+
+
+def answer(done: Done) -> dict[str, Any]:
+    """The table after a command, as the seat it answers sees it."""
+    return table_answer(done.record, done.version, done.state, done.seat, done.events)
 
 
 @blp.route("/<table>/seats/<int:seat>")
@@ -112,53 +67,11 @@ class SeatClaim(MethodView):
         table needs none), with your name and, if you like, your contribution to the deal's
         seed. The answer holds the seat's key, which nobody else has seen. The last seat
         claimed deals the cards."""
-        key = new_key()
-        check_name(body["name"])
-        shown = bearer_key()
-        address = address_digest(table)
-
-        def claim(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
-            _in_range(record, seat)
-            meta = of(record)
-            if meta.phase != Phase.WAITING:
-                raise table_started()
-            stored = record.seats[seat]
-            if stored.bot is not None or stored.key_hash is not None:
-                raise seat_taken(seat)
-            if meta.seat(seat).reserved:
-                raise seat_reserved(seat)
-            if meta.public:
-                # One seat per client: by key (a seat's key shown), and by address.
-                if shown is not None and any(
-                        stored.key_hash == key_hash(shown) for stored in record.seats):
-                    raise one_seat_each()
-                if address is not None and any(kept.address == address
-                                               for kept in meta.seats):
-                    raise one_seat_each()
-            if body["name"] is not None and meta.named(body["name"], besides=seat):
-                raise name_taken(body["name"])
-            if body["invitation"] is not None:
-                expected = meta.seat(seat).invitation or ""
-                if not hmac.compare_digest(expected, key_hash(body["invitation"])):
-                    raise bad_invitation()
-            elif not meta.public:
-                raise invitation_required()
-            after = changed(record, seats={seat: SeatRecord(None, key_hash(key))},
-                            seat_changes={seat: {"name": body["name"], "invitation": None,
-                                                 "entropy": body["entropy"],
-                                                 "address": address if meta.public else None}})
-            events: list[Any] = [{"type": "seat_claimed", "seat": seat, "name": body["name"]}]
-            if not waiting_for(after):
-                committed, state, events = start(record, after, events)
-                return committed, state, events
-            committed = commit_life(record, after, [], table_state(record), events)
-            return committed, table_state(committed), events
-
-        record, state, events = retried(table, claim)
-        touch(record, seat)
-        answer = table_answer(record, record.version, state, seat, events)
-        answer["key"] = key
-        return jsonify(answer), 201
+        done = execute(Claim(table, seat, body["name"], body["entropy"], body["invitation"],
+                             address_digest(table)))
+        claimed = answer(done)
+        claimed["key"] = done.keys[seat]
+        return jsonify(claimed), 201
 
 
 @blp.route("/<table>/seats/<int:seat>/invitation")
@@ -168,28 +81,9 @@ class SeatInvitation(MethodView):
     @_documented(403, 404, 409, 503)
     def post(self, table: str, seat: int) -> tuple[Response, int]:
         """The creator revokes an unclaimed seat's invitation: a new one replaces it."""
-        invitation = new_key()
-
-        def replace(record: TableRecord) -> None:
-            creator = _seat_key(record)
-            meta = of(record)
-            if creator != meta.creator:
-                raise creator_only()
-            _in_range(record, seat)
-            if meta.phase != Phase.WAITING:
-                raise table_started()
-            stored = record.seats[seat]
-            if stored.bot is not None or stored.key_hash is not None:
-                raise seat_taken(seat)
-            if meta.seat(seat).reserved:
-                # A rematch's seat is its previous player's: nobody else may revoke it.
-                raise seat_reserved(seat)
-            after = changed(record, seat_changes={
-                seat: {"invitation": key_hash(invitation), "reserved": None}})
-            commit_change(record, after, [])
-
-        retried(table, replace)
-        return jsonify({"seat": seat, "invitation": invitation}), 201
+        command = ReplaceInvitation(table, seat)
+        execute(command)
+        return jsonify({"seat": seat, "invitation": command.invitation}), 201
 
 
 @blp.route("/<table>/seats/<int:seat>/key")
@@ -200,18 +94,9 @@ class SeatKey(MethodView):
     def post(self, table: str, seat: int) -> tuple[Response, int]:
         """Rotate your seat's key: the answer holds a new one and the old one opens nothing
         any more."""
-        key = new_key()
-
-        def rotate(record: TableRecord) -> None:
-            _in_range(record, seat)
-            if _seat_key(record) != seat:
-                raise not_your_seat(seat)
-            stored = record.seats[seat]
-            after = changed(record, seats={seat: SeatRecord(stored.bot, key_hash(key))})
-            commit_change(record, after, [])
-
-        retried(table, rotate)
-        return jsonify({"seat": seat, "key": key}), 201
+        command = RotateKey(table, seat)
+        execute(command)
+        return jsonify({"seat": seat, "key": command.seat_key}), 201
 
 
 @blp.route("/<table>/start")
@@ -222,20 +107,7 @@ class TableStart(MethodView):
     def post(self, table: str) -> Response:
         """The creator deals a waiting table now: bots of the table's level take the seats
         nobody claimed."""
-        seat: int | None = None
-
-        def begin(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
-            nonlocal seat
-            seat = _seat_key(record)
-            meta = of(record)
-            if seat != meta.creator:
-                raise creator_only()
-            if meta.phase != Phase.WAITING:
-                raise table_started()
-            return start(record, record, [])
-
-        record, state, events = retried(table, begin)
-        return jsonify(table_answer(record, record.version, state, seat, events))
+        return jsonify(answer(execute(Start(table))))
 
 
 @blp.route("/<table>/leave")
@@ -246,30 +118,7 @@ class TableLeave(MethodView):
     def post(self, table: str) -> Response:
         """Leave (resign): a bot of the table's level plays your seat for the rest of the
         match. Your key still shows your seat's cards."""
-        seat: int | None = None
-
-        def leave(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
-            nonlocal seat
-            record = enforce(record)
-            seat = _seat_key(record)
-            if of(record).phase == Phase.WAITING:
-                raise table_waiting()
-            state = table_state(record)
-            if state.is_over:
-                raise match_over()
-            stored = record.seats[seat]
-            if stored.bot is not None:
-                return record, state, []
-            bot = of(record).level
-            after = changed(record, seats={seat: SeatRecord(bot, stored.key_hash)})
-            moves: list[dict[str, Any]] = []
-            events: list[Any] = [{"type": "seat_left", "seat": seat, "bot": bot}]
-            played, bot_events = play_due(record, after.seats, state, moves)
-            committed = commit_life(record, after, moves, played, events + bot_events)
-            return committed, played, events + bot_events
-
-        record, state, events = retried(table, leave)
-        return jsonify(table_answer(record, record.version, state, seat, events))
+        return jsonify(answer(execute(Leave(table))))
 
 
 @blp.route("/<table>/seats/<int:seat>/return")
@@ -281,26 +130,4 @@ class SeatReturn(MethodView):
         """Take your seat back from the bot that plays it since you left or missed your
         turns, while the match is not over: you play it again from the next move (at a
         clocked table, within what is left of the turn)."""
-
-        def take_back(record: TableRecord) -> tuple[TableRecord, Any, list[Any]]:
-            record = enforce(record)
-            _in_range(record, seat)
-            if _seat_key(record) != seat:
-                raise not_your_seat(seat)
-            if of(record).phase == Phase.WAITING:
-                raise table_waiting()
-            state = table_state(record)
-            if state.is_over:
-                raise match_over()
-            stored = record.seats[seat]
-            if stored.bot is None:
-                raise seat_not_handed_over(seat)
-            # The count of missed turns starts again: three more before a bot takes over.
-            after = changed(record, seats={seat: SeatRecord(None, stored.key_hash)},
-                            seat_changes={seat: {"missed": 0}})
-            events: list[Any] = [{"type": "seat_returned", "seat": seat}]
-            commit_change(record, after, events)
-            return load_table(table), state, events
-
-        record, state, events = retried(table, take_back)
-        return jsonify(table_answer(record, record.version, state, seat, events))
+        return jsonify(answer(execute(Return(table, seat))))

@@ -3,11 +3,11 @@ ran out.
 
 A turn starts when the version that gives it is committed (``turn_started`` in the table's
 meta); past ``turn_started + turn_seconds`` a bot of the table's level plays the seat's move
-(between rounds, when no human has dealt, it deals). Nothing runs on a timer: any read,
-stream or move of the table past the deadline plays the move (:func:`enforce`), and a worker
-holding a stream wakes at the deadline to do it, so the clock works with any number of
-stateless instances (the commit's compare-and-set lets one of them win). Three missed turns
-in a row hand the seat to the bot for the rest of the match.
+(between rounds, when no human has dealt, it deals): the
+:class:`~thirtyone.web.tables.commands.Autopilot` command, which the worker's scheduler runs at
+the deadline and every move, leave or return past it commits first, so the clock works with
+any number of stateless instances (the commit's compare-and-set lets one of them win). Three
+missed turns in a row hand the seat to the bot for the rest of the match.
 
 :func:`due` is the whole rule, a pure function of the record, the state and the time.
 """
@@ -19,12 +19,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from thirtyone.game import GameState
-from thirtyone.web.compute import NotReady
-from thirtyone.web.store import SeatRecord, StaleVersion, TableRecord
-from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS, play_due
-from thirtyone.web.tables.ledger import load_table, table_state
-from thirtyone.web.tables.life import changed, commit_life
-from thirtyone.web.tables.playing import bot_move, play
+from thirtyone.web.store import TableRecord
+from thirtyone.web.tables.autoplay import SLICE_WALL_SECONDS
+from thirtyone.web.tables.playing import bot_move
 from thirtyone.web.tables.table import Phase, of
 
 MISSED_TURNS_TO_BOT = 3
@@ -82,41 +79,11 @@ def timestamp(when: float | None) -> str | None:
         "+00:00", "Z")
 
 
-def _autopilot_move(record: TableRecord, state: GameState) -> dict[str, Any]:
+def autopilot_move(record: TableRecord, state: GameState) -> dict[str, Any]:
+    """The move the autopilot makes for the seat to move (or the deal between rounds)."""
     seat = state.to_move
     if seat is None:
         return {"type": "next_round"}
     # A strong level thinks in the compute pool, as a bot's seat does.
     return bot_move(state, seat, of(record).level, SLICE_WALL_SECONDS,
                     (record.table, record.epoch, record.version), role="autopilot")
-
-
-def enforce(record: TableRecord) -> TableRecord:
-    """The table once the autopilot has made the move that is due, if one is: committed as
-    the next version (a commit by another request or instance first wins, and is read).
-    A strong autopilot still thinking in the pool leaves the table as it is."""
-    state = table_state(record)
-    if not due(record, state, now()):
-        return record
-    seat = state.to_move
-    moves: list[dict[str, Any]] = []
-    try:
-        chosen = _autopilot_move(record, state)
-    except NotReady:
-        return record
-    moved, events = play(state, chosen, moves)
-    after = record
-    if seat is not None:
-        meta = of(record)
-        missed = meta.seat(seat).missed + 1
-        events = [{"type": "autopilot", "seat": seat}, *events]
-        handed = {}
-        if missed >= MISSED_TURNS_TO_BOT:
-            handed[seat] = SeatRecord(meta.level, record.seats[seat].key_hash)
-            events.append({"type": "seat_to_bot", "seat": seat, "bot": meta.level})
-        after = changed(record, seats=handed, seat_changes={seat: {"missed": missed}})
-    moved, bot_events = play_due(record, after.seats, moved, moves)
-    try:
-        return commit_life(record, after, moves, moved, events + bot_events)
-    except StaleVersion:
-        return load_table(record.table)

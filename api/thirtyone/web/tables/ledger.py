@@ -35,6 +35,7 @@ from flask import Flask, current_app
 from thirtyone.errors import N_
 from thirtyone.game import GameState
 from thirtyone.web import draining, metrics
+from thirtyone.web.jsonio import dumps
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import (
     Entry,
@@ -262,10 +263,11 @@ def on_match_over(hook: Callable[[str, float], None]) -> None:
 
 def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after: GameState,
            events: list[Any], request: tuple[str, RequestRecord] | None = None,
-           meta: TableRecord | None = None) -> int:
+           meta: TableRecord | None = None) -> TableRecord:
     """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``
     (the record's), with the idempotency record of the request that made it (and ``meta``'s
-    seats and metadata when given); the new version."""
+    seats and metadata when given); the table as then stored. A table's commands commit
+    through :func:`~thirtyone.web.tables.commands.execute` alone (a test checks it)."""
     meta_table = of(meta or record)
     if not moves:
         # A change of seats, keys or names, not a move: it does not count against the cap.
@@ -287,17 +289,11 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
     if after.is_over and not table_state(record).is_over:
         for hook in _match_over:
             hook(record.table, entry.at)
-    committed = dataclasses.replace(meta or record, version=entry.version, digest=entry.digest)
+    committed = dataclasses.replace(meta or record, version=entry.version, digest=entry.digest,
+                                    state_json=dumps(data))
     for hook in current_app.extensions.get(AFTER_COMMIT, ()):
         hook(committed, after)
-    return entry.version
-
-
-def digest_of(table: str, version: int) -> str | None:
-    """The digest of ``version`` of ``table`` if it is the newest this process holds (one it
-    just committed, say), else None."""
-    seen = _states().seen(table)
-    return seen[1] if seen is not None and seen[0] == version else None
+    return committed
 
 
 def state_at(record: TableRecord, version: int) -> tuple[GameState, list[Entry]] | None:

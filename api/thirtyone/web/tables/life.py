@@ -28,8 +28,7 @@ from thirtyone import record as records
 from thirtyone.game import GameState, new_game
 from thirtyone.web.jsonio import dumps
 from thirtyone.web.store import SeatRecord, TableRecord
-from thirtyone.web.tables import autoplay
-from thirtyone.web.tables.ledger import commit, first_record, load_table, store, table_state
+from thirtyone.web.tables.ledger import first_record, store
 from thirtyone.web.tables.seats import key_hash, new_key
 from thirtyone.web.tables.table import DEFAULT_LEVEL, Phase, Seat, Table, of, stored
 
@@ -101,23 +100,9 @@ def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
     return changed(after, turn_started=time.time()) if of(after).clocked else after
 
 
-def commit_change(before: TableRecord, after: TableRecord, events: list[Any]) -> None:
-    """Commit ``after``'s seats and metadata, with no move, as the version after
-    ``before``'s; the turn clock goes on (a key rotated or an invitation replaced gives
-    nobody more time)."""
-    commit(before, before.version, [], table_state(before), events, meta=after)
-
-
-def commit_life(before: TableRecord, after: TableRecord, moves: list[dict[str, Any]],
-                state: GameState, events: list[Any]) -> TableRecord:
-    """Commit ``state`` and ``after``'s seats and metadata as the version after ``before``'s;
-    the table as then stored. A clocked table's turn starts now."""
-    commit(before, before.version, moves, state, events, meta=life_meta(after))
-    return load_table(before.table)
-
-
 def open_table(spec: TableSpec) -> Opened:
-    """Store a new table: dealt at once when no other human is to come, else waiting."""
+    """Store a new table: dealt at once when no other human is to come, else waiting (the
+    bots to move first then play: :func:`~.commands.execute`, at version 1)."""
     players = spec.players
     humans = [seat for seat in range(players) if seat not in spec.bots]
     creator = spec.creator if spec.creator is not None else (humans[0] if humans else None)
@@ -153,7 +138,7 @@ def open_table(spec: TableSpec) -> Opened:
         state = new_game(spec.variant, players, seed=_WAITING_SEED,
                          options=spec.options or None)
     else:
-        state = _dealt(record)
+        state = dealt(record)
         record = stored(record, meta.to(Phase.PLAYING, state, turn_started=time.time()
                                         if spec.turn_seconds else None))
     start = state.to_dict()
@@ -162,12 +147,7 @@ def open_table(spec: TableSpec) -> Opened:
     if spec.public and waiting:
         assert meta.created is not None
         store().list_public(record.table, meta.created)
-    if waiting:
-        return Opened(record, 0, state, [], keys, invitations)
-    # Bots to move first play one slice at once (version 1), before anyone has seen the
-    # table; a table of bots alone plays on as it is read or streamed.
-    advanced = autoplay.advance(record)
-    return Opened(record, advanced.version, advanced.state, advanced.events, keys, invitations)
+    return Opened(record, 0, state, [], keys, invitations)
 
 
 def contributions(record: TableRecord) -> list[str | None]:
@@ -180,7 +160,8 @@ def deal_seed(record: TableRecord) -> str:
     return records.derive_seed(seed, contributions(record))
 
 
-def _dealt(record: TableRecord) -> GameState:
+def dealt(record: TableRecord) -> GameState:
+    """The deal of the table's match, from its seed and the seats' contributions."""
     meta = of(record)
     assert meta.variant is not None and meta.players is not None
     return new_game(meta.variant, meta.players, seed=deal_seed(record),
@@ -191,27 +172,6 @@ def waiting_for(record: TableRecord) -> list[int]:
     """The human seats not claimed yet."""
     return [seat for seat, stored in enumerate(record.seats)
             if stored.bot is None and stored.key_hash is None]
-
-
-def start(record: TableRecord, after: TableRecord,
-          events: list[dict[str, Any]]) -> tuple[TableRecord, GameState, list[Any]]:
-    """Deal a waiting table, ``after`` its last change (its unclaimed seats then played by
-    bots), and let the bots move; the committed record, the state and the events
-    (``events`` first: what led to the deal)."""
-    seats = {seat: SeatRecord(of(after).level, None) for seat in waiting_for(after)}
-    after = changed(after, seats=seats,
-                    seat_changes={seat: {"invitation": None, "reserved": None}
-                                  for seat in seats})
-    state = _dealt(after)
-    after = stored(after, of(after).to(Phase.PLAYING, state))
-    moves: list[dict[str, Any]] = [{"type": "deal", "seed": state.seed}]
-    events = [*events, {"type": "table_started", "seed_sha256": record.seed_sha256,
-                        "bots": sorted(seats)}]
-    played, bot_events = autoplay.play_due(record, after.seats, state, moves)
-    committed = commit_life(record, after, moves, played, events + bot_events)
-    if of(after).public:
-        store().unlist(record.table)
-    return committed, played, events + bot_events
 
 
 def match_moves(entries_moves: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:

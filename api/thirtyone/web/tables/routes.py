@@ -1,33 +1,20 @@
-"""The operations on a table: open it, read it, move at it."""
+"""The operations on a table: open it, read it, move at it (each change a command of
+:mod:`.commands`)."""
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
-from thirtyone.errors import MoveError
-from thirtyone.game import GameState
-from thirtyone.web import metrics
-from thirtyone.web.problems import Problem
-from thirtyone.web.store import RequestRecord, StaleVersion, TableExists, TableRecord
+from thirtyone.web.store import TableRecord
 from thirtyone.web.tables import idempotency, scheduler
 from thirtyone.web.tables.answers import table_answer
-from thirtyone.web.tables.autoplay import advance, is_due, play_due
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.clocks import enforce
-from thirtyone.web.tables.ledger import commit, digest_of, load_table, table_state
-from thirtyone.web.tables.life import TableSpec, life_meta, open_table
-from thirtyone.web.tables.playing import play
+from thirtyone.web.tables.commands import Done, Move, Open, execute
+from thirtyone.web.tables.ledger import load_table, table_state
 from thirtyone.web.tables.presence import touch
-from thirtyone.web.tables.problems import (
-    key_required,
-    seat_played_by_bot,
-    stale_version,
-    table_waiting,
-)
 from thirtyone.web.tables.schemas import (
     NewTableResultSchema,
     NewTableSchema,
@@ -35,8 +22,7 @@ from thirtyone.web.tables.schemas import (
     TableSchema,
     TableUpdateSchema,
 )
-from thirtyone.web.tables.seats import address_digest, bearer_key, check_name, seat_of
-from thirtyone.web.tables.table import Phase, of
+from thirtyone.web.tables.seats import bearer_key, seat_of
 
 IDEMPOTENCY_KEY = {
     "in": "header", "name": idempotency.HEADER, "required": False,
@@ -78,76 +64,22 @@ class Tables(MethodView):
         """Open a table: your own seat's key, one invitation per other human seat, bots in
         the others, and the SHA-256 of the server's seed. With other human seats it waits
         (phase `waiting`, no card dealt) until they are claimed or you start it."""
-        key = idempotency.request_key()
-        record = idempotency.opened(key, body) if key is not None else None
-        if record is not None and key is not None:
-            return self._again(record, key), 201, _location(record)
-        check_name(body["name"])
-        table = idempotency.table_id(key) if key is not None else secrets.token_urlsafe(12)
-        bots = {int(seat): level for seat, level in body["bots"].items()}
-        humans = body["players"] - len(bots)
-        spec = TableSpec(
-            variant=body["variant"], players=body["players"], options=body["options"] or {},
-            bots=bots, creator=body["seat"], name=body["name"], entropy=body["entropy"],
-            public=body["public"], turn_seconds=body["turn_seconds"], level=body["level"],
-            hints=body["hints"] == "on" if body["hints"] is not None else humans < 2,
-            table=table,
-            seat_key=None if key is None else lambda seat: idempotency.seat_key(key, seat),
-            invitation=None if key is None else lambda seat: idempotency.invitation(key, seat),
-            request=None if key is None else {"body": idempotency.body_digest(body)},
-            address=address_digest(table) if body["public"] else None,
-            lister=address_digest() if body["public"] else None,
-        )
-
-        try:
-            with metrics.bot_cpu():
-                opened = open_table(spec)
-        except TableExists:
-            # The same creation, retried while the first one was being made.
-            again = idempotency.opened(key, body) if key is not None else None
-            if again is None or key is None:
-                raise
-            return self._again(again, key), 201, _location(again)
-        record = opened.record
-        touch(record, of(record).creator)
-        answer = _opened(record, opened.version, opened.state, opened.events, opened.keys,
-                         opened.invitations)
-        return answer, 201, _location(record)
-
-    @staticmethod
-    def _again(record: TableRecord, key: str) -> Response:
-        """The answer of the creation with idempotency key ``key`` that opened ``record``:
-        version 0, or 1 when bots were to move first (played now if that request stopped
-        before they did)."""
-        meta = of(record)
-        creator = meta.creator
-        keys = {} if creator is None else {creator: idempotency.seat_key(key, creator)}
-        invitations = {seat: idempotency.invitation(key, seat)
-                       for seat, kept in enumerate(meta.seats) if kept.invitation is not None}
-        dealt, _ = idempotency.original(record, 0)
-        version = 1 if meta.phase != Phase.WAITING and is_due(record.seats, dealt) else 0
-        if version > record.version:
-            advanced = advance(record)
-            return _opened(record, advanced.version, advanced.state, advanced.events, keys,
-                           invitations)
-        played, events = idempotency.original(record, version)
-        answer = _opened(record, version, played, events, keys, invitations)
-        answer.headers[idempotency.REPLAYED] = "true"
-        return answer
+        done = Open(body).execute()
+        answer = table_answer(done.record, done.version, done.state, None, done.events)
+        for seat in answer["seats"]:
+            seat["key"] = done.keys.get(seat["seat"])
+            seat["invitation"] = done.invitations.get(seat["seat"])
+        return _replayed(jsonify(answer), done), 201, _location(done.record)
 
 
 def _location(record: TableRecord) -> dict[str, str]:
     return {"Location": url_for("tables.Table", table=record.table)}
 
 
-def _opened(record: TableRecord, version: int, state: GameState, events: list[Any],
-            keys: dict[int, str], invitations: dict[int, str]) -> Response:
-    """A new table as its creator sees it: its own key, and the other seats' invitations."""
-    answer = table_answer(record, version, state, None, events)
-    for seat in answer["seats"]:
-        seat["key"] = keys.get(seat["seat"])
-        seat["invitation"] = invitations.get(seat["seat"])
-    return jsonify(answer)
+def _replayed(answer: Response, done: Done) -> Response:
+    if done.replayed:
+        answer.headers[idempotency.REPLAYED] = "true"
+    return answer
 
 
 @blp.route("/<table>")
@@ -189,60 +121,6 @@ class TableMoves(MethodView):
         """Move for your seat; the bots answer at once (for a slice of work: strong bots at a
         long table go on after the answer, as its stream shows). The next version, what
         happened and what your seat now sees."""
-        record = load_table(table)
-        key = bearer_key()
-        if key is None:
-            raise key_required()
-        seat = seat_of(record, key)
-        request_key = idempotency.request_key()
-        if request_key is not None:
-            done = idempotency.committed(record, request_key, body, seat)
-            if done is not None:
-                return _original(record, done.version, seat)
-        touch(record, seat)
-        record = enforce(record)
-        if body["version"] != record.version:
-            raise stale_version(record.version)
-        if of(record).phase == Phase.WAITING:
-            raise table_waiting()
-        assert seat is not None  # a key was shown, and it opened a seat
-        if record.seats[seat].bot is not None:
-            raise seat_played_by_bot(seat)
-        state = table_state(record)
-        moves: list[dict[str, Any]] = []
-        try:
-            moved, events = play(state, {**body["move"], "seat": seat}, moves)
-        except MoveError as error:
-            # The seat is the key's: the request names no seat.
-            raise Problem.from_engine(error, status=409, fields={"seat": None},
-                                      prefix="move.") from None
-        with metrics.bot_cpu():
-            moved, bot_events = play_due(record, record.seats, moved, moves)
-        request = None if request_key is None else (
-            request_key, RequestRecord(record.version + 1, idempotency.body_digest(body, seat),
-                                       seat))
-        # At a clocked table the player moved in time: the count of missed turns starts again
-        # (and the next turn's clock with this commit).
-        clock = life_meta(record, seat_changes={seat: {"missed": 0}}) \
-            if of(record).clocked else None
-        try:
-            version = commit(record, record.version, moves, moved, events + bot_events, request,
-                             meta=clock)
-        except StaleVersion:
-            # The same request, retried while the first one was being committed.
-            done = None if request_key is None else idempotency.committed(
-                record, request_key, body, seat)
-            if done is None:
-                raise
-            return _original(record, done.version, seat)
-        return jsonify(table_answer(clock or record, version, moved, seat, events + bot_events,
-                                    digest_of(record.table, version)))
-
-
-def _original(record: TableRecord, version: int, seat: int | None) -> Response:
-    """The answer a move committed at ``version`` got, for its retry."""
-    record = load_table(record.table)
-    state, events, digest = idempotency.original_entry(record, version)
-    answer = jsonify(table_answer(record, version, state, seat, events, digest))
-    answer.headers[idempotency.REPLAYED] = "true"
-    return answer
+        done = execute(Move(table, body))
+        return _replayed(jsonify(table_answer(done.record, done.version, done.state, done.seat,
+                                              done.events, done.digest)), done)

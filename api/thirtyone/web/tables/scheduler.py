@@ -9,7 +9,7 @@ its seats and clock, no engine work), and each worker's scheduler, one backgroun
   the next version by compare-and-set like any move, and the table noticed again, so a
   table of bots alone plays on to its end while nobody watches;
 - a turn clock: a timer at the deadline, then the autopilot's move
-  (:func:`~thirtyone.web.tables.clocks.enforce`).
+  (:class:`~thirtyone.web.tables.commands.Autopilot`).
 
 Each job answers the exact decision it was made for: the pool keys a bot's thinking by the
 table, its epoch, its version and the moves played since, and the commit is refused if the
@@ -40,6 +40,7 @@ from thirtyone.game import GameState
 from thirtyone.web import compute, draining
 from thirtyone.web.store import StoreUnavailable, TableNotFound, TableRecord
 from thirtyone.web.tables import autoplay, clocks, playing
+from thirtyone.web.tables.commands import Advance, Autopilot, execute
 from thirtyone.web.tables.ledger import AFTER_COMMIT, load_table, table_state
 from thirtyone.web.tables.table import Phase, of
 
@@ -220,10 +221,11 @@ def play(table: str, version: int | None = None) -> None:
         return  # it moved on: whoever moved it has it scheduled
     state = table_state(record)
     if clocks.due(record, state, clocks.now()):
-        moved = clocks.enforce(record).version != record.version
+        moved = execute(Autopilot(table), record).version != record.version
     elif autoplay.is_due(record.seats, state) and of(record).phase != Phase.WAITING:
-        moved = autoplay.advance(record, SLICE_CPU_SECONDS,
-                                 pause=None if _inline() else _yield).version != record.version
+        pause = None if _inline() else _yield
+        moved = execute(Advance(table, SLICE_CPU_SECONDS, pause), record).version \
+            != record.version
     else:
         return
     if not moved and not _inline():
