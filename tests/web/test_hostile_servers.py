@@ -171,9 +171,11 @@ def test_a_bots_only_match_of_strong_bots_answers_at_once_and_plays_on_while_wat
         # the compute pool.
         versions = [answer["version"] for answer in watched]
         assert len(versions) > 5 and versions == sorted(versions)
-        # A short match of strong bots reaches its end while a stream watches it.
+        # A short match of strong bots (two rounds at most: one life, no free ride) reaches
+        # its end while a stream watches it.
         status, short, _ = server.request(
-            "POST", "/v1/tables", {"variant": "scat", "players": 3, "options": {"lives": 1},
+            "POST", "/v1/tables", {"variant": "scat", "players": 3,
+                                   "options": {"lives": 1, "free_ride": False},
                                    "bots": {"0": "strong", "1": "strong", "2": "strong"}})
         assert status == 201
         answers = _stream(server, short["table"], calibrated(180))
