@@ -57,7 +57,7 @@ from thirtyone.web.games import MoveSchema
 from thirtyone.web.hot import HotPath
 from thirtyone.web.jsonio import JSONProvider
 from thirtyone.web.sealing import Sealer
-from thirtyone.web.security import BodyLimit, SecurityHeaders, WSGIApp
+from thirtyone.web.security import BodyLimit, SecurityHeaders, wrap
 from thirtyone.web.site import serve_site
 from thirtyone.web.validation import HAND_DOC, Points
 
@@ -203,27 +203,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     if app.config["THIRTYONE_HOT_PATH"]:
         # Innermost: the layers below see its requests as they see Flask's.
-        _wrap(app, lambda inner: HotPath(app, inner))
-    _wrap(app, lambda inner: BodyLimit(inner, lambda: app.config["MAX_CONTENT_LENGTH"]))
+        wrap(app, lambda inner: HotPath(app, inner))
+    wrap(app, lambda inner: BodyLimit(inner, lambda: app.config["MAX_CONTENT_LENGTH"]))
     connections.init_app(app)
     site_dir = app.config["SITE_DIR"]
     if site_dir and Path(site_dir).is_dir():
         # The rules site is static: its files answer before Flask routes anything else.
-        _wrap(app, lambda inner: serve_site(app, inner, Path(site_dir)))
+        wrap(app, lambda inner: serve_site(app, inner, Path(site_dir)))
     else:
         site_dir = None
         app.add_url_rule("/", "home", lambda: redirect("/docs"))
     # Outermost, so that the site's files and every error carry the headers too.
-    _wrap(app, lambda inner: SecurityHeaders(inner, site_dir))
+    wrap(app, lambda inner: SecurityHeaders(inner, site_dir))
     return app
-
-
-def _wrap(app: Flask, layer: Callable[[WSGIApp], WSGIApp]) -> None:
-    """Put ``layer`` around the app's WSGI callable: Flask's documented way to add middleware
-    (``app.wsgi_app = Middleware(app.wsgi_app)``), which mypy reads as replacing a method and
-    no annotation of a subclass can type (tried: a callable or a protocol attribute): the one
-    place that says so."""
-    app.wsgi_app = layer(app.wsgi_app)  # type: ignore[method-assign,assignment]
 
 
 def schema_name(schema: Any) -> str | None:

@@ -315,7 +315,7 @@ class RedisStore(TableStore):
         if url.startswith("redis+cluster://"):
             parts = urlsplit(url)
             self._cluster = redis.cluster.RedisCluster(
-                startup_nodes=[redis.cluster.ClusterNode(host, port)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                startup_nodes=[redis.cluster.ClusterNode(host, port)
                                for host, port in _nodes(parts.netloc)],
                 # A full pool waits for a connection (redis-py allows 20 s) rather than fail.
                 connection_pool_class=redis.BlockingConnectionPool, max_connections=64,
@@ -347,7 +347,7 @@ class RedisStore(TableStore):
         map) for that one request."""
         if self._cluster is None:
             return self._client
-        node = self._cluster.get_node_from_key(_table_key(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        node = self._cluster.get_node_from_key(_table_key(table))
         return self._cluster.get_redis_connection(node)
 
     def _script(self, client: Any) -> tuple[Any, Any, Any, Any]:
@@ -585,7 +585,7 @@ class RedisStore(TableStore):
             return super().check()
         # Every primary on its own: a probe of one random node missed a dead shard.
         try:
-            primaries = self._cluster.get_primaries()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+            primaries = self._cluster.get_primaries()
         except _UNAVAILABLE as error:
             self._refresh(error)
             return {"cluster": False}
@@ -602,7 +602,7 @@ class RedisStore(TableStore):
         """The node that publishes ``table``'s channel, and a client for it."""
         if self._cluster is None:
             return "", self._client
-        node = self._cluster.get_node_from_key(_channel(table))  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        node = self._cluster.get_node_from_key(_channel(table))
         return node.name, self._cluster.get_redis_connection(node)
 
     def _watch(self) -> None:
