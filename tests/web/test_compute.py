@@ -8,16 +8,13 @@ import time
 
 import pytest
 from tests.conftest import calibrated
+from tests.pool_jobs import logged
 
 from thirtyone.web import metrics
 from thirtyone.web.compute import ComputePool, NotReady
 
-
-def _logged(path: str, seconds: float) -> int:
-    with open(path, "a") as log:
-        log.write("started\n")
-    time.sleep(seconds)
-    return os.getpid()
+WAIT = calibrated(60)
+"""How long a test waits for a job: the pool runs at the lowest CPU priority."""
 
 
 def test_a_job_runs_in_another_process_and_one_not_ready_is_kept_for_the_next_request(
@@ -27,9 +24,9 @@ def test_a_job_runs_in_another_process_and_one_not_ready_is_kept_for_the_next_re
     try:
         assert pool.run(os.getpid) != os.getpid()
         with pytest.raises(NotReady):
-            pool.result("job", 0.0, _logged, log, 0.5)
+            pool.result("job", 0.0, logged, log, 0.5)
         # Asked again, the same job answers: it is not started twice.
-        assert pool.result("job", 30.0, _logged, log, 0.5) != os.getpid()
+        assert pool.result("job", WAIT, logged, log, 0.5) != os.getpid()
         with open(log) as jobs:
             assert jobs.read() == "started\n"
     finally:
@@ -49,14 +46,14 @@ def test_jobs_of_a_table_that_moved_on_are_cancelled_unless_started(tmp_path):
         keys[1] = job_key("bot", ("other", "e", 3, "d"), 1)
         for key in keys:
             with pytest.raises(NotReady):
-                pool.result(key, 0.0, _logged, log, 0.0)
+                pool.result(key, 0.0, logged, log, 0.0)
         # Table t is at version 5 now: its jobs at 3 and 4 are asked for by nobody.
         cancelled = pool.cancel(stale_jobs("t", 5))
         assert cancelled >= 1
         # The other table's job and t's job at 5 still answer; no cancelled job ever ran.
-        assert pool.result(keys[1], 30.0, _logged, log, 0.0) != os.getpid()
-        assert pool.result(keys[3], 30.0, _logged, log, 0.0) != os.getpid()
-        pool.result("blocker", 30.0, time.sleep, 1.0)
+        assert pool.result(keys[1], WAIT, logged, log, 0.0) != os.getpid()
+        assert pool.result(keys[3], WAIT, logged, log, 0.0) != os.getpid()
+        pool.result("blocker", WAIT, time.sleep, 1.0)
         with open(log) as jobs:
             assert jobs.read().count("started") == len(keys) - cancelled
         assert pool.cancel(stale_jobs("t", 6)) == 0  # nothing pending is left of t
@@ -83,7 +80,7 @@ def test_the_pool_counts_its_jobs_room_and_wait():
         assert _value("thirtyone_pool_jobs") >= 1
         assert _value("thirtyone_pool_slots") == slots + 4
         assert pool.run(os.getpid) != os.getpid()
-        pool.result("slow", 30.0, time.sleep, 1.0)
+        pool.result("slow", WAIT, time.sleep, 1.0)
         deadline = time.monotonic() + calibrated(30)
         while _value("thirtyone_pool_jobs") and time.monotonic() < deadline:
             time.sleep(0.05)  # the done callbacks run on the pool's own thread
@@ -116,7 +113,7 @@ def test_one_address_takes_one_advice_slot_and_live_work_is_never_refused(tmp_pa
 
     def review_from(client: str) -> None:
         try:
-            answers.append(pool.run(_logged, log, 1.0, client=client))
+            answers.append(pool.run(logged, log, 1.0, client=client))
         except Problem as problem:
             answers.append(problem.code)
 
