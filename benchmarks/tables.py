@@ -381,6 +381,10 @@ def healthz_with_half_open(server, seconds):
     return quiet, loaded
 
 
+NOT_PERSISTED = ("--save", "", "--appendonly", "no")
+"""A redis-server's options that keep nothing on disk (a benchmark's store)."""
+
+
 def redis_node(folder, port, *extra):
     """A redis-server of ours (stopped by the caller), on deploy/'s cluster node settings when
     ``extra`` says ``cluster``."""
@@ -636,10 +640,7 @@ def idle_benchmarks(count):
     """Exit status of the idle streams' runs (see the module's doc)."""
     folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
     redis_port = free_port()
-    redis_process = subprocess.Popen(
-        ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
-    wait_port(redis_port)
+    redis_process = redis_node(folder, redis_port, *NOT_PERSISTED)
     checks = []
     target = TARGETS["idle_core_percent"] * count / 1000
     try:
@@ -669,10 +670,7 @@ def main():
                    else None)
         folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
         port = free_port()
-        process = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
-        wait_port(port)
+        process = redis_node(folder, port, *NOT_PERSISTED)
         checks = []
 
         def check(name, ok, figure):
@@ -699,10 +697,7 @@ def main():
         sys.exit("wrk and redis-server are needed: apt-get install wrk redis-server")
     folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
     redis_port = free_port()
-    redis_process = subprocess.Popen(
-        ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
-    wait_port(redis_port)
+    redis_process = redis_node(folder, redis_port, *NOT_PERSISTED)
     started = []
     try:
         sqlite = Server(f"sqlite:///{folder}/tables.sqlite3", folder)
