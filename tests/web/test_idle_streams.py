@@ -17,7 +17,7 @@ from tests.conftest import calibrated
 
 from thirtyone.web.store import TableStore
 
-from .test_tables import bearer, make_app, open_table, store_url  # noqa: F401
+from .test_tables import bearer, hold_tab, make_app, open_table, store_url  # noqa: F401
 
 STREAMS_PER_TABLE = 2
 TABLES = 4
@@ -116,12 +116,7 @@ def test_a_seat_gone_costs_the_streams_told_no_store_call(store_url, where):  # 
     told: list[bytes] = []
 
     def their_tab() -> None:
-        stream = other.get(f"/v1/tables/{table}/events", headers=bearer(keys[1]),
-                           buffered=False)
-        next(chunk for chunk in stream.response if b"data: " in chunk)
-        ready.set()
-        close.wait(30)
-        stream.close()
+        hold_tab(other, table, keys[1], ready, close, 30)
 
     def my_tab() -> None:
         stream = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]),

@@ -18,7 +18,16 @@ from thirtyone.game import GameState
 from thirtyone.web.store import TableRecord
 from thirtyone.web.tables import clocks, life
 
-from .test_tables import DEALS, QUICK, bearer, create_table, open_table, play_one, store_url  # noqa: F401
+from .test_tables import (  # noqa: F401
+    DEALS,
+    QUICK,
+    bearer,
+    create_table,
+    hold_tab,
+    open_table,
+    play_one,
+    store_url,
+)
 from .test_tables import make_app as _make_app
 
 
@@ -496,23 +505,12 @@ def test_a_closed_tab_is_pushed_as_gone_at_once(store_url):  # noqa: F811
     client = app.test_client()
     table, keys = _two_humans(client)
 
-    def first_data(stream) -> dict[str, Any]:
-        for chunk in stream.response:
-            if b"data: " in chunk:
-                return json.loads(chunk.split(b"data: ", 1)[1])
-        raise AssertionError("the stream ended")
-
     # Each stream is read (and closed) by one thread: a request's context is its thread's.
     opened, close = threading.Event(), threading.Event()
     pushed: queue.Queue[bytes | None] = queue.Queue()
 
     def their_tab() -> None:
-        theirs = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[1]),
-                            buffered=False)
-        first_data(theirs)
-        opened.set()
-        close.wait(30)
-        theirs.close()  # the second player's tab is closed
+        hold_tab(client, table, keys[1], opened, close, 30)  # then the tab is closed
 
     def my_tab() -> None:
         mine = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]),
@@ -557,12 +555,7 @@ def test_a_closed_tab_is_pushed_as_gone_within_seconds_in_another_process(
     pushed: queue.Queue[tuple[str | None, list[bool]] | None] = queue.Queue()
 
     def their_tab() -> None:
-        stream = theirs.get(f"/v1/tables/{table}/events", headers=bearer(keys[1]),
-                            buffered=False)
-        next(chunk for chunk in stream.response if b"data: " in chunk)
-        opened.set()
-        close.wait(60)
-        stream.close()
+        hold_tab(theirs, table, keys[1], opened, close, 60)
 
     def my_tab() -> None:
         stream = mine.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]),

@@ -78,6 +78,18 @@ def open_table(client, **body: Any) -> dict[str, Any]:
     return {**answer, "keys": keys, "invitations": invitations}
 
 
+def hold_tab(client, table: str, key: str, opened: threading.Event, close: threading.Event,
+             seconds: float) -> None:
+    """A player's open tab, for a thread to run: the seat's stream opened, ``opened`` set once
+    its first message came, held until ``close`` is set (``seconds`` at most), then closed
+    (by the thread that opened it: a request's context is its thread's)."""
+    stream = client.get(f"/v1/tables/{table}/events", headers=bearer(key), buffered=False)
+    next(chunk for chunk in stream.response if b"data: " in chunk)
+    opened.set()
+    close.wait(seconds)
+    stream.close()
+
+
 def stored_state(app, table: str) -> GameState:
     return GameState.from_dict(app.extensions["thirtyone.tables"].load(table).state())
 
