@@ -22,19 +22,13 @@ from typing import Any
 import pytest
 from tests.conftest import calibrated
 
+from .test_tables import store_url  # noqa: F401
 from .test_tables_servers import QUICK, Server, Stream
 
 pytestmark = pytest.mark.slow  # a real gunicorn server
 
 ATTEMPTS = 24
 """Streams opened at most until the staying seat has one in each worker."""
-
-
-@pytest.fixture(params=["redis", "sqlite"])
-def store_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/tables.sqlite3"
-    return request.getfixturevalue("redis_url")
 
 
 class Told(Stream):
@@ -119,7 +113,7 @@ def _here(stream: Told, seat: int, until: float) -> None:
     raise AssertionError("no message showed the seat here in time")
 
 
-def test_a_closed_tab_is_told_away_within_seconds_in_every_worker(store_url, tmp_path):
+def test_a_closed_tab_is_told_away_within_seconds_in_every_worker(store_url, tmp_path):  # noqa: F811
     server = Server(store_url, tmp_path, workers=2)
     opened: list[Told] = []
     try:
