@@ -26,11 +26,12 @@ afresh. Every field is public: :func:`~thirtyone.game.view` shows it to everyone
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from thirtyone.cards import Card, CardCode
+from thirtyone.cards import DECKS, Card, CardCode
 
 
 class PublicData(TypedDict):
@@ -144,7 +145,7 @@ def read_public(data: Any, state: Any) -> Public:
     ``state``, or ``None`` when it does not fit the state's cards (``ValueError``)."""
     if data is None:
         return NOTHING_KNOWN
-    by_code = {card.code: card for card in state.rules.deck_cards.cards}
+    by_code = _cards_of(state.rules.deck)
     if not isinstance(data, Mapping) or set(data) != set(PublicData.__annotations__):
         raise ValueError("fields")
     held, drawn = _read_seats(data, state, by_code)
@@ -156,6 +157,23 @@ def read_public(data: Any, state: Any) -> Public:
     if not (knocked_at is None or (type(knocked_at) is int and 0 <= knocked_at <= state.turns)):
         raise ValueError("knock")
     return Public(held, drawn, out, stock, ordered, knocked_at)
+
+
+@functools.cache
+def _cards_of(deck: str) -> dict[str, Card]:
+    """The cards of ``deck`` by code (a deck's cards never change)."""
+    return {card.code: card for card in DECKS[deck].cards}
+
+
+def read_sealed_public(data: Mapping[str, Any], card: Callable[[str], Card]) -> Public:
+    """The :class:`Public` that ``data`` describes, its cards looked up by ``card``, read
+    without :func:`read_public`'s checks: for a state the server wrote and sealed itself
+    (:func:`thirtyone.game.checks.read_sealed_state`), never for data from outside."""
+    stock = data["stock"]
+    return Public(tuple([tuple(map(card, cards)) for cards in data["held"]]),
+                  tuple(data["drawn"]), tuple(map(card, data["out"])),
+                  None if stock is None else tuple(map(card, stock)), data["stock_ordered"],
+                  data["knocked_at"])
 
 
 def _read_cards(codes: Any, by_code: Mapping[str, Card]) -> tuple[Card, ...]:
