@@ -248,6 +248,8 @@ def test_the_hot_path_follows_its_request_schemas(monkeypatch):
     type("Matched", (hands.ScoreRequestSchema,), {
         "variant": ma.fields.String(validate=ma.validate.Regexp("^[a-z]+$"))}),
     type("Mailed", (hands.ScoreRequestSchema,), {"variant": ma.fields.Email()}),
+    type("Nested", (hands.ScoreRequestSchema,), {
+        "hand": ma.fields.List(ma.fields.List(ma.fields.String()))}),
     type("Prepared", (hands.ScoreRequestSchema,), {
         "lowered": ma.pre_load(lambda self, data, **kwargs: data)}),
     type("Checked", (hands.ScoreRequestSchema,), {

@@ -103,8 +103,9 @@ class Shape:
         missing = set(schema.load_fields) - set(fields)
         if any(schema.load_fields[name].required for name in missing):
             raise TypeError(f"{type(schema).__name__}: a field it requires is left out")
-        self.defaults = {name: field.load_default for name, field in fields.items()
-                         if field.load_default is not ma.missing}
+        self.defaults = tuple((name, field.load_default, callable(field.load_default))
+                              for name, field in fields.items()
+                              if field.load_default is not ma.missing)
         self.names = frozenset(fields)
         self.validators: list[Callable[..., Any]] = []
         self.processors: list[Callable[..., Any]] = []
@@ -125,8 +126,10 @@ class Shape:
         if type(value) is not dict or not value.keys() <= self.names \
                 or not self.required <= value.keys():
             return None
-        data = {name: default() if callable(default) else default
-                for name, default in self.defaults.items() if name not in value}
+        data: dict[str, Any] = {}
+        for name, default, made in self.defaults:
+            if name not in value:
+                data[name] = default() if made else default
         readers = self.readers
         for name, item in value.items():
             read = readers[name](item)
@@ -163,19 +166,20 @@ def _reader(field: ma.fields.Field[Any], nested: Reader | None = None) -> Reader
             and field.key_field is None and field.value_field is None:
         def read(value: Any) -> Any:
             return value if type(value) is dict else _DECLINED
-    elif isinstance(field, ma.fields.List) and kind is ma.fields.List:
-        inner = _reader(field.inner)
+    elif isinstance(field, ma.fields.List) and kind is ma.fields.List \
+            and type(field.inner) in _PLAIN_TYPES and not field.inner.validators \
+            and not field.inner.allow_none:
+        # A list of plain values (a hand's cards) loads as a list of the same values.
+        item_type = _PLAIN_TYPES[type(field.inner)]
+        _reader(field.inner)  # a renamed or otherwise unreadable item field refuses here
 
         def read(value: Any) -> Any:
             if type(value) is not list:
                 return _DECLINED
-            items = []
             for item in value:
-                loaded = inner(item)
-                if loaded is _DECLINED:
+                if type(item) is not item_type:
                     return _DECLINED
-                items.append(loaded)
-            return items
+            return value
     elif kind is ma.fields.Nested and nested is not None:
         read = nested
     else:
