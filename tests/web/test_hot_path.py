@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from typing import Any
 from urllib.parse import quote
 
@@ -14,10 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from prometheus_client import REGISTRY
 
+from thirtyone.game import GameState, legal_moves, new_game
+from thirtyone.rules import PRESETS
 from thirtyone.web import create_app, games, hands
-from thirtyone.web.hot import Shape
+from thirtyone.web.hot import Dump, Shape
+from thirtyone.web.jsonio import dumps
 from thirtyone.web.sealing import Sealer
 from thirtyone.web.validation import between, one_of
+from thirtyone.words import NULL
 
 SECRET = "hot path secret"
 ORIGIN = "https://cards.example"
@@ -311,3 +316,43 @@ def test_what_the_hot_path_takes_its_schemas_load_alike(score, played):
             taken = None
         if taken is not None:
             assert schema.load(value) == taken
+
+
+def test_a_move_is_dumped_as_its_response_schema_dumps_it():
+    # Along a random match of every preset (open mode, every seat's answer), and for answers
+    # that are not plain (a bool for an integer, a list holding no object, a field left out),
+    # which go through the schema itself); compared as JSON, where True is not 1.
+    schema, dump = games.MoveResultSchema(), Dump(games.MoveResultSchema())
+    sealer = Sealer(SECRET)
+    for variant in PRESETS:
+        state = new_game(variant, PRESETS[variant].players[0], seed="dump", dealer=0)
+        rng = random.Random(variant)
+        for _ in range(25):
+            if state.is_over:
+                break
+            chosen = rng.choice(legal_moves(state))
+            seat = state.to_move if state.to_move is not None else 0
+            answer = games.play({"token": None, "state": state.to_dict(), "seat": seat,
+                                 "seat_key": None, "move": chosen}, sealer, NULL)
+            assert dumps(dump(answer)) == dumps(schema.dump(answer))
+            state = GameState.from_dict(answer["state"])
+    answer = games.play({"token": None, "state": new_game("scat", 2, seed=1).to_dict(),
+                         "seat": None, "seat_key": None, "move": {"type": "knock"}}, sealer, NULL)
+    for odd in ({"to_move": True}, {"is_over": 1}, {"legal_moves": [None]},
+                {"view": None, "events": None}, {"seat": "0"}):
+        assert dumps(dump({**answer, **odd})) == dumps(schema.dump({**answer, **odd}))
+    del answer["state"]
+    assert dumps(dump(answer)) == dumps(schema.dump(answer))
+
+
+@pytest.mark.parametrize("schema", [
+    type("Renamed", (games.MoveResultSchema,), {"token": ma.fields.String(data_key="t")}),
+    type("Defaulted", (games.MoveResultSchema,), {"seat": ma.fields.Integer(dump_default=0)}),
+    type("Listed", (games.MoveResultSchema,), {"events": ma.fields.List(ma.fields.String())}),
+    type("Keyed", (games.MoveResultSchema,), {"items": ma.fields.Dict()}),
+    type("Hooked", (games.MoveResultSchema,), {
+        "stamped": ma.post_dump(lambda self, data, **kwargs: data)}),
+])
+def test_an_answer_the_hot_path_cannot_dump_exactly_stops_the_app(schema):
+    with pytest.raises(TypeError):
+        Dump(schema())
