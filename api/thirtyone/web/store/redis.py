@@ -93,48 +93,40 @@ _LINEAGE = "string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)
 # {-1} when the table is gone, {0, current} when it is at another version or digest, {3,
 # current} when the table was last written in another lineage of the node's data: only the
 # entry that moves it onto a new epoch (a new epoch in ARGV[12]) is committed then.
-# Each redis.call costs a script 2-3 us in Redis 7.0 (more than most commands' own work), so
-# the hash is read once (its snapshot's state with it: a compacted table has none) and
-# written once.
 _COMMIT = """
-local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version', 'lineage',
-                           'snap_state')
+local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version', 'lineage')
 if not current[1] then return {-1} end
 if current[1] ~= ARGV[1] or current[2] ~= ARGV[2] then
   if current[1] == ARGV[3] and current[2] == ARGV[4] then return {2} end
   return {0, tonumber(current[1])}
 end
-local fields = {'version', ARGV[3], 'digest', ARGV[4], 'state', ARGV[5]}
 local lineage = """ + _LINEAGE + """
 if current[4] ~= lineage then
   if ARGV[12] == '' then return {3, tonumber(current[1])} end
-  table.insert(fields, 'lineage'); table.insert(fields, lineage)
+  redis.call('HSET', KEYS[1], 'lineage', lineage)
 end
-if ARGV[12] ~= '' then table.insert(fields, 'epoch'); table.insert(fields, ARGV[12]) end
-if ARGV[13] ~= '' then table.insert(fields, 'meta'); table.insert(fields, ARGV[13]) end
-if ARGV[10] ~= '' then
-  table.insert(fields, 'req:' .. ARGV[10]); table.insert(fields, ARGV[11])
-end
+redis.call('HSET', KEYS[1], 'version', ARGV[3], 'digest', ARGV[4], 'state', ARGV[5])
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'epoch', ARGV[12]) end
+if ARGV[13] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[13]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'req:' .. ARGV[10], ARGV[11]) end
 redis.call('XADD', KEYS[2], ARGV[3] .. '-0', 'entry', ARGV[6])
 -- A compacted table (its match archived: no snapshot of its own) keeps its short time to
 -- live and no moves.
 local ttl = ARGV[7]
-local finished = not current[5]
+local finished = redis.call('HEXISTS', KEYS[1], 'snap_state') == 0
 if finished then
   ttl = math.max(redis.call('TTL', KEYS[1]), 1)
 else
   -- A new epoch: what the archive holds from this version on is the lost timeline's.
   if ARGV[12] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[3], '+inf') end
   redis.call('ZADD', KEYS[4], ARGV[3], ARGV[14])
-  if tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
-    for _, field in ipairs({'prev_version', current[3], 'prev_state', current[5],
-                            'snap_version', ARGV[3], 'snap_state', ARGV[5]}) do
-      table.insert(fields, field)
-    end
-    redis.call('XTRIM', KEYS[2], 'MINID', (tonumber(current[3]) + 1) .. '-0')
-  end
 end
-redis.call('HSET', KEYS[1], unpack(fields))
+if not finished and tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
+  local snap = redis.call('HMGET', KEYS[1], 'snap_version', 'snap_state')
+  redis.call('HSET', KEYS[1], 'prev_version', snap[1], 'prev_state', snap[2],
+             'snap_version', ARGV[3], 'snap_state', ARGV[5])
+  redis.call('XTRIM', KEYS[2], 'MINID', (tonumber(snap[1]) + 1) .. '-0')
+end
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
 redis.call('EXPIRE', KEYS[4], ttl)
