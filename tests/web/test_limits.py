@@ -110,7 +110,7 @@ def test_a_limited_request_costs_one_redis_round_trip_per_limit(tmp_path, redis_
     opening of a table (two limits) two. It was three per limit: the hit, then a GET and a
     TTL for the headers."""
     app = limited_app(tmp_path, THIRTYONE_STORE=redis_url, THIRTYONE_LIMIT_MOVES="2/minute",
-                      THIRTYONE_LIMIT_TABLES="5/minute")
+                      THIRTYONE_LIMIT_TABLES="5/minute", THIRTYONE_LIMIT_READS="50/minute")
     client = app.test_client()
     address = client.environ_base["REMOTE_ADDR"] = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
     # A first request of this process loads the limiter's script into Redis (once).
@@ -135,7 +135,7 @@ def test_a_limited_request_costs_one_redis_round_trip_per_limit(tmp_path, redis_
     assert [answers[name].status_code for name in answers] == [200, 200, 200, 429, 201]
     limits = {name: (answer.headers["RateLimit-Limit"], answer.headers["RateLimit-Remaining"])
               for name, answer in answers.items()}
-    assert limits == {"read": ("600", "599"), "move": ("2", "1"), "second": ("2", "0"),
+    assert limits == {"read": ("50", "49"), "move": ("2", "1"), "second": ("2", "0"),
                       "refused": ("2", "0"), "opened": ("5", "3")}
     for answer in answers.values():
         assert 0 < int(answer.headers["RateLimit-Reset"]) <= 61
