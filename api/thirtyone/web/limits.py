@@ -28,8 +28,9 @@ number, 0 by default) it is the address they put in ``X-Forwarded-For``, through
 ProxyFix (never trusted otherwise: any client could name any address there).
 
 The counts live in the table store's Redis when ``THIRTYONE_STORE`` is one (so instances
-share them), else in each worker's memory (each worker then counts on its own), and in
-memory while Redis does not answer. Past a limit the answer is 429 ``rate_limited``
+share them; one round trip per limit a request meets, see :class:`WindowedRedisStorage`),
+else in each worker's memory (each worker then counts on its own), and in memory while Redis
+does not answer. Past a limit the answer is 429 ``rate_limited``
 (problem+json) with ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
 ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF draft names them.
 An app made for tests (``TESTING``) counts nothing unless it sets ``RATELIMIT_ENABLED``.
