@@ -21,7 +21,7 @@ Card places, all tuples of :class:`~thirtyone.cards.Card`:
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any, ClassVar, NotRequired, TypedDict, cast
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from thirtyone.cards import Card, CardCode
 from thirtyone.game.moves import Move
@@ -273,8 +273,7 @@ class GameState:
             "pot": self.pot,
             "result": copy(self.result),
             "winners": list(self.winners),
-            # The entries are the moves as apply_move recorded them.
-            "history": cast("list[Move]", list(self.history)) if shared
+            "history": list(share(self.history)) if shared
             else [thaw(entry) for entry in self.history],
         }
         if not self.public.is_empty:

@@ -14,7 +14,7 @@ once the match is over, so anyone can then check the deals.
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+from typing import TypedDict
 
 from thirtyone.cards import CardCode
 from thirtyone.errors import N_, StateError
@@ -22,7 +22,7 @@ from thirtyone.game.families import flow_of
 from thirtyone.game.family import FamilyFlow
 from thirtyone.game.moves import PlayedMove
 from thirtyone.game.public import PublicData
-from thirtyone.game.state import GameState, Phase, RoundResult, SeatData, thaw
+from thirtyone.game.state import GameState, Phase, RoundResult, SeatData, share, thaw
 from thirtyone.rules import RulesData
 
 
@@ -102,7 +102,7 @@ def view(state: GameState, seat: int | None, *, shared: bool = False) -> View:
         "result": thaw(state.result),
         "winners": list(state.winners),
         # Entries the engine wrote when the moves were played: each a PlayedMove.
-        "history": cast("list[PlayedMove]", list(state.history))
+        "history": list(share(state.history))
         if shared and type(flow).public_move is FamilyFlow.public_move
         else [flow.public_move(entry, seat, state.rules) for entry in state.history],
         "public": state.public.to_dict(state.players),
