@@ -29,10 +29,11 @@ ProxyFix (never trusted otherwise: any client could name any address there).
 
 The counts live in the table store's Redis, Redis Cluster or Sentinel's primary when
 ``THIRTYONE_STORE`` is one (so instances share them; one round trip per limit a request
-meets, see :class:`WindowedRedisStorage`), else in each worker's memory (each worker then counts on its own), and in memory while Redis
-does not answer. Past a limit the answer is 429 ``rate_limited``
-(problem+json) with ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
-``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF draft names them.
+meets, see :class:`WindowedRedisStorage`), else in each worker's memory (each worker then
+counts on its own), and in memory while Redis does not answer. Past a limit the answer is
+429 ``rate_limited`` (problem+json) with ``Retry-After``; every limited answer carries
+``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF
+draft names them.
 An app made for tests (``TESTING``) counts nothing unless it sets ``RATELIMIT_ENABLED``.
 
 Only the operations of :data:`LIMITED` pay for the limiter: Flask-Limiter's own hooks, which
