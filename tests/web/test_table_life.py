@@ -338,6 +338,30 @@ def test_a_rematch_keeps_seats_and_names_and_gives_each_player_a_new_key(client)
     assert twice.json["code"] == "seat_taken"
 
 
+def test_a_rematch_of_bots_to_move_first_answers_the_version_they_reached(client):
+    """A rematch whose bots move first (every other seat a bot) is played to the asker's
+    turn before the answer: the answer names that version, as a read of the table does,
+    never version 0 (the dealt table before the bots moved) with the state of version 1. A
+    version a client saw is never shown again with other content."""
+    reached = []
+    for _ in range(DEALS):
+        created = create_table(client, players=3, bots={"1": "greedy", "2": "greedy"})
+        table, mine = created["table"], bearer(created["seats"][0]["key"])
+        assert client.post(f"/v1/tables/{table}/leave", headers=mine).status_code == 200
+        while not client.get(f"/v1/tables/{table}").json["is_over"]:
+            pass  # the bots play the match out, the leaver's seat too
+        rematch = client.post(f"/v1/tables/{table}/rematch", headers=mine)
+        assert rematch.status_code == 201, rematch.json
+        read = client.get(f"/v1/tables/{rematch.json['table']}",
+                          headers=bearer(rematch.json["key"])).json
+        assert (rematch.json["version"], rematch.json["cursor"], rematch.json["view"]) == (
+            read["version"], read["cursor"], read["view"])
+        reached.append(read["version"])
+        if read["version"] > 0:
+            break
+    assert reached[-1] > 0, reached  # bots moved first (2 deals in 3): the case was tried
+
+
 def test_the_lobby_lists_public_waiting_tables_only_and_never_a_key(client):
     public = [create_table(client, players=3, public=True, name=f"P{index}")
               for index in range(3)]

@@ -674,8 +674,10 @@ def _open(spec: TableSpec) -> Opened:
     if of(opened.record).phase == Phase.WAITING:
         return opened
     advanced = execute(Advance(opened.record.table), opened.record)
-    return dataclasses.replace(opened, version=advanced.version, state=advanced.state,
-                               events=advanced.events)
+    # The record of the version the bots reached: an answer names the version of its record
+    # (a rematch's answer named version 0 with the state of version 1).
+    return dataclasses.replace(opened, record=advanced.record, version=advanced.version,
+                               state=advanced.state, events=advanced.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -742,7 +744,7 @@ class Open:
         version = 1 if meta.phase != Phase.WAITING and is_due(record.seats, first) else 0
         if version > record.version:
             advanced = execute(Advance(record.table), record)
-            return Done(record, advanced.version, advanced.state, advanced.events,
+            return Done(advanced.record, advanced.version, advanced.state, advanced.events,
                         keys=keys, invitations=invitations)
         played, events = idempotency.original(record, version)
         return Done(record, version, played, events, keys=keys, invitations=invitations,
