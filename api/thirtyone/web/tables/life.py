@@ -102,7 +102,7 @@ def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
 
 def open_table(spec: TableSpec) -> Opened:
     """Store a new table: dealt at once when no other human is to come, else waiting (the
-    bots to move first then play: :func:`~.commands.execute`, at version 1)."""
+    bots to move first then play: :func:`~.commit_path.execute`, at version 1)."""
     players = spec.players
     humans = [seat for seat in range(players) if seat not in spec.bots]
     creator = spec.creator if spec.creator is not None else (humans[0] if humans else None)

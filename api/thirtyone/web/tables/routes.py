@@ -12,7 +12,8 @@ from thirtyone.web.store import TableRecord
 from thirtyone.web.tables import idempotency, scheduler
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.commands import Done, Move, Open, execute
+from thirtyone.web.tables.commands import Move, Open
+from thirtyone.web.tables.commit_path import Done, execute
 from thirtyone.web.tables.ledger import load_table, table_state
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.schemas import (

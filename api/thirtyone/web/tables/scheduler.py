@@ -40,7 +40,8 @@ from thirtyone.game import GameState
 from thirtyone.web import compute, draining
 from thirtyone.web.store import StoreUnavailable, TableNotFound, TableRecord
 from thirtyone.web.tables import autoplay, clocks, playing
-from thirtyone.web.tables.commands import Advance, Autopilot, execute
+from thirtyone.web.tables.commands import Advance, Autopilot
+from thirtyone.web.tables.commit_path import execute
 from thirtyone.web.tables.ledger import AFTER_COMMIT, load_table, table_state
 from thirtyone.web.tables.table import Phase, of
 
