@@ -510,16 +510,33 @@ def test_a_public_table_seats_one_player_per_client_under_names_of_their_own(cli
         assert refused.json["errors"][0]["field"] == "name"
     opening = client.post("/v1/tables", json={"variant": "scat", "players": 2, "name": "YOU"})
     assert opening.json["code"] == "name_reserved"
-    # One address lists a few tables at most; an idle one without a clock leaves the lobby.
+    # One address lists a few tables at most: one more is refused when opened, and stores
+    # nothing; a private one, or a public one dealt at once (bots in the other seats), is
+    # not listed and opens. An idle one without a clock leaves the lobby, and makes room.
     # (A store shared with other tests may list their tables too: only this address's count.)
     mine = {table} | {create_table(client, players=3, public=True, name=f"T{index}")["table"]
-                      for index in range(lobby.PER_ADDRESS + 2)}
+                      for index in range(lobby.PER_ADDRESS - 1)}
     listed = [entry["table"] for entry in client.get("/v1/tables?limit=100").json["tables"]]
-    assert len(mine.intersection(listed)) == lobby.PER_ADDRESS
+    assert mine <= set(listed)
+    before = client.get("/v1/tables?limit=100").json["total"]
+    for language, words in (("en", "3 tables waiting"), ("ru", "уже 3"), ("it", "già 3")):
+        refused = client.post(f"/v1/tables?lang={language}", json={
+            "variant": "scat", "players": 2, "public": True, "name": "Over"})
+        assert refused.status_code == 409, refused.json
+        assert refused.headers["Content-Type"] == "application/problem+json"
+        assert refused.json["code"] == "too_many_listed_tables", refused.json
+        assert words in refused.json["detail"], (language, refused.json["detail"])
+        assert refused.json["errors"][0]["field"] == "public"
+    assert client.get("/v1/tables?limit=100").json["total"] == before
+    create_table(client, players=3, name="Private")
+    create_table(client, players=2, public=True, bots={"1": "greedy"})
     later = lobby.time.time() + lobby.IDLE_SECONDS + 1
     monkeypatch.setattr(lobby.time, "time", lambda: later)
     listed = [entry["table"] for entry in client.get("/v1/tables?limit=100").json["tables"]]
     assert not mine.intersection(listed)
+    fresh = create_table(client, players=3, public=True, name="Again")["table"]
+    assert fresh in [entry["table"] for entry in
+                     client.get("/v1/tables?limit=100").json["tables"]]
 
 
 def test_a_closed_tab_is_pushed_as_gone_at_once(store_url):  # noqa: F811

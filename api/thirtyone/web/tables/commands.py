@@ -25,7 +25,7 @@ from thirtyone.web import metrics
 from thirtyone.web.compute import NotReady
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import SeatRecord, TableExists, TableRecord
-from thirtyone.web.tables import clocks, idempotency
+from thirtyone.web.tables import clocks, idempotency, lobby
 from thirtyone.web.tables.autoplay import SLICE_CPU_SECONDS, advancing, is_due, play_due
 from thirtyone.web.tables.commit_path import (
     Actor,
@@ -475,9 +475,12 @@ class Open:
         if record is not None and request is not None:
             return self._again(record, request)
         check_name(body["name"])
+        spec = self._spec(request)
+        if spec.listed:
+            lobby.admit(spec.lister)
         try:
             with metrics.bot_cpu():
-                opened = _open(self._spec(request))
+                opened = _open(spec)
         except TableExists:
             # The same creation, retried while the first one was being made.
             again = idempotency.opened(request, body) if request is not None else None

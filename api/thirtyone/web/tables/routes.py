@@ -58,6 +58,10 @@ class Tables(MethodView):
     @blp.response(201, NewTableResultSchema, headers={"Location": {
         "description": "The new table's address (`GET` it to read the table).",
         "schema": {"type": "string", "format": "uri-reference"}}})
+    @blp.alt_response(409, response="CONFLICT",
+                      description="`too_many_listed_tables`: a public table waiting for "
+                      "players, from a client that has as many listed in the lobby as it may "
+                      "(open it private, or wait until one of them starts).")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
