@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, url_for
+from flask import Response, current_app, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.web.store import TableRecord
-from thirtyone.web.tables import idempotency, scheduler
+from thirtyone.web.tables import fanout, idempotency, scheduler
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.commands import Move, Open
@@ -106,7 +106,8 @@ class Table(MethodView):
         # A read plays nothing: the worker's scheduler plays what is due (an app made for
         # tests plays it here, inline).
         record = scheduler.notice(record)
-        return jsonify(table_answer(record, record.version, table_state(record), seat))
+        return current_app.response_class(fanout.answer(record, table_state(record), seat),
+                                          mimetype="application/json")
 
 
 @blp.route("/<table>/moves")
