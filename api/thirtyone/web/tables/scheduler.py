@@ -96,6 +96,8 @@ class Scheduler:
         self._woken = threading.Event()
         self._pid: int | None = None
         self._stopped = False
+        self._waking: float | None = 0.0
+        """When the thread wakes next by itself (Unix time; None: only when woken)."""
 
     def at(self, table: str, job: Job) -> None:
         with self._lock:
@@ -107,8 +109,14 @@ class Scheduler:
                 threading.Thread(target=self._run, name="thirtyone-scheduler",
                                  daemon=True).start()
             kept = self._due.get(table)
-            if kept is None or job.before(kept):
-                self._due[table] = job
+            if kept is not None and not job.before(kept):
+                return
+            self._due[table] = job
+            # Woken only when it would sleep past this job: every stream of a table notices
+            # each version, and a wake-up per notice cost the worker one loop each.
+            if self._waking is not None and job.when >= self._waking:
+                return
+            self._waking = job.when
         self._woken.set()
 
     def stop(self) -> None:
@@ -117,6 +125,7 @@ class Scheduler:
         with self._lock:
             self._stopped = True
             self._due.clear()
+            self._waking = 0.0
         self._woken.set()
 
     def _run(self) -> None:
@@ -128,6 +137,9 @@ class Scheduler:
                 for table in ready:
                     del self._due[table]
                 upcoming = min((job.when for job in self._due.values()), default=None)
+                # A job due before this is scheduled while the slices below run, or while
+                # the thread sleeps: it wakes the thread.
+                self._waking = now if ready else upcoming
             for table, job in ready.items():
                 with self._app.app_context():
                     try:
