@@ -393,8 +393,11 @@ class SQLiteStore(TableStore):
     def listed_by(self, lister: str) -> list[str]:
         def read(connection: sqlite3.Connection) -> list[str]:
             connection.execute("BEGIN IMMEDIATE")
-            connection.execute("DELETE FROM listers WHERE lister = ? AND table_id NOT IN "
-                               "(SELECT table_id FROM lobby)", (lister,))
+            # Each of the lister's rows looked up in the lobby by its key (a few rows), not
+            # the whole lobby read.
+            connection.execute(
+                "DELETE FROM listers WHERE lister = ? AND NOT EXISTS "
+                "(SELECT 1 FROM lobby WHERE lobby.table_id = listers.table_id)", (lister,))
             rows = connection.execute(
                 "SELECT table_id FROM listers WHERE lister = ? ORDER BY listed DESC",
                 (lister,)).fetchall()
