@@ -22,7 +22,7 @@ from flask import Flask, Response, request
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
           "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
           "ARCHIVE_SECONDS", "ARCHIVE_LAG", "PROCESS_CPU", "PROCESS_RSS", "PROCESS_FDS",
-          "POOL_JOBS", "POOL_SLOTS", "POOL_WAIT")
+          "POOL_JOBS", "POOL_SLOTS", "POOL_WAIT", "STREAM_WAKEUPS")
 _made: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -91,6 +91,15 @@ def _make() -> dict[str, Any]:
             "thirtyone_archive_lag_seconds",
             "From a match's last move to its record in the archive.",
             buckets=(0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 60.0, 600.0, 3600.0)),
+        # An idle stream should wake only for news, a keep-alive or its client leaving: a
+        # steady rate of "check" (a threads worker looking at its clients' sockets) or of
+        # wake-ups per open stream tells what idle streams cost.
+        "STREAM_WAKEUPS": Counter(
+            "thirtyone_stream_wakeups",
+            "Wake-ups of waiting event streams and long polls, by cause: notice (a new "
+            "version, a seat come or gone, the instance stopping), timeout (a keep-alive, a "
+            "turn's deadline, the wait's end), client (its socket readable: it left), check "
+            "(a periodic look at the client's socket, without gevent).", ["cause"]),
     }
 
 
