@@ -1,11 +1,11 @@
 """The service's metrics at ``/metrics``, in the Prometheus text format (prometheus_client).
 
 Requests by operation and status with latency histograms, commits and conflicts, the store's
-errors and latency by call, open streams, pub/sub messages and their lag, the CPU time the
-bots spend, and the compute pools' jobs, room and wait. Under gunicorn every worker is a
-process: with ``PROMETHEUS_MULTIPROC_DIR`` set (as :mod:`thirtyone.web.serving` does before
-the workers fork) the values are kept in files there and ``/metrics`` adds up every worker's,
-whichever worker answers.
+errors and latency by call, open streams and their wake-ups by cause, pub/sub messages and
+their lag, the CPU time the bots spend, and the compute pools' jobs, room and wait. Under
+gunicorn every worker is a process: with ``PROMETHEUS_MULTIPROC_DIR`` set (as
+:mod:`thirtyone.web.serving` does before the workers fork) the values are kept in files there
+and ``/metrics`` adds up every worker's, whichever worker answers.
 """
 
 from __future__ import annotations

@@ -8,10 +8,13 @@ to the cursor) the stream sends ``event: table_reset`` with the table as it is n
 on from there: the client replaces what it showed. When a player comes or goes with no move
 (a stream opened or closed, a window with no sign of life), ``event: presence`` brings the
 table as it is now, its seats' ``connected`` changed: at once when a seat's last stream on
-this process ends (a closed tab is noticed within half a second), in every other process
+this process ends (a closed tab is noticed at once: the event loop watches each stream's
+socket, see :class:`~thirtyone.web.connections.ClientWatch`), in every other process
 within half a second with Redis or at its next presence sweep (2 s) with SQLite (see
-:mod:`.presence`); such a wake-up reads nothing from the store. When the instance stops,
-every stream ends with ``event: reconnect`` and a jittered ``retry:``.
+:mod:`.presence`); such a wake-up reads nothing from the store. A stream sleeps between these:
+it wakes for a version, a seat come or gone, a keep-alive, a turn's deadline, the instance
+stopping or its client leaving, nothing else. When the instance stops, every stream ends with
+``event: reconnect`` and a jittered ``retry:``.
 """
 
 from __future__ import annotations
