@@ -122,8 +122,10 @@ def _redis_db(redis_url: str, db: int) -> str:
     return redis_url.rsplit("/", 1)[0] + f"/{db}"
 
 
-def _stream(server: Serve, table: str, seconds: float) -> list[dict[str, Any]]:
-    """The versions a stream receives within ``seconds`` (or until the match is over)."""
+def _stream(server: Serve, table: str, seconds: float, enough: int | None = None,
+            ) -> list[dict[str, Any]]:
+    """The versions a stream receives within ``seconds`` (or until the match is over, or
+    ``enough`` came)."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=seconds)
     answers: list[dict[str, Any]] = []
     deadline = time.monotonic() + seconds
@@ -137,7 +139,7 @@ def _stream(server: Serve, table: str, seconds: float) -> list[dict[str, Any]]:
                 break
             if line.startswith(b"data: "):
                 answers.append(json.loads(line[6:]))
-                if answers[-1]["is_over"]:
+                if answers[-1]["is_over"] or len(answers) == enough:
                     break
     except TimeoutError:
         pass
@@ -157,8 +159,9 @@ def test_a_bots_only_match_of_strong_bots_answers_at_once_and_plays_on_while_wat
         assert status == 201 and opened < calibrated(1.0), (status, opened)
         assert not created["is_over"]
         watched: list[dict[str, Any]] = []
-        watcher = threading.Thread(
-            target=lambda: watched.extend(_stream(server, created["table"], calibrated(6))))
+        # Six versions, however long a loaded machine's strong bots take to think them.
+        watcher = threading.Thread(target=lambda: watched.extend(
+            _stream(server, created["table"], calibrated(60), enough=6)))
         watcher.start()
         time.sleep(0.5)
         times = []
@@ -213,12 +216,16 @@ def test_hint_loops_leave_healthz_fast(tmp_path):
             loop.join()
     assert None not in times and None not in idle
     p99, idle_p99 = statistics.quantiles(times, n=100)[98], statistics.quantiles(idle, n=100)[98]
-    # 50 ms on a quiet machine; on a busy one (other processes on the cores), no worse than
-    # three times what /healthz took here just before. Hints on the workers' loops (hundreds
-    # of ms of CPU each, four at a time) hold /healthz for most of that time: its median too.
-    assert p99 <= max(calibrated(50), 3 * idle_p99), \
+    median, idle_median = statistics.median(times), statistics.median(idle)
+    print(f"/healthz beside four hint loops: p99 {p99:.1f} ms ({idle_p99:.1f} idle), "
+          f"median {median:.1f} ms ({idle_median:.1f} idle)")
+    # Hints on the workers' loops (hundreds of ms of CPU each, four at a time) would hold
+    # /healthz for most of that time, its median too: seconds at p99, hundreds of ms at the
+    # median. Bounds well above what a busy machine's other processes cost it (a median of
+    # 16 ms at load 25, 1.7 ms idle just before), so that only that fault fails them.
+    assert p99 <= max(calibrated(250), 3 * idle_p99), \
         f"/healthz p99 {p99:.1f} ms, {idle_p99:.1f} idle"
-    assert statistics.median(times) <= max(calibrated(10), 3 * statistics.median(idle))
+    assert median <= max(calibrated(100), 5 * idle_median)
     # One address asking four hints at once: one computes, the others are told to wait
     # (429 client_busy) rather than hold the pool from everyone else.
     assert answered and 200 in answered and set(answered) <= {200, 429, 503}, set(answered)
