@@ -2,13 +2,13 @@
 commits rings the others, so that their watchers sleep until something is committed instead of
 polling the file twenty times a second.
 
-Each watching process binds a Unix datagram socket in a folder named after the file (in the
-temporary folder: a socket's path must stay under about 100 bytes); a commit sends the table's
-id to every other socket there. A bell is a hint, never the only way news arrives: a watcher
-still reads ``PRAGMA data_version`` every :data:`FALLBACK_SECONDS` (a bell lost to a full
-buffer, or rung to a folder the ringer could not reach), and a process whose folder cannot be
-used polls as before. A socket left by a process that died is removed by the next ring that
-finds nobody listening on it.
+Each watching process binds a Unix datagram socket in the folder ``FILE.bells`` beside the
+file (or, when that path is too long for a socket's, in the temporary folder, named after the
+file's); a commit sends the table's id and version to every other socket there. A bell is a
+hint, never the only way news arrives: a watcher still reads ``PRAGMA data_version`` every
+:data:`FALLBACK_SECONDS` (a bell lost to a full buffer, or rung to a folder the ringer could not
+reach), and a process whose folder cannot be used polls as before. A socket left by a process
+that died is removed by the next ring that finds nobody listening on it.
 
 >>> import tempfile, pathlib
 >>> folder = tempfile.TemporaryDirectory()
@@ -36,13 +36,19 @@ import tempfile
 FALLBACK_SECONDS = 1.0
 """How often a watcher with a bell reads the file's version all the same."""
 
+_FOLDER_BYTES = 90
+"""The longest folder a bell's path fits in (Linux: 107 bytes, and a bell's name 16)."""
+
 
 class Bells:
     """The bells of the processes watching the SQLite file at ``path``."""
 
     def __init__(self, path: str) -> None:
-        name = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:16]
-        self.folder = os.path.join(tempfile.gettempdir(), f"thirtyone-bells-{name}")
+        where = os.path.realpath(path)
+        self.folder = f"{where}.bells"
+        if len(os.fsencode(self.folder)) > _FOLDER_BYTES:
+            name = hashlib.sha256(where.encode()).hexdigest()[:16]
+            self.folder = os.path.join(tempfile.gettempdir(), f"thirtyone-bells-{name}")
         self._own: str | None = None
         self._sender: socket.socket | None = None
 
