@@ -14,6 +14,7 @@ import pytest
 from tests.conftest import calibrated
 
 from thirtyone.web.store import Entry
+from thirtyone.web.store.bells import QUEUE_LENGTH, Bells
 from thirtyone.web.store.sqlite import POLL_SECONDS, SQLiteStore
 from thirtyone.web.tables.ledger import first_record
 
@@ -116,3 +117,24 @@ def test_an_idle_watcher_sleeps_until_a_bell_and_a_dead_process_bell_is_removed(
     dead.close()
     _commit(committing, watched)
     assert not path.exists()
+
+
+def test_a_bell_full_enough_to_drop_rings_makes_the_watcher_read_the_versions(tmp_path):
+    path = str(tmp_path / "tables.sqlite3")
+    watching, ringer = SQLiteStore(path, ttl=600), Bells(path)
+    bell = watching._bells.listen()  # the watcher's, read here by hand
+    try:
+        ringer.ring("t", 1)
+        ringer.ring("t", 2)
+        ringer.ring("u", 5)
+        # A few rings: the tables and their newest versions, no need to read the file.
+        assert watching._news(bell, time.monotonic()) == ({"t": 2, "u": 5}, False)
+        for version in range(QUEUE_LENGTH + 5):
+            ringer.ring("t", version)  # the last few dropped: the bell is full
+        rung, look = watching._news(bell, time.monotonic())
+        assert QUEUE_LENGTH - 1 <= rung["t"] < QUEUE_LENGTH + 4, rung  # the last were lost
+        assert look
+    finally:
+        bell.close()
+        ringer.close()
+        watching.close()

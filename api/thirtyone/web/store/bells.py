@@ -5,9 +5,10 @@ polling the file twenty times a second.
 Each watching process binds a Unix datagram socket in the folder ``FILE.bells`` beside the
 file (or, when that path is too long for a socket's, in the temporary folder, named after the
 file's); a commit sends the table's id and version to every other socket there. A bell is a
-hint, never the only way news arrives: a watcher still reads ``PRAGMA data_version`` every
-:data:`FALLBACK_SECONDS` (a bell lost to a full buffer, or rung to a folder the ringer could not
-reach), and a process whose folder cannot be used polls as before. A socket left by a process
+hint, never the only way news arrives: a watcher that finds its bell full (:data:`QUEUE_LENGTH`
+rings unread: the next were dropped) reads the file's versions at once, and it reads ``PRAGMA
+data_version`` every :data:`FALLBACK_SECONDS` anyway (a ring to a folder the ringer could not
+reach); a process whose folder cannot be used polls as before. A socket left by a process
 that died is removed by the next ring that finds nobody listening on it.
 
 >>> import tempfile, pathlib
@@ -35,6 +36,21 @@ import tempfile
 
 FALLBACK_SECONDS = 1.0
 """How often a watcher with a bell reads the file's version all the same."""
+
+
+
+def _queue_length() -> int:
+    try:
+        with open("/proc/sys/net/unix/max_dgram_qlen") as setting:
+            return int(setting.read())
+    except (OSError, ValueError):
+        return 10  # Linux's default
+
+
+QUEUE_LENGTH = _queue_length()
+"""About how many rings a bell holds unread (Linux's ``net.unix.max_dgram_qlen``, often 10;
+it takes one more): the next are dropped. A watcher that finds this many reads the file's
+versions (a ring may have been lost)."""
 
 _FOLDER_BYTES = 90
 """The longest folder a bell's path fits in (Linux: 107 bytes, and a bell's name 16)."""

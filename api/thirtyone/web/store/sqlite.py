@@ -66,7 +66,7 @@ from thirtyone.web.store import (
     TableRecord,
     TableStore,
 )
-from thirtyone.web.store.bells import FALLBACK_SECONDS, Bells, heard
+from thirtyone.web.store.bells import FALLBACK_SECONDS, QUEUE_LENGTH, Bells, heard
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -510,7 +510,6 @@ class SQLiteStore(TableStore):
             time.sleep(POLL_SECONDS)
             return {}, True
         rung: dict[str, int] = {}
-        look = False
         messages = []
         wait = looked + FALLBACK_SECONDS - time.monotonic()
         if wait > 0:
@@ -527,6 +526,8 @@ class SQLiteStore(TableStore):
         with contextlib.suppress(OSError):
             while len(messages) < _RINGS_AT_ONCE:
                 messages.append(bell.recv(_RING_BYTES))
+        # A bell this full dropped what came next: the versions are read.
+        look = len(messages) >= min(QUEUE_LENGTH, _RINGS_AT_ONCE)
         for message in messages:
             ring = heard(message)
             if ring is None:
