@@ -10,7 +10,8 @@ its own ``redis-server`` and gunicorn servers as ``thirtyone serve`` runs them (
   With it, the app's CPU per request (the workers' user and system time over the runs,
   divided by the requests): a table move without bots (targets <= 3 ms), a spectator's read
   of a table (<= 1 ms), and Redis's CPU per table move (<= 0.2 ms), with what makes it: the
-  bytes in and out and each command's calls per move. ``--moves`` runs these alone;
+  round trips (from MONITOR, in a run of their own), the bytes in and out and each command's
+  calls per move. ``--moves`` runs these alone;
 - push latency at 200 concurrent tables (two human seats each, a stream open for each seat,
   each table moving about once a second): from the moment the mover has the answer to the
   moment the other seat's stream has the version. Targets: p99 <= 50 ms with Redis, <= 250 ms
@@ -207,6 +208,29 @@ def redis_calls(port):
     return calls, stats["total_net_input_bytes"], stats["total_net_output_bytes"]
 
 
+def redis_round_trips(url, port, seconds):
+    """The commands that clients sent Redis (each a round trip, pipelines aside; not those its
+    scripts ran) per table move of a wrk run, by command (a script by the key it names first:
+    the limiter's counts or a table), from MONITOR: a run of its own, since MONITOR costs
+    Redis CPU."""
+    import redis
+
+    marker = f"round-trips-{random.random()}"
+    sent: dict[str, int] = {}
+    with closing(redis.Redis(port=port, socket_timeout=60)) as watcher, \
+            watcher.monitor() as monitor:
+        rps = wrk(url, seconds, ROOT / "benchmarks" / "table_moves.lua")[0]
+        redis.Redis(port=port).echo(marker)
+        while marker not in (command := monitor.next_command())["command"]:
+            if command["client_type"] != "lua":
+                words = command["command"].split()
+                name = words[0].lower()
+                if name == "evalsha":
+                    name = "limits script" if "LIMITS:" in words[3] else "table script"
+                sent[name] = sent.get(name, 0) + 1
+    return {name: count / (rps * seconds) for name, count in sent.items()}
+
+
 def throughput(servers, folder, seconds, redis_port):
     """Per run: requests/s, p50 and p99 ms and non-2xx answers (averaged over the rounds, p99
     the worst), then the app's CPU ms per request (the server's workers, all rounds) and
@@ -253,7 +277,8 @@ def throughput(servers, folder, seconds, redis_port):
     moves = sum(r[0] for r in results["redis"]) * seconds
     summary["redis_calls"] = ({command: count / moves for command, count in calls.items()
                                if count / moves >= 0.05},
-                              traffic[0] / moves, traffic[1] / moves)
+                              traffic[0] / moves, traffic[1] / moves,
+                              redis_round_trips(redis_server.url, redis_port, seconds))
     return summary
 
 
@@ -722,7 +747,7 @@ def main():
                      "sqlite": "POST /v1/tables/{t}/moves, SQLite",
                      "redis": "POST /v1/tables/{t}/moves, Redis",
                      "read": "GET /v1/tables/{t}, SQLite"}
-            per_move, received, sent = summary.pop("redis_calls")
+            per_move, received, sent, round_trips = summary.pop("redis_calls")
             for name, (rps, p50, p99, bad, app_ms, _) in summary.items():
                 print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}"
                       f"{app_ms:>12.2f}")
@@ -741,7 +766,10 @@ def main():
                   summary["read"][4] <= TARGETS["read_cpu_ms"], f"{summary['read'][4]:.2f} ms")
             check(f"Redis CPU per table move <= {TARGETS['redis_cpu_ms']} ms",
                   summary["redis"][5] <= TARGETS["redis_cpu_ms"], f"{summary['redis'][5]:.3f} ms")
-            print(f"Redis per table move: {received:.0f} B in, {sent:.0f} B out; calls "
+            print(f"Redis per table move: {sum(round_trips.values()):.2f} round trips ("
+                  + ", ".join(f"{name} {count:.2f}" for name, count in sorted(
+                      round_trips.items(), key=lambda item: -item[1]) if count >= 0.05)
+                  + f"), {received:.0f} B in, {sent:.0f} B out; calls "
                   "(those in scripts too): " + ", ".join(
                       f"{command} {count:.2f}" for command, count in
                       sorted(per_move.items(), key=lambda item: -item[1])), flush=True)

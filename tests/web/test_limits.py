@@ -4,7 +4,11 @@ suite runs them on real servers with Redis)."""
 from __future__ import annotations
 
 import re
+import uuid
+from collections.abc import Callable
 from typing import Any
+
+import redis
 
 from thirtyone.web import create_app
 from thirtyone.web.limits import LIMITED, storage_uri
@@ -79,8 +83,71 @@ def test_behind_trusted_proxies_the_forwarded_address_is_the_client(tmp_path):
 
 
 def test_the_counts_live_in_the_table_stores_redis_when_there_is_one():
-    assert storage_uri("redis://127.0.0.1:6390/0") == "redis://127.0.0.1:6390/0"
+    assert storage_uri("redis://127.0.0.1:6390/0") == "thirtyone+redis://127.0.0.1:6390/0"
     assert storage_uri("sqlite:///x.sqlite3") == "memory://"
+
+
+def _limiter_commands(redis_url: str, address: str, action: Callable[[], None]) -> list[str]:
+    """The commands on the limiter's counts of ``address`` that clients sent Redis (each a
+    round trip; those its scripts run are left out) while ``action`` ran, from MONITOR."""
+    watcher = redis.Redis.from_url(redis_url, socket_timeout=30)
+    marker = f"done-{uuid.uuid4()}"
+    seen = []
+    with watcher.monitor() as monitor:
+        action()
+        redis.Redis.from_url(redis_url).echo(marker)
+        while marker not in (command := monitor.next_command())["command"]:
+            if command["client_type"] != "lua" and "LIMITS:" in command["command"] \
+                    and f"/{address}/" in command["command"]:
+                seen.append(command["command"].split()[0])
+    watcher.close()
+    return seen
+
+
+def test_a_limited_request_costs_one_redis_round_trip_per_limit(tmp_path, redis_url):
+    """On Redis, a limit's hit answers the window it counted in, so the RateLimit headers
+    cost nothing more: a move, a read and a refusal send the limiter one command each, the
+    opening of a table (two limits) two. It was three per limit: the hit, then a GET and a
+    TTL for the headers."""
+    app = limited_app(tmp_path, THIRTYONE_STORE=redis_url, THIRTYONE_LIMIT_MOVES="2/minute",
+                      THIRTYONE_LIMIT_TABLES="5/minute", THIRTYONE_LIMIT_READS="50/minute")
+    client = app.test_client()
+    address = client.environ_base["REMOTE_ADDR"] = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
+    # A first request of this process loads the limiter's script into Redis (once).
+    created = client.post("/v1/tables", json=TABLE)
+    table, key = created.json["table"], created.json["seats"][0]["key"]
+    headers = {"Authorization": f"Bearer {key}"}
+    answers = {}
+
+    def play() -> None:
+        answers["read"] = mine = client.get(f"/v1/tables/{table}", headers=headers)
+        move = {"version": mine.json["version"], "move": mine.json["legal_moves"][0]}
+        answers["move"] = moved = client.post(f"/v1/tables/{table}/moves", json=move,
+                                              headers=headers)
+        move = {"version": moved.json["version"], "move": moved.json["legal_moves"][0]}
+        answers["second"] = client.post(f"/v1/tables/{table}/moves", json=move,
+                                        headers=headers)
+        answers["refused"] = client.post(f"/v1/tables/{table}/moves", json=move,
+                                         headers=headers)
+        answers["opened"] = client.post("/v1/tables", json=TABLE)
+
+    assert _limiter_commands(redis_url, address, play) == ["EVALSHA"] * 6
+    assert [answers[name].status_code for name in answers] == [200, 200, 200, 429, 201]
+    limits = {name: (answer.headers["RateLimit-Limit"], answer.headers["RateLimit-Remaining"])
+              for name, answer in answers.items()}
+    assert limits == {"read": ("50", "49"), "move": ("2", "1"), "second": ("2", "0"),
+                      "refused": ("2", "0"), "opened": ("5", "3")}
+    for answer in answers.values():
+        assert 0 < int(answer.headers["RateLimit-Reset"]) <= 61
+    assert 0 < int(answers["refused"].headers["Retry-After"]) <= 61
+
+
+def test_with_redis_down_the_limits_count_on_in_memory(tmp_path):
+    client = limited_app(tmp_path, THIRTYONE_STORE="redis://127.0.0.1:1/0",  # nothing there
+                         THIRTYONE_LIMIT_READS="2 per minute").test_client()
+    answers = [client.get("/v1/tables/abc") for _ in range(3)]
+    assert [answer.status_code for answer in answers] == [503, 503, 429]
+    assert [answer.headers["RateLimit-Remaining"] for answer in answers] == ["1", "0", "0"]
 
 
 def test_the_contract_lists_the_429_of_every_limited_operation_and_only_those(tmp_path):
