@@ -139,8 +139,6 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/games.py
 	bash benchmarks/http.sh
 	$(BIN)/python benchmarks/tables.py
-	$(BIN)/python benchmarks/fanout.py
-	$(BIN)/python benchmarks/lobby.py
 	$(BIN)/python benchmarks/layers.py
 
 # The strong bot against the greedy and random ones: 2,500 seeded matches, half an hour on 2 cores.

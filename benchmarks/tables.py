@@ -1,21 +1,23 @@
 """Hosted tables under load, against the stateless sealed move measured in the same run.
 
-Run: ``.venv/bin/python benchmarks/tables.py [seconds]`` (also run by ``make bench``). It starts
-its own ``redis-server`` and gunicorn servers as ``thirtyone serve`` runs them (gevent workers,
-2 of them unless said otherwise), then measures:
+Run: ``.venv/bin/python benchmarks/tables.py [seconds] [--moves] [--streams] [--store]
+[--growth] [--finished [--archive URL]]`` (also run by ``make bench``): the parts named, or all
+of them. It starts its own ``redis-server`` and gunicorn servers as ``thirtyone serve`` runs
+them (gevent workers, 2 of them unless said otherwise), then measures:
 
-- throughput with wrk (16 connections, one table each, ``benchmarks/table_moves.lua``): a table
-  move over HTTP with SQLite and with Redis, against ``POST /v1/games/moves`` with a sealed
-  token on the same server. Target: a table move >= 70% of the sealed move's requests/s.
-  With it, the app's CPU per request (the workers' user and system time over the runs,
-  divided by the requests): a table move without bots (targets <= 3 ms), a spectator's read
-  of a table (<= 1 ms), and Redis's CPU per table move (<= 0.2 ms), with what makes it: the
-  round trips (from MONITOR, in a run of their own), the bytes in and out and each command's
-  calls per move. ``--moves`` runs these alone;
-- push latency at 200 concurrent tables (two human seats each, a stream open for each seat,
-  each table moving about once a second): from the moment the mover has the answer to the
-  moment the other seat's stream has the version. Targets: p99 <= 50 ms with Redis, <= 250 ms
-  with SQLite;
+- throughput (``--moves``) with wrk (16 connections, one table each,
+  ``benchmarks/table_moves.lua``): a table move over HTTP with SQLite and with Redis, against
+  ``POST /v1/games/moves`` with a sealed token on the same server. Target: a table move >= 70%
+  of the sealed move's requests/s. With it, the app's CPU per request (the workers' user and
+  system time over the runs, divided by the requests): a table move without bots (targets <= 3
+  ms), a spectator's read of a table at a seat's turn (<= 1 ms, and <= 1.2x a bare read of a
+  table whose match is over: a read does no engine work), and Redis's CPU per table move (<=
+  0.2 ms), with what makes it: the round trips (from MONITOR, in a run of their own), the bytes
+  in and out and each command's calls per move;
+- (``--streams``) push latency at 200 concurrent tables (two human seats each, a stream open
+  for each seat, each table moving about once a second): from the moment the mover has the
+  answer to the moment the other seat's stream has the version. Targets: p99 <= 50 ms with
+  Redis, <= 250 ms with SQLite;
 - 1,000 open streams on one worker: its resident memory. Target: <= 200 MB;
 - ``/healthz`` p99 with wrk while 50 sockets hold half-sent requests. Target: <= 50 ms.
 
@@ -24,7 +26,7 @@ one worker (ten to a table) with nothing happening, over two keep-alive periods 
 worker's CPU as a % of a core, with SQLite and with Redis (and Redis's own CPU). Target:
 <= 0.5% of a core per 1,000 streams.
 
-And the distributed store (``--store`` runs these alone), on a Redis Cluster of six nodes
+And the distributed store (``--store``), on a Redis Cluster of six nodes
 (``deploy/redis/cluster-node.conf``: three primaries, three replicas) started here too:
 
 - a table move on the cluster against the same on one Redis (same wrk script). Target: >= 90%
@@ -33,8 +35,17 @@ And the distributed store (``--store`` runs these alone), on a Redis Cluster of 
 - a stream resumed one version behind on a table at version 20,000 against the same resume at
   version 20 (median of 30, from the request to the first event). Target: at most 2x.
 
-And what a finished match costs (``--finished`` runs these alone, in this process, against a
-Redis of its own; ``--archive URL`` names the archive, a SQLite file by default):
+And growth (``--growth``, in this process, as CPU time of its thread, which the machine's
+other load inflates less than wall time):
+
+- the work each stream of a table with 500 watchers (half Russian, half English) costs per new
+  version, the event shared by :mod:`thirtyone.web.tables.fanout` against each stream
+  building its own. Target: <= 0.05 ms per watcher;
+- ``GET /v1/tables`` (the whole request) with 100,000 live tables, 20 of them listed, on
+  SQLite and on Redis. Target: <= 5 ms.
+
+And what a finished match costs (``--finished``, in this process, against the run's Redis;
+``--archive URL`` names the archive, a SQLite file by default):
 
 - bytes per finished table in the live store, once archived: at the end (its log and
   snapshots stay 30 s for the streams behind) and after (target < 4 KB), against the same
@@ -75,7 +86,8 @@ HALF_OPEN = 50
 TARGETS = {"move_ratio": 0.70, "push_redis_ms": 50.0, "push_sqlite_ms": 250.0,
            "streams_rss_mb": 200.0, "healthz_p99_ms": 50.0, "cluster_ratio": 0.90,
            "push_cluster_ms": 50.0, "resume_ratio": 2.0, "move_cpu_ms": 3.0,
-           "read_cpu_ms": 1.0, "redis_cpu_ms": 0.2, "idle_core_percent": 0.5}
+           "read_cpu_ms": 1.0, "read_ratio": 1.2, "redis_cpu_ms": 0.2,
+           "idle_core_percent": 0.5}
 KEEPALIVE_SECONDS = 15.0
 LONG_TABLE = 20_000
 SHORT_TABLE = 20
@@ -104,6 +116,8 @@ UNLIMITED = {name: "1000000 per second" for name in (
     "THIRTYONE_LIMIT_TABLES", "THIRTYONE_LIMIT_MOVES", "THIRTYONE_LIMIT_STREAMS",
     "THIRTYONE_LIMIT_SEATS", "THIRTYONE_LIMIT_READS")}
 UNLIMITED["THIRTYONE_OPEN_TABLES"] = "1000000"
+# Every stream here comes from one address too: its cap per worker (32) would refuse them.
+UNLIMITED["THIRTYONE_STREAMS_PER_CLIENT"] = "1000000"
 
 
 class Server:
@@ -241,11 +255,13 @@ def throughput(servers, folder, seconds, redis_port):
     moves = ROOT / "benchmarks" / "table_moves.lua"
     read = Client(sqlite.port).call("POST", "/v1/tables", {"variant": "scat", "players": 2,
                                                            "bots": {"1": "greedy"}})[1]
+    finished = finished_table(sqlite)
     runs = {
         "sealed": (sqlite, f"{sqlite.url}/v1/games/moves", sealed),
         "sqlite": (sqlite, sqlite.url, moves),
         "redis": (redis_server, redis_server.url, moves),
         "read": (sqlite, f"{sqlite.url}/v1/tables/{read['table']}", None),
+        "finished": (sqlite, f"{sqlite.url}/v1/tables/{finished}", None),
     }
     for _, url, script in runs.values():  # warm up: imports, hand tables, connections
         wrk(url, 1, script)
@@ -282,11 +298,28 @@ def throughput(servers, folder, seconds, redis_port):
     return summary
 
 
+def finished_table(server):
+    """A table whose match is over: two greedy bots play a one-life scat to its end on the
+    server's scheduler, off the request path."""
+    client = Client(server.port)
+    _, created = client.call("POST", "/v1/tables", {
+        "variant": "scat", "players": 2, "seat": None, "options": {"lives": 1},
+        "bots": {"0": "greedy", "1": "greedy"}})
+    deadline = time.monotonic() + 120
+    while not client.call("GET", f"/v1/tables/{created['table']}")[1]["is_over"]:
+        assert time.monotonic() < deadline, "the bots' match did not end"
+        gevent.sleep(0.2)
+    return created["table"]
+
+
 def read_stream(port, table, key, seen, opened):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     connection.request("GET", f"/v1/tables/{table}/events?key={key}")
     response = connection.getresponse()
-    opened.append(1)
+    # Its status: a stream refused (a cap) is no open stream, and the run says so.
+    opened.append(response.status)
+    if response.status != 200:
+        return
     try:
         for raw in iter(response.readline, b""):
             if raw.startswith(b"id: "):
@@ -365,7 +398,7 @@ def open_streams(server):
     rss = server.worker_rss_mb()
     _, health = Client(server.port).call("GET", "/healthz")
     gevent.killall(readers, block=False)
-    return before, rss, len(opened), health["status"]
+    return before, rss, opened.count(200), health["status"]
 
 
 def idle_streams(server, count, redis_port=None):
@@ -388,7 +421,7 @@ def idle_streams(server, count, redis_port=None):
     worker = 100 * (server.cpu_seconds() - cpu) / wall
     store = 100 * (redis_cpu([redis_port]) - store_cpu) / wall if redis_port else None
     gevent.killall(readers, block=False)
-    return worker, store, len(opened)
+    return worker, store, opened.count(200)
 
 
 def healthz_with_half_open(server, seconds):
@@ -661,6 +694,145 @@ def finished_tables(redis_port, folder, archive_url, check):
           f"{mean:.0f} B (max {max(afters)})")
 
 
+WATCHERS = 500
+WATCHER_ROUNDS = 5
+LIVE_TABLES = 100_000
+LOBBY_PAGE = 20
+GROWTH_TARGETS = {"watcher_ms": 0.05, "lobby_ms": 5.0}
+
+
+def _app(store_url, **config):
+    from thirtyone.web import create_app
+
+    return create_app({"TESTING": True, "THIRTYONE_SECRET_KEY": "bench", "SITE_DIR": None,
+                       "THIRTYONE_STORE": store_url, **config})
+
+
+def push_per_watcher(folder, watchers=WATCHERS):
+    """The work (ms of this thread's CPU, which the machine's other load does not inflate)
+    each of ``watchers`` spectators' streams of one table (half asking in
+    Russian, half in English) costs per new version: the event each stream sends as
+    :mod:`thirtyone.web.tables.fanout` shares it, against each stream building its own answer
+    (the view, the events in its language, the JSON), as before it, in the same run,
+    interleaved (best of the rounds); in this process, each stream holding its own record of
+    the table as streams do from one version to the next."""
+    from thirtyone.web.jsonio import dumps
+    from thirtyone.web.tables import fanout
+    from thirtyone.web.tables.answers import table_answer
+    from thirtyone.web.tables.ledger import load_table, table_state
+
+    app = _app(f"sqlite:///{folder}/fanout.sqlite3")
+    client = app.test_client()
+    opened = client.post("/v1/tables", json={"variant": "scat", "players": 2,
+                                             "bots": {"1": "greedy"}}).json
+    key = next(seat["key"] for seat in opened["seats"] if seat["key"])
+    headers = {"Authorization": f"Bearer {key}"}
+    mine = client.get(f"/v1/tables/{opened['table']}", headers=headers).json
+    move = {name: value for name, value in mine["legal_moves"][0].items()
+            if name != "description"}
+    moved = client.post(f"/v1/tables/{opened['table']}/moves", headers=headers,
+                        json={"version": mine["version"], "move": move}).json
+    languages = ["ru", "en"]
+    with app.app_context():
+        held = {language: [load_table(opened["table"])
+                           for _ in range(watchers // len(languages))]
+                for language in languages}
+    best = {"each stream builds": float("inf"), "shared": float("inf")}
+    for round_ in range(WATCHER_ROUNDS):
+        for kind in best:
+            spent = 0.0
+            for language in languages:
+                with app.test_request_context(f"/v1/tables/x/events?lang={language}"):
+                    app.preprocess_request()
+                    records = held[language]
+                    state = table_state(records[0])
+                    # Every round is a new version for the shared events.
+                    digest = f"{records[0].digest}/{round_}"
+                    start = time.thread_time()
+                    for record in records:
+                        if kind == "shared":
+                            fanout.event(record, record.version, digest, state, None,
+                                         moved["events"])
+                        else:
+                            answer = table_answer(record, record.version, state, None,
+                                                  moved["events"])
+                            b"id: %d\ndata: %s\n\n" % (record.version, dumps(answer))
+                    spent += time.thread_time() - start
+            best[kind] = min(best[kind], spent)
+    return {kind: seconds / watchers * 1000 for kind, seconds in best.items()}
+
+
+def _lobby_ms(app, rounds=20):
+    """The medians (ms) of ``GET /v1/tables`` (a page of 20), in this process: the CPU of its
+    thread (SQLite's work included, Redis's not: its server's) and the wall time."""
+    client = app.test_client()
+    cpu, wall = [], []
+    for _ in range(rounds):
+        started, spent = time.perf_counter(), time.thread_time()
+        page = client.get(f"/v1/tables?limit={LOBBY_PAGE}").json
+        cpu.append((time.thread_time() - spent) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+    assert len(page["tables"]) == LOBBY_PAGE, page
+    return percentile(cpu, 0.5), percentile(wall, 0.5)
+
+
+def lobby_at(folder, redis_port, live=LIVE_TABLES):
+    """``GET /v1/tables`` (the whole request: the store's page and each listed table read)
+    with ``live`` tables in the store, 20 of them public and waiting, on SQLite and on Redis:
+    the median ms of each (CPU, wall). The other tables are written straight into the store (opening
+    100,000 through the API would take minutes); the listed ones are opened through it."""
+    import sqlite3
+
+    import redis as redis_client
+
+    sqlite_url = f"sqlite:///{folder}/lobby.sqlite3"
+    redis_url = f"redis://127.0.0.1:{redis_port}/3"
+    figures = {}
+    for name, url in (("SQLite", sqlite_url), ("Redis", redis_url)):
+        app = _app(url)
+        client = app.test_client()
+        for index in range(LOBBY_PAGE):
+            created = client.post("/v1/tables", json={
+                "variant": "scat", "players": 3, "public": True, "name": f"P{index}"})
+            assert created.status_code == 201, created.json
+        now = time.time()
+        if name == "SQLite":
+            with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as connection:
+                connection.executemany(
+                    "INSERT INTO tables (id, version, digest, epoch, state, meta, expires) "
+                    "VALUES (?, 0, '', '', '{}', '{}', ?)",
+                    ((f"live{index}", now + 86_400) for index in range(live)))
+                connection.commit()
+        else:
+            store = redis_client.Redis.from_url(url)
+            pipe = store.pipeline(transaction=False)
+            for index in range(live):
+                pipe.hset(f"thirtyone:{{live{index}}}", mapping={"version": 0, "state": "{}"})
+                if index % 5000 == 4999:
+                    pipe.execute()
+            pipe.execute()
+        _lobby_ms(app, 3)  # warm up
+        figures[name] = _lobby_ms(app)
+    return figures
+
+
+def growth_benchmarks(folder, redis_port, check):
+    per_watcher = push_per_watcher(folder)
+    shared, own = per_watcher["shared"], per_watcher["each stream builds"]
+    print(f"{WATCHERS} watchers of one table (half ru, half en), best of {WATCHER_ROUNDS}: "
+          f"{shared:.4f} ms per watcher per version shared, {own:.4f} ms each building its "
+          f"own ({own / shared:.1f}x)", flush=True)
+    check(f"push cost per watcher with {WATCHERS} watchers <= "
+          f"{GROWTH_TARGETS['watcher_ms']} ms", shared <= GROWTH_TARGETS["watcher_ms"],
+          f"{shared:.4f} ms")
+    lobby = lobby_at(folder, redis_port)
+    for name, (cpu, wall) in lobby.items():
+        check(f"GET /v1/tables at {LIVE_TABLES:,} live tables ({name}) <= "
+              f"{GROWTH_TARGETS['lobby_ms']} ms of app CPU", cpu <= GROWTH_TARGETS["lobby_ms"],
+              f"median {cpu:.2f} ms of CPU ({wall:.2f} ms of wall time) for a page of "
+              f"{LOBBY_PAGE}")
+
+
 def idle_benchmarks(count):
     """Exit status of the idle streams' runs (see the module's doc)."""
     folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
@@ -689,112 +861,53 @@ def idle_benchmarks(count):
     return 0 if all(checks) else 1
 
 
+PARTS = ("--store", "--moves", "--streams", "--growth", "--finished")
+"""The parts of the run (see the module's docstring): those named, or all of them."""
+
+
 def main():
-    if "--finished" in sys.argv:
-        archive = (sys.argv[sys.argv.index("--archive") + 1] if "--archive" in sys.argv
-                   else None)
-        folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
-        port = free_port()
-        process = redis_node(folder, port, *NOT_PERSISTED)
-        checks = []
-
-        def check(name, ok, figure):
-            checks.append(ok)
-            print(f"{'PASS' if ok else 'FAIL'}  {name}: {figure}", flush=True)
-
-        try:
-            finished_tables(port, folder, archive or f"sqlite:///{folder}/archive.sqlite3",
-                            check)
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
-            shutil.rmtree(folder, ignore_errors=True)
-        sys.exit(0 if all(checks) else 1)
     if "--idle-streams" in sys.argv:
         at = sys.argv.index("--idle-streams") + 1
         count = int(sys.argv[at]) if len(sys.argv) > at else OPEN_STREAMS
         sys.exit(idle_benchmarks(count))
-    only_store = "--store" in sys.argv
-    only_moves = "--moves" in sys.argv
-    arguments = [argument for argument in sys.argv[1:] if argument not in ("--store", "--moves")]
+    archive = (sys.argv[sys.argv.index("--archive") + 1] if "--archive" in sys.argv
+               else None)
+    chosen = {part for part in PARTS if part in sys.argv} or set(PARTS)
+    arguments = [argument for argument in sys.argv[1:]
+                 if argument not in PARTS and argument not in ("--archive", archive)]
     seconds = int(arguments[0]) if arguments else 5
-    if shutil.which("wrk") is None or shutil.which("redis-server") is None:
+    served = chosen & {"--store", "--moves", "--streams"}
+    if (served and shutil.which("wrk") is None) or shutil.which("redis-server") is None:
         sys.exit("wrk and redis-server are needed: apt-get install wrk redis-server")
     folder = tempfile.mkdtemp(prefix="thirtyone-bench-")
     redis_port = free_port()
     redis_process = redis_node(folder, redis_port, *NOT_PERSISTED)
     started = []
+    checks = []
+
+    def check(name, ok, figure):
+        checks.append(ok)
+        print(f"{'PASS' if ok else 'FAIL'}  {name}: {figure}", flush=True)
+
     try:
-        sqlite = Server(f"sqlite:///{folder}/tables.sqlite3", folder)
-        started.append(sqlite)
-        redis_server = Server(f"redis://127.0.0.1:{redis_port}/0", folder)
-        started.append(redis_server)
-        checks = []
-
-        def check(name, ok, figure):
-            checks.append(ok)
-            print(f"{'PASS' if ok else 'FAIL'}  {name}: {figure}", flush=True)
-
-        print(f"gunicorn gevent, 2 workers; wrk {CONNECTIONS} connections, {ROUNDS} rounds of "
-              f"{seconds}s per endpoint", flush=True)
-        if not only_moves:
+        if served:
+            sqlite = Server(f"sqlite:///{folder}/tables.sqlite3", folder)
+            started.append(sqlite)
+            redis_server = Server(f"redis://127.0.0.1:{redis_port}/0", folder)
+            started.append(redis_server)
+            print(f"gunicorn gevent, 2 workers; wrk {CONNECTIONS} connections, {ROUNDS} rounds "
+                  f"of {seconds}s per endpoint", flush=True)
+        if "--store" in chosen:
             store_benchmarks(seconds, folder, check, started)
-        if not only_store:
-            summary = throughput((sqlite, redis_server), folder, seconds, redis_port)
-            print(f"{'endpoint':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}"
-                  f"{'app CPU ms':>12}")
-            names = {"sealed": "POST /v1/games/moves (sealed, baseline)",
-                     "sqlite": "POST /v1/tables/{t}/moves, SQLite",
-                     "redis": "POST /v1/tables/{t}/moves, Redis",
-                     "read": "GET /v1/tables/{t}, SQLite"}
-            per_move, received, sent, round_trips = summary.pop("redis_calls")
-            for name, (rps, p50, p99, bad, app_ms, _) in summary.items():
-                print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}"
-                      f"{app_ms:>12.2f}")
-            base = summary["sealed"][0]
-            for name in ("sqlite", "redis"):
-                ratio = summary[name][0] / base
-                check(f"table move ({name}) >= 70% of the sealed move's throughput",
-                      ratio >= TARGETS["move_ratio"], f"{ratio:.0%}")
-            check("no non-2xx answers", sum(s[3] for s in summary.values()) == 0,
-                  str(sum(s[3] for s in summary.values())))
-            for name in ("sqlite", "redis"):
-                check(f"app CPU per table move without bots ({name}) <= "
-                      f"{TARGETS['move_cpu_ms']} ms", summary[name][4] <= TARGETS["move_cpu_ms"],
-                      f"{summary[name][4]:.2f} ms")
-            check(f"app CPU per table read <= {TARGETS['read_cpu_ms']} ms",
-                  summary["read"][4] <= TARGETS["read_cpu_ms"], f"{summary['read'][4]:.2f} ms")
-            check(f"Redis CPU per table move <= {TARGETS['redis_cpu_ms']} ms",
-                  summary["redis"][5] <= TARGETS["redis_cpu_ms"], f"{summary['redis'][5]:.3f} ms")
-            print(f"Redis per table move: {sum(round_trips.values()):.2f} round trips ("
-                  + ", ".join(f"{name} {count:.2f}" for name, count in sorted(
-                      round_trips.items(), key=lambda item: -item[1]) if count >= 0.05)
-                  + f"), {received:.0f} B in, {sent:.0f} B out; calls "
-                  "(those in scripts too): " + ", ".join(
-                      f"{command} {count:.2f}" for command, count in
-                      sorted(per_move.items(), key=lambda item: -item[1])), flush=True)
-
-        if not only_store and not only_moves:
-            for name, server, target in (("redis", redis_server, TARGETS["push_redis_ms"]),
-                                         ("sqlite", sqlite, TARGETS["push_sqlite_ms"])):
-                latencies, missing = push_latency(server, 2 * seconds)
-                p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
-                check(f"push latency at {PUSH_TABLES} tables, {name}: p99 <= {target:.0f} ms",
-                      p99 <= target and missing == 0,
-                      f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms over "
-                      f"{len(latencies)} pushes, {missing} missing")
-            one = Server(f"sqlite:///{folder}/streams.sqlite3", folder, workers=1)
-            started.append(one)
-            before, rss, opened, health = open_streams(one)
-            check(f"{OPEN_STREAMS} open streams on one worker: RSS <= 200 MB",
-                  rss <= TARGETS["streams_rss_mb"] and opened == OPEN_STREAMS and health == "ok",
-                  f"{rss:.1f} MB ({before:.1f} MB before), {opened} streams open, "
-                  f"/healthz {health}")
-            quiet, loaded = healthz_with_half_open(sqlite, seconds)
-            check(f"/healthz p99 <= 50 ms with {HALF_OPEN} half-open sockets",
-                  loaded[2] <= TARGETS["healthz_p99_ms"] and loaded[3] == 0,
-                  f"p50 {loaded[1]:.2f} ms, p99 {loaded[2]:.2f} ms, {loaded[0]:.0f} req/s "
-                  f"(without them: p99 {quiet[2]:.2f} ms, {quiet[0]:.0f} req/s)")
+        if "--moves" in chosen:
+            moves_benchmarks((sqlite, redis_server), folder, seconds, redis_port, check)
+        if "--streams" in chosen:
+            streams_benchmarks((sqlite, redis_server), folder, seconds, check, started)
+        if "--growth" in chosen:
+            growth_benchmarks(folder, redis_port, check)
+        if "--finished" in chosen:
+            finished_tables(redis_port, folder, archive or f"sqlite:///{folder}/archive.sqlite3",
+                            check)
     finally:
         for server in started:
             server.stop()
@@ -802,6 +915,69 @@ def main():
         redis_process.wait(timeout=10)
         shutil.rmtree(folder, ignore_errors=True)
     sys.exit(0 if all(checks) else 1)
+
+
+def moves_benchmarks(servers, folder, seconds, redis_port, check):
+    summary = throughput(servers, folder, seconds, redis_port)
+    print(f"{'endpoint':<40}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}"
+          f"{'app CPU ms':>12}")
+    names = {"sealed": "POST /v1/games/moves (sealed, baseline)",
+             "sqlite": "POST /v1/tables/{t}/moves, SQLite",
+             "redis": "POST /v1/tables/{t}/moves, Redis",
+             "read": "GET /v1/tables/{t}, SQLite",
+             "finished": "GET /v1/tables/{t} (over), SQLite"}
+    per_move, received, sent, round_trips = summary.pop("redis_calls")
+    for name, (rps, p50, p99, bad, app_ms, _) in summary.items():
+        print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}{app_ms:>12.2f}")
+    base = summary["sealed"][0]
+    for name in ("sqlite", "redis"):
+        ratio = summary[name][0] / base
+        check(f"table move ({name}) >= 70% of the sealed move's throughput",
+              ratio >= TARGETS["move_ratio"], f"{ratio:.0%}")
+    check("no non-2xx answers", sum(s[3] for s in summary.values()) == 0,
+          str(sum(s[3] for s in summary.values())))
+    for name in ("sqlite", "redis"):
+        check(f"app CPU per table move without bots ({name}) <= {TARGETS['move_cpu_ms']} ms",
+              summary[name][4] <= TARGETS["move_cpu_ms"], f"{summary[name][4]:.2f} ms")
+    check(f"app CPU per table read <= {TARGETS['read_cpu_ms']} ms",
+          summary["read"][4] <= TARGETS["read_cpu_ms"], f"{summary['read'][4]:.2f} ms")
+    read_ratio = summary["read"][4] / summary["finished"][4]
+    check(f"a table read <= {TARGETS['read_ratio']}x a bare read of a finished table "
+          "(app CPU)", read_ratio <= TARGETS["read_ratio"],
+          f"{summary['read'][4]:.2f} ms against {summary['finished'][4]:.2f} ms: "
+          f"{read_ratio:.2f}x")
+    check(f"Redis CPU per table move <= {TARGETS['redis_cpu_ms']} ms",
+          summary["redis"][5] <= TARGETS["redis_cpu_ms"], f"{summary['redis'][5]:.3f} ms")
+    print(f"Redis per table move: {sum(round_trips.values()):.2f} round trips ("
+          + ", ".join(f"{name} {count:.2f}" for name, count in sorted(
+              round_trips.items(), key=lambda item: -item[1]) if count >= 0.05)
+          + f"), {received:.0f} B in, {sent:.0f} B out; calls "
+          "(those in scripts too): " + ", ".join(
+              f"{command} {count:.2f}" for command, count in
+              sorted(per_move.items(), key=lambda item: -item[1])), flush=True)
+
+
+def streams_benchmarks(servers, folder, seconds, check, started):
+    sqlite, redis_server = servers
+    for name, server, target in (("redis", redis_server, TARGETS["push_redis_ms"]),
+                                 ("sqlite", sqlite, TARGETS["push_sqlite_ms"])):
+        latencies, missing = push_latency(server, 2 * seconds)
+        p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+        check(f"push latency at {PUSH_TABLES} tables, {name}: p99 <= {target:.0f} ms",
+              p99 <= target and missing == 0,
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms over "
+              f"{len(latencies)} pushes, {missing} missing")
+    one = Server(f"sqlite:///{folder}/streams.sqlite3", folder, workers=1)
+    started.append(one)
+    before, rss, opened, health = open_streams(one)
+    check(f"{OPEN_STREAMS} open streams on one worker: RSS <= 200 MB",
+          rss <= TARGETS["streams_rss_mb"] and opened == OPEN_STREAMS and health == "ok",
+          f"{rss:.1f} MB ({before:.1f} MB before), {opened} streams open, /healthz {health}")
+    quiet, loaded = healthz_with_half_open(sqlite, seconds)
+    check(f"/healthz p99 <= 50 ms with {HALF_OPEN} half-open sockets",
+          loaded[2] <= TARGETS["healthz_p99_ms"] and loaded[3] == 0,
+          f"p50 {loaded[1]:.2f} ms, p99 {loaded[2]:.2f} ms, {loaded[0]:.0f} req/s "
+          f"(without them: p99 {quiet[2]:.2f} ms, {quiet[0]:.0f} req/s)")
 
 
 if __name__ == "__main__":

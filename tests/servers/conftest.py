@@ -323,3 +323,24 @@ class Stream:
             with suppress(OSError):
                 self.connection.sock.shutdown(socket.SHUT_RDWR)
         self.connection.close()
+
+
+def reads_counted(processes: Processes, url: str) -> list[tuple[int, str]]:
+    """Five reads of one table, sent to two instances of the store ``url`` in turn under a
+    limit of four reads a minute: each answer's status and ``RateLimit-Remaining``. Shared
+    counts run out on the fifth, whichever instance takes it; counts per instance (or per
+    worker) would not."""
+    instances = [Instance(processes, url, THIRTYONE_LIMIT_READS="4 per minute")
+                 for _ in range(2)]
+    seen = []
+    for index in range(5):
+        connection = http.client.HTTPConnection("127.0.0.1", instances[index % 2].port,
+                                                timeout=15)
+        try:
+            connection.request("GET", "/v1/tables/nothing-here")
+            response = connection.getresponse()
+            response.read()
+            seen.append((response.status, response.headers["RateLimit-Remaining"]))
+        finally:
+            connection.close()
+    return seen

@@ -16,7 +16,7 @@ from thirtyone.web.store import Entry, first_digest
 from thirtyone.web.store.redis import RedisStore
 from thirtyone.web.tables.ledger import first_record
 
-from .conftest import Instance, RedisNode, request, start_cluster, wait_for
+from .conftest import Instance, RedisNode, reads_counted, request, start_cluster, wait_for
 from .harness import Table, check, play_all, resets_in
 
 TABLES = 20
@@ -128,3 +128,11 @@ def test_a_worker_receives_only_the_moves_of_tables_it_streams(processes, redis_
     _isolation(redis_url)
     _, url = start_cluster(processes, replicas=1)  # no failover here: fewer nodes do
     _isolation(url)
+
+
+def test_the_rate_limits_count_once_for_the_whole_fleet(processes):
+    """Two instances on one Cluster share each client's counts (they were each worker's own)."""
+    _, url = start_cluster(processes, replicas=0)
+    seen = reads_counted(processes, url)
+    assert [remaining for _, remaining in seen] == ["3", "2", "1", "0", "0"]
+    assert [status == 429 for status, _ in seen] == [False] * 4 + [True]

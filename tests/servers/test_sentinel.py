@@ -22,6 +22,7 @@ from .conftest import (
     binary,
     claim_seats,
     free_port,
+    reads_counted,
     replicas_online,
     request,
     wait_for,
@@ -223,3 +224,15 @@ def test_a_frozen_replica_then_a_killed_primary_with_retries_running_loses_nothi
     assert unconfirmed >= TABLES
     assert acknowledged - before >= TABLES
     assert redis.Redis(port=primary.port).info("replication")["role"] == "slave"
+
+
+def test_the_rate_limits_count_once_for_the_whole_fleet(processes):
+    """Two instances on the primary Sentinel names share each client's counts (they were each
+    worker's own)."""
+    primary = RedisNode(processes, "primary.conf", free_port())
+    sentinels = start_sentinels(processes, primary.port)
+    url = "redis+sentinel://" + ",".join(f"127.0.0.1:{port}" for port in sentinels) \
+        + f"/{SERVICE}/0"
+    seen = reads_counted(processes, url)
+    assert [remaining for _, remaining in seen] == ["3", "2", "1", "0", "0"]
+    assert [status == 429 for status, _ in seen] == [False] * 4 + [True]

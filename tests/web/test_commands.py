@@ -13,8 +13,8 @@ from thirtyone.game import GameState
 from thirtyone.web.limits import LIMITED
 from thirtyone.web.problems import Problem
 from thirtyone.web.store import StaleVersion, TableRecord
-from thirtyone.web.tables import commands, ledger
-from thirtyone.web.tables.commands import Actor, Change, Command, Stale, execute
+from thirtyone.web.tables import commands, commit_path, ledger
+from thirtyone.web.tables.commit_path import Actor, Change, Command, Stale, execute
 from thirtyone.web.tables.life import changed
 from thirtyone.web.tables.table import of
 
@@ -44,23 +44,28 @@ def _commits(path: Path) -> list[str]:
 
 def test_only_the_commit_path_commits_a_table():
     """Every module of the package but the ledger (which writes to the store) and the
-    commands' path (which calls the ledger once) commits nothing: a route, the scheduler or
-    the clock that committed a change itself would skip the path's authentication,
-    idempotency, retries or push."""
+    commit path (which calls the ledger once) commits nothing: a route, a command, the
+    scheduler or the clock that committed a change itself would skip the path's
+    authentication, idempotency, retries or push."""
     found = {path.stem: calls for path in sorted(TABLES.glob("*.py"))
              if (calls := _commits(path))}
     assert found == {
-        "commands": ["commit"],
+        "commit_path": ["commit"],
         "ledger": ["store().commit", "store().commit"],
         "life": ["store().create"],
     }
 
 
 def test_every_client_command_is_a_typed_class_of_the_path():
-    """Each command is a frozen dataclass with its own ``verify`` or ``apply``, and the
-    routes reach the store only through :func:`execute` (and the reads of the ledger)."""
-    kinds = [kind for kind in vars(commands).values()
-             if isinstance(kind, type) and issubclass(kind, Command) and kind is not Command]
+    """Each command is a frozen dataclass of :mod:`.commands` with its own ``verify`` or
+    ``apply`` (the commit path declares none), and the routes reach the store only through
+    :func:`execute` (and the reads of the ledger)."""
+    def command_classes(module: Any) -> list[type]:
+        return [kind for kind in vars(module).values()
+                if isinstance(kind, type) and issubclass(kind, Command) and kind is not Command]
+
+    assert command_classes(commit_path) == []
+    kinds = command_classes(commands)
     assert {kind.__name__ for kind in kinds} == {
         "Claim", "ReplaceInvitation", "RotateKey", "Start", "Leave", "Return", "Move",
         "Rematch", "JoinRematch", "Autopilot", "Advance"}
@@ -127,7 +132,7 @@ def test_a_new_command_is_a_new_class(store_url, monkeypatch):  # noqa: F811
             raise StaleVersion(record.version + 1)
         return commit(record, *args, **kwargs)
 
-    monkeypatch.setattr(commands, "commit", racing)
+    monkeypatch.setattr(commit_path, "commit", racing)
     with app.test_request_context(headers={"Authorization": f"Bearer {key}"}):
         done = execute(Rename(table, "Bea"))
     assert raced == [0] and done.version == 2 and done.seat == 0

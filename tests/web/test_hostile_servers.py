@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import calibrated
+from tests.conftest import calibrated, slowdown
 
 from thirtyone.web.advice import MAX_SAMPLES
 
@@ -447,19 +447,25 @@ def test_watchers_and_readers_of_bots_only_tables_cost_a_read_and_the_tables_fin
         time.sleep(3)
         times = []
         for _ in range(20):
-            # A frozen worker never answers (it was killed at 30 s); a busy machine may be slow.
-            times.append(server.healthz_ms(timeout=5))
+            # A frozen worker never answers (it was killed at 30 s); a busy machine is slower,
+            # never wrong: the bound scales with it, and the 250 ms an idle machine keeps to
+            # is printed, not asserted.
+            times.append(server.healthz_ms(timeout=calibrated(5)))
             time.sleep(0.1)
+        answered = [t for t in times if t is not None]
+        print(f"/healthz under load: max {max(answered, default=0):.0f} ms, median "
+              f"{statistics.median(answered or [0]):.0f} ms, "
+              f"{sum(t < 250 for t in answered)} of {len(times)} under 250 ms "
+              f"(slowdown {slowdown():.1f}x)")
         deadline = time.monotonic() + calibrated(180)
-        while not all(server.request("GET", f"/v1/tables/{table}")[1]["is_over"]
+        while not all(server.request("GET", f"/v1/tables/{table}",
+                                     timeout=calibrated(10))[1]["is_over"]
                       for table in tables):
             assert time.monotonic() < deadline, "the bots-only tables never finished"
             time.sleep(0.5)
         stop.set()
         for thread in watchers + readers:
             thread.join()
-        print(f"/healthz under load: max {max(t or 0 for t in times):.0f} ms, "
-              f"median {statistics.median(t or 0 for t in times):.0f} ms")
         assert None not in times, times
         assert all(status == 200 for status in statuses), [s for s in statuses if s != 200]
 
@@ -474,7 +480,8 @@ def test_watchers_and_readers_of_bots_only_tables_cost_a_read_and_the_tables_fin
                       for table in strong]
         for thread in spectators:
             thread.start()
-        answers = [server.request("GET", f"/v1/tables/{strong[index % 6]}")[0]
+        answers = [server.request("GET", f"/v1/tables/{strong[index % 6]}",
+                                  timeout=calibrated(10))[0]
                    for index in range(200)]
         for thread in spectators:
             thread.join()

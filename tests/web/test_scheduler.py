@@ -178,3 +178,28 @@ def test_a_slice_whose_bot_still_thinks_commits_no_version(tmp_path, monkeypatch
     while not (answer := client.get(f"/v1/tables/{table}").json)["is_over"]:
         assert time.monotonic() < deadline, answer["version"]
     assert answer["version"] > created["version"]
+
+
+def test_reads_of_a_version_wake_the_scheduler_only_for_an_earlier_job(background, monkeypatch):
+    """Every stream and reader of a table notices each version it sees; the scheduler's
+    thread is woken only when a notice brings a job earlier than it sleeps until, not once per
+    notice (a loop of the worker each, for nothing)."""
+    app = background()
+    client = app.test_client()
+    table = open_table(client, turn_seconds=60)["table"]
+    scheduler = app.extensions["thirtyone.scheduler"]
+    woken = scheduler._woken
+    wakes: list[float] = []
+    wake = woken.set
+
+    def counted() -> None:
+        wakes.append(time.time())
+        wake()
+
+    monkeypatch.setattr(woken, "set", counted)
+    for _ in range(20):
+        assert client.get(f"/v1/tables/{table}").status_code == 200
+    # The commit that dealt the table scheduled its clock's deadline: the reads add nothing.
+    assert wakes == []
+    open_table(client, turn_seconds=30)  # a deadline earlier than any scheduled: woken
+    assert wakes

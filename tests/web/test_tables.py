@@ -166,6 +166,42 @@ def test_each_seat_sees_its_own_cards_and_no_other(app, client):
     assert spectator["view"] == view(state, None) and spectator["seat"] is None
 
 
+def test_reads_of_a_version_share_one_answer_made_once(client, monkeypatch):
+    """A read builds the table's answer (the view, the described moves) once per version,
+    seat, language and presence; every other read of it is that answer's bytes, so a table
+    polled by many readers costs no engine work per read."""
+    from thirtyone.web.tables import fanout, presence
+
+    made: list[int | None] = []
+    build = fanout.table_answer
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        made.append(args[3])  # the seat
+        return build(*args, **kwargs)
+
+    here = [True, False]
+    monkeypatch.setattr(fanout, "table_answer", counted)
+    monkeypatch.setattr(presence, "connected", lambda record: list(here))
+    created = create_table(client, bots={"1": "greedy"})
+    table, key = created["table"], created["seats"][0]["key"]
+    url = f"/v1/tables/{table}"
+    first = client.get(url)
+    assert client.get(url).data == first.data and made == [None]
+    mine = client.get(url, headers=bearer(key)).json
+    assert mine["seat"] == 0 and mine["view"] != first.json["view"] and made == [None, 0]
+    here[0] = False  # the player left: a new answer, then shared
+    gone = client.get(url).json
+    assert [seat["connected"] for seat in gone["seats"]] == [False, False]
+    assert gone["view"] == first.json["view"] and made == [None, 0, None]
+    assert client.get(url).json == gone and len(made) == 3
+    assert client.get(f"{url}?lang=ru").status_code == 200 and made == [None, 0, None, None]
+    if mine["legal_moves"]:
+        moved = client.post(f"{url}/moves", headers=bearer(key),
+                            json={"move": choose(mine), "version": mine["version"]})
+        assert moved.status_code == 200, moved.json
+        assert client.get(url).json["version"] == moved.json["version"] and len(made) == 5
+
+
 def test_keys_unknown_tables_and_language(client):
     table = open_table(client)["table"]
     wrong = client.get(f"/v1/tables/{table}", headers=bearer("not a key"))

@@ -27,12 +27,13 @@ The client is the connection's address; behind ``THIRTYONE_TRUSTED_PROXIES`` pro
 number, 0 by default) it is the address they put in ``X-Forwarded-For``, through werkzeug's
 ProxyFix (never trusted otherwise: any client could name any address there).
 
-The counts live in the table store's Redis when ``THIRTYONE_STORE`` is one (so instances
-share them; one round trip per limit a request meets, see :class:`WindowedRedisStorage`),
-else in each worker's memory (each worker then counts on its own), and in memory while Redis
-does not answer. Past a limit the answer is 429 ``rate_limited``
-(problem+json) with ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
-``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF draft names them.
+The counts live in the table store's Redis, Redis Cluster or Sentinel's primary when
+``THIRTYONE_STORE`` is one (so instances share them; one round trip per limit a request
+meets, see :class:`WindowedRedisStorage`), else in each worker's memory (each worker then
+counts on its own), and in memory while Redis does not answer. Past a limit the answer is
+429 ``rate_limited`` (problem+json) with ``Retry-After``; every limited answer carries
+``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), as the IETF
+draft names them.
 An app made for tests (``TESTING``) counts nothing unless it sets ``RATELIMIT_ENABLED``.
 
 Only the operations of :data:`LIMITED` pay for the limiter: Flask-Limiter's own hooks, which
@@ -51,13 +52,14 @@ import os
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from apispec import BasePlugin
 from flask import Flask, Response, current_app, g, has_app_context, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse
-from limits.storage import RedisStorage
+from limits.storage import RedisClusterStorage, RedisSentinelStorage, RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from thirtyone.errors import N_
@@ -187,16 +189,44 @@ return {count, redis.call('TTL', KEYS[1])}
         return super().get_expiry(key) if counted is None else counted[1]
 
 
+class WindowedRedisClusterStorage(WindowedRedisStorage, RedisClusterStorage):
+    """:class:`WindowedRedisStorage` on a Redis Cluster (limits' cluster storage, which reads
+    the store's own ``redis+cluster://HOST:PORT[,HOST:PORT...]``): each count lives on the
+    shard of its key, shared by every instance."""
+
+    STORAGE_SCHEME = ["thirtyone+redis+cluster"]  # noqa: RUF012
+
+
+class WindowedRedisSentinelStorage(WindowedRedisStorage, RedisSentinelStorage):
+    """:class:`WindowedRedisStorage` on the primary that Redis Sentinel names (limits'
+    sentinel storage), from the store's ``redis+sentinel://HOST:PORT[,...]/SERVICE/DB``.
+
+    Counts are read from the primary too, never from a replica: a replica's copy lags, and a
+    client could spend its window again on every instance that read one."""
+
+    STORAGE_SCHEME = ["thirtyone+redis+sentinel"]  # noqa: RUF012
+
+    def __init__(self, uri: str, **options: Any) -> None:
+        # limits names the service alone in the path; the store names the service and the db.
+        parts = urlsplit(uri)
+        service, _, db = parts.path.strip("/").partition("/")
+        super().__init__(f"{parts.scheme}://{parts.netloc}/{service}",
+                         db=int(db or 0), use_replicas=False, **options)
+
+
 def storage_uri(store_url: str | None) -> str:
-    """Where the counts live: the table store's Redis (:class:`WindowedRedisStorage`), else
-    this process's memory.
+    """Where the counts live: the table store's Redis, Cluster or Sentinel
+    (:class:`WindowedRedisStorage` and its kin), else this process's memory.
 
     >>> storage_uri("redis://127.0.0.1:6379/2"), storage_uri("unix:///run/redis.sock")
     ('thirtyone+redis://127.0.0.1:6379/2', 'thirtyone+unix:///run/redis.sock')
+    >>> storage_uri("redis+cluster://10.0.0.1:7000,10.0.0.2:7000")
+    'thirtyone+redis+cluster://10.0.0.1:7000,10.0.0.2:7000'
     >>> storage_uri("sqlite:///.data/tables.sqlite3"), storage_uri(None)
     ('memory://', 'memory://')
     """
-    if store_url and store_url.startswith(("redis://", "rediss://", "unix://")):
+    if store_url and store_url.startswith(("redis://", "rediss://", "unix://",
+                                           "redis+cluster://", "redis+sentinel://")):
         return "thirtyone+" + store_url
     return "memory://"
 

@@ -535,8 +535,14 @@ class TableStore(ABC):
         Tables gone (expired) are left out of the answer."""
 
     @abstractmethod
-    def list_public(self, table: str, when: float) -> None:
-        """Put ``table`` in the lobby, in order of ``when`` (its creation)."""
+    def list_public(self, table: str, when: float, lister: str | None = None) -> None:
+        """Put ``table`` in the lobby, in order of ``when`` (its creation), among the tables
+        of ``lister`` (the address digest of the client that opened it) when given."""
+
+    @abstractmethod
+    def listed_by(self, lister: str) -> list[str]:
+        """The tables of ``lister`` in the lobby, newest first (those that left it are
+        forgotten here): a few, as a client's listed tables are capped when opened."""
 
     @abstractmethod
     def unlist(self, table: str) -> None:

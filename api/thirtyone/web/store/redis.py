@@ -282,6 +282,12 @@ def _presence_key(table: str) -> str:
 _LOBBY = f"{PREFIX}lobby"
 
 
+def _lister_key(lister: str) -> str:
+    """The sorted set of one client's listed tables (by creation time), kept the tables'
+    time to live: its members that left the lobby are dropped when it is read."""
+    return f"{PREFIX}lobby:lister:{lister}"
+
+
 _GONE = b"gone"
 """Published on a table's channel when a seat's last stream in a process ended (a log entry
 is a JSON object): the processes streaming the table read its seats at once."""
@@ -742,12 +748,33 @@ class RedisStore(TableStore):
             raise _unavailable(failed) from failed
         return swept
 
-    def list_public(self, table: str, when: float) -> None:
+    def list_public(self, table: str, when: float, lister: str | None = None) -> None:
         try:
             self._client.zadd(_LOBBY, {table: when})
+            if lister is not None:
+                # Its own key, on its own node of a cluster: two calls, not a transaction (a
+                # table the lobby lost is dropped from the lister's set when it is read).
+                self._client.zadd(_lister_key(lister), {table: when})
+                self._client.expire(_lister_key(lister), self.ttl)
         except _UNAVAILABLE as error:
             self._refresh(error)
             raise _unavailable(error) from error
+
+    def listed_by(self, lister: str) -> list[str]:
+        key = _lister_key(lister)
+        try:
+            tables = self._client.zrevrange(key, 0, -1)
+            if not tables:
+                return []
+            scores = self._client.zmscore(_LOBBY, tables)
+            gone = [table for table, score in zip(tables, scores, strict=True) if score is None]
+            if gone:
+                self._client.zrem(key, *gone)
+        except _UNAVAILABLE as error:
+            self._refresh(error)
+            raise _unavailable(error) from error
+        return [table.decode() for table, score in zip(tables, scores, strict=True)
+                if score is not None]
 
     def unlist(self, table: str) -> None:
         try:

@@ -114,6 +114,12 @@ CREATE TABLE IF NOT EXISTS lobby (
     listed REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS lobby_listed ON lobby (listed);
+CREATE TABLE IF NOT EXISTS listers (
+    lister TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    listed REAL NOT NULL,
+    PRIMARY KEY (lister, table_id)
+) WITHOUT ROWID;
 """
 
 POLL_SECONDS = 0.05
@@ -236,7 +242,8 @@ class SQLiteStore(TableStore):
 
     def _purge(self, connection: sqlite3.Connection, now: float) -> None:
         connection.execute("BEGIN IMMEDIATE")
-        for kept in ("entries", "archive", "snapshots", "requests", "presence", "lobby"):
+        for kept in ("entries", "archive", "snapshots", "requests", "presence", "lobby",
+                     "listers"):
             connection.execute(f"DELETE FROM {kept} WHERE table_id IN "
                                "(SELECT id FROM tables WHERE expires < ?)", (now,))
         connection.execute("DELETE FROM tables WHERE expires < ?", (now,))
@@ -383,9 +390,34 @@ class SQLiteStore(TableStore):
 
         return self._run(read, "sweep")
 
-    def list_public(self, table: str, when: float) -> None:
-        self._run(lambda connection: connection.execute(
-            "INSERT OR REPLACE INTO lobby (table_id, listed) VALUES (?, ?)", (table, when)))
+    def list_public(self, table: str, when: float, lister: str | None = None) -> None:
+        def insert(connection: sqlite3.Connection) -> None:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("INSERT OR REPLACE INTO lobby (table_id, listed) VALUES (?, ?)",
+                               (table, when))
+            if lister is not None:
+                connection.execute(
+                    "INSERT OR REPLACE INTO listers (lister, table_id, listed) VALUES (?, ?, ?)",
+                    (lister, table, when))
+            connection.execute("COMMIT")
+
+        self._run(insert)
+
+    def listed_by(self, lister: str) -> list[str]:
+        def read(connection: sqlite3.Connection) -> list[str]:
+            connection.execute("BEGIN IMMEDIATE")
+            # Each of the lister's rows looked up in the lobby by its key (a few rows), not
+            # the whole lobby read.
+            connection.execute(
+                "DELETE FROM listers WHERE lister = ? AND NOT EXISTS "
+                "(SELECT 1 FROM lobby WHERE lobby.table_id = listers.table_id)", (lister,))
+            rows = connection.execute(
+                "SELECT table_id FROM listers WHERE lister = ? ORDER BY listed DESC",
+                (lister,)).fetchall()
+            connection.execute("COMMIT")
+            return [row[0] for row in rows]
+
+        return self._run(read)
 
     def unlist(self, table: str) -> None:
         self._run(lambda connection: connection.execute(

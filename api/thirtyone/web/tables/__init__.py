@@ -11,8 +11,9 @@ answers a long poll).
 The package, read in this order:
 
 - :mod:`.routes`: the operations on a table (open, read, move);
-- :mod:`.commands`: every change to a table, one class each, and the one path that commits
-  them;
+- :mod:`.commands`: every change to a table, one class each;
+- :mod:`.commit_path`: the one path that commits them (authentication, idempotency, the
+  clock's due move, compare-and-set, retries);
 - :mod:`.streams`: the event stream and the long poll;
 - :mod:`.claims`: claiming a seat with an invitation, keys and invitations replaced,
   starting a waiting table, leaving a match, taking a seat back;

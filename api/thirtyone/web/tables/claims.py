@@ -2,8 +2,8 @@
 rotate a key, start a waiting table, leave a match, take a departed seat back.
 
 Each route reads the request, builds its command (:mod:`.commands`, where each is verified
-and applied) and answers what :func:`~.commands.execute` did: every change is a commit of the
-table's seats and meta (a new version, pushed to every seat), tried again on the newer
+and applied) and answers what :func:`~.commit_path.execute` did: every change is a commit of
+the table's seats and meta (a new version, pushed to every seat), tried again on the newer
 version when another commit came first, so two players claiming their seats at once both get
 them.
 """
@@ -20,14 +20,13 @@ from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.commands import (
     Claim,
-    Done,
     Leave,
     ReplaceInvitation,
     Return,
     RotateKey,
     Start,
-    execute,
 )
+from thirtyone.web.tables.commit_path import Done, execute
 from thirtyone.web.tables.schemas import (
     ClaimedTableSchema,
     ClaimSeatSchema,

@@ -1,27 +1,12 @@
-"""Every change a table can get, as one typed command each, and the one path that commits them.
+"""Every change a table can get, as one typed command each (committed by
+:func:`.commit_path.execute`, the one path).
 
-A command is a frozen dataclass naming its table and what the request says (the seat, the
-body, a key drawn once so that a retry on a newer version gives the same one), with the
-engine's operations' two steps: :meth:`Command.verify` refuses it (a
-:class:`~thirtyone.web.problems.Problem`) at the table as it is, and :meth:`Command.apply`
-returns the :class:`Change` it makes (the state, the moves, the events and the seats' and
-table's metadata of the next version), or nothing to commit. Class attributes say what the
-path does around them: which key it needs (:class:`Key`), whether a due autopilot move is
-committed first (``clocked``), what a stale version does (:class:`Stale`), whether it
-answers a retry with the same ``Idempotency-Key`` (:meth:`Command.request_body`).
-
-:func:`execute` is the one path, for every command, in this order: the request's own checks
-(:meth:`Command.check`), the table loaded (404), the checks before the key
-(:meth:`Command.admit`: the seat a path names), authentication (401 without a key, 403 for
-a key that opens no seat), an idempotent retry answered its first answer (once the store
-confirms it as durable as the first attempt had to be), the seat noted present, the clock's
-autopilot, then ``verify``, ``apply`` and the commit (:func:`~.ledger.commit`: compare-and-set
-on version and digest, ``WAIT`` for the configured replicas, the log entry with its
-idempotency record, the push to every stream and the scheduler told what is due), tried
-again on the newer version where the command allows it. The rate limit is Flask-Limiter's,
-in the view's wrapper before the view runs, for the operations
-:data:`~thirtyone.web.limits.LIMITED` lists. A new command is a new class here, and a route
-that builds it, executes it and answers.
+A command is a frozen dataclass of :class:`~.commit_path.Command` naming its table and what
+the request says (the seat, the body, a key drawn once so that a retry on a newer version
+gives the same one), with the engine's operations' two steps: ``verify`` refuses it at the
+table as it is, and ``apply`` returns the :class:`~.commit_path.Change` it makes, or nothing
+to commit. Its class attributes say what the path does around them (:mod:`.commit_path`).
+A new command is a new class here, and a route that builds it, executes it and answers.
 """
 
 from __future__ import annotations
@@ -29,10 +14,9 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import secrets
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, ClassVar
 
 from thirtyone.errors import MoveError
@@ -40,10 +24,18 @@ from thirtyone.game import GameState
 from thirtyone.web import metrics
 from thirtyone.web.compute import NotReady
 from thirtyone.web.problems import Problem
-from thirtyone.web.store import RequestRecord, SeatRecord, StaleVersion, TableExists, TableRecord
-from thirtyone.web.tables import clocks, idempotency
+from thirtyone.web.store import SeatRecord, TableExists, TableRecord
+from thirtyone.web.tables import clocks, idempotency, lobby
 from thirtyone.web.tables.autoplay import SLICE_CPU_SECONDS, advancing, is_due, play_due
-from thirtyone.web.tables.ledger import commit, load_table, store, table_state
+from thirtyone.web.tables.commit_path import (
+    Actor,
+    Change,
+    Command,
+    Done,
+    Key,
+    Stale,
+    execute,
+)
 from thirtyone.web.tables.life import (
     Opened,
     TableSpec,
@@ -57,10 +49,8 @@ from thirtyone.web.tables.playing import play
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import (
     bad_invitation,
-    busy_table,
     creator_only,
     invitation_required,
-    key_required,
     match_not_over,
     match_over,
     name_taken,
@@ -75,223 +65,8 @@ from thirtyone.web.tables.problems import (
     table_started,
     table_waiting,
 )
-from thirtyone.web.tables.seats import (
-    address_digest,
-    bearer_key,
-    check_name,
-    key_hash,
-    new_key,
-    seat_of,
-)
+from thirtyone.web.tables.seats import address_digest, check_name, key_hash, new_key
 from thirtyone.web.tables.table import Phase, of, stored
-
-ATTEMPTS = 8
-"""How often a command whose version went stale is tried again before ``503 table_busy``."""
-
-
-class Key(Enum):
-    """What a command needs of the request's bearer key."""
-
-    NONE = "none"
-    """None (a claim, which may only compare one; the scheduler's commands)."""
-    SEAT = "seat"
-    """A seat's key: 401 without one, 403 for one that opens no seat."""
-
-
-class Stale(Enum):
-    """What a command does when another commit came first."""
-
-    RETRY = "retry"
-    """Tried again on the newer version (up to :data:`ATTEMPTS` times): a seat's change."""
-    RAISE = "raise"
-    """``409 stale_version``: a move was chosen at the version it names."""
-    READ = "read"
-    """Answered the table as it now is: the scheduler's moves (the other commit stands)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who sends a command: the seat its key opens (None: no key, or none needed), the key
-    it showed and the idempotency key it named."""
-
-    seat: int | None = None
-    key: str | None = None
-    request: str | None = None
-
-    @property
-    def seated(self) -> int:
-        """The seat of a command that needs a key (:attr:`Key.SEAT`)."""
-        assert self.seat is not None
-        return self.seat
-
-
-@dataclass(frozen=True, slots=True)
-class Done:
-    """A command's outcome, as its answer shows it: the table (as committed, or as it is when
-    nothing changed) at ``version`` with ``state``, the ``events`` of the change, the seat whose
-    view it shows, and the secrets only this answer holds (a seat's new ``keys``, the
-    ``invitations`` of a new table). ``digest`` names ``version`` when it is not the record's
-    own (a replayed answer); ``replayed`` marks an answer repeated for an idempotent retry."""
-
-    record: TableRecord
-    version: int
-    state: GameState
-    events: list[Any]
-    seat: int | None = None
-    keys: Mapping[int, str] = field(default_factory=dict)
-    invitations: Mapping[int, str] = field(default_factory=dict)
-    digest: str | None = None
-    replayed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """What a command makes of a table: the next version's ``state`` reached by ``moves``
-    (none: a change of seats, keys or names, which the version cap does not count), its
-    ``events``, and ``after``, the record's seats and metadata as the commit stores them
-    (None: unchanged; :func:`~.life.life_meta` where the clock's next turn starts).
-
-    ``seat`` is a seat the command took (a claim: noted present once committed, and the
-    answer's view); ``key`` its new key; ``unlist`` takes a dealt public table out of the
-    lobby once committed; ``shows`` answers another table than the committed one (a
-    rematch's first asker sees the new table)."""
-
-    state: GameState
-    events: list[Any]
-    moves: list[dict[str, Any]] = field(default_factory=list)
-    after: TableRecord | None = None
-    seat: int | None = None
-    key: str | None = None
-    unlist: bool = False
-    shows: Done | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A change a client (or the table's scheduler) asks of ``table``."""
-
-    table: str
-
-    key: ClassVar[Key] = Key.SEAT
-    key_first: ClassVar[bool] = False
-    """The bearer key is read before the table is loaded (a malformed one is 401 even at a
-    table that does not exist), once for all its attempts."""
-    clocked: ClassVar[bool] = False
-    """A due autopilot move is committed before the command is verified."""
-    stale: ClassVar[Stale] = Stale.RETRY
-
-    def check(self) -> None:
-        """Refuse what the request alone shows wrong, before anything is read."""
-
-    def admit(self, record: TableRecord) -> None:
-        """Refuse, before the key is checked, what the request names that the table lacks."""
-
-    def request_body(self) -> dict[str, Any] | None:
-        """What an idempotent retry must repeat (it then reads ``Idempotency-Key``); None: the
-        command takes no idempotency key."""
-        return None
-
-    def exclusive(self) -> AbstractContextManager[bool]:
-        """Held around ``apply`` and the commit; False: another request of this process does
-        the same now, and this one changes nothing."""
-        return nullcontext(True)
-
-    def verify(self, record: TableRecord, state: GameState, actor: Actor) -> None:
-        """Refuse the command at the table as it is (a Problem)."""
-
-    def apply(self, record: TableRecord, state: GameState,
-              actor: Actor) -> Change | Command | None:
-        """The change the command makes (None: nothing to commit; a Command: that one is
-        executed instead, at its own table)."""
-        raise NotImplementedError
-
-
-def execute(command: Command, record: TableRecord | None = None) -> Done:
-    """Apply ``command`` through the one commit path (see the module's docstring); ``record``
-    is the table just loaded, if the caller has it."""
-    command.check()
-    shown = bearer_key() if command.key_first else None
-    attempts = ATTEMPTS if command.stale is Stale.RETRY else 1
-    for attempt in range(attempts):
-        if record is None or attempt:
-            record = load_table(command.table)
-        try:
-            return _attempt(command, record, shown)
-        except StaleVersion:
-            if command.stale is Stale.RAISE:
-                raise
-            if command.stale is Stale.READ:
-                fresh = load_table(command.table)
-                return Done(fresh, fresh.version, table_state(fresh), [])
-    raise busy_table()
-
-
-def _attempt(command: Command, record: TableRecord, shown: str | None) -> Done:
-    command.admit(record)
-    actor = _authenticate(command, record, shown)
-    body = command.request_body()
-    if actor.request is not None and body is not None:
-        replayed = _replayed(record, actor, body)
-        if replayed is not None:
-            return replayed
-    touch(record, actor.seat)
-    if command.clocked:
-        enforced = execute(Autopilot(record.table), record)
-        record, state = enforced.record, enforced.state
-    else:
-        state = table_state(record)
-    command.verify(record, state, actor)
-    with command.exclusive() as mine:
-        change = command.apply(record, state, actor) if mine else None
-        if isinstance(change, Command):
-            return execute(change)
-        if change is None:
-            return Done(record, record.version, state, [], actor.seat)
-        request = None if actor.request is None or body is None else (
-            actor.request, RequestRecord(record.version + 1,
-                                         idempotency.body_digest(body, actor.seat), actor.seat))
-        try:
-            committed = commit(record, record.version, change.moves, change.state,
-                               change.events, request, meta=change.after)
-        except StaleVersion:
-            # The same request, retried while the first one was being committed.
-            replayed = None if request is None or body is None else _replayed(
-                record, actor, body)
-            if replayed is None:
-                raise
-            return replayed
-    if change.unlist:
-        store().unlist(record.table)
-    touch(committed, change.seat)
-    if change.shows is not None:
-        return change.shows
-    seat = change.seat if change.seat is not None else actor.seat
-    return Done(committed, committed.version, change.state, change.events, seat,
-                keys={} if change.key is None or seat is None else {seat: change.key})
-
-
-def _authenticate(command: Command, record: TableRecord, shown: str | None) -> Actor:
-    if command.key is Key.NONE:
-        return Actor(key=shown)
-    key = shown if command.key_first else bearer_key()
-    if key is None:
-        raise key_required()
-    seat = seat_of(record, key)
-    assert seat is not None  # a key was shown
-    request = idempotency.request_key() if command.request_body() is not None else None
-    return Actor(seat, key, request)
-
-
-def _replayed(record: TableRecord, actor: Actor, body: dict[str, Any]) -> Done | None:
-    """The answer an earlier request with the actor's idempotency key got, if one was
-    committed (see :func:`.idempotency.committed`)."""
-    assert actor.request is not None
-    done = idempotency.committed(record, actor.request, body, actor.seat)
-    if done is None:
-        return None
-    record = load_table(record.table)
-    state, events, digest = idempotency.original_entry(record, done.version)
-    return Done(record, done.version, state, events, actor.seat, digest=digest, replayed=True)
 
 
 def _in_range(record: TableRecord, seat: int) -> None:
@@ -448,7 +223,8 @@ class Start(Command):
 class Leave(Command):
     """A player resigns: a bot of the table's level plays the seat from now on."""
 
-    clocked: ClassVar[bool] = True
+    def first(self) -> Command:
+        return Autopilot(self.table)  # the clock's due move, before the seat's own
 
     def verify(self, record: TableRecord, state: GameState, actor: Actor) -> None:
         if of(record).phase == Phase.WAITING:
@@ -475,7 +251,8 @@ class Return(Command):
 
     seat: int
 
-    clocked: ClassVar[bool] = True
+    def first(self) -> Command:
+        return Autopilot(self.table)  # the clock's due move, before the seat's own
 
     def admit(self, record: TableRecord) -> None:
         _in_range(record, self.seat)
@@ -506,8 +283,10 @@ class Move(Command):
 
     body: dict[str, Any]
 
-    clocked: ClassVar[bool] = True
     stale: ClassVar[Stale] = Stale.RAISE
+
+    def first(self) -> Command:
+        return Autopilot(self.table)  # the clock's due move, before the seat's own
 
     def request_body(self) -> dict[str, Any]:
         return self.body
@@ -674,8 +453,10 @@ def _open(spec: TableSpec) -> Opened:
     if of(opened.record).phase == Phase.WAITING:
         return opened
     advanced = execute(Advance(opened.record.table), opened.record)
-    return dataclasses.replace(opened, version=advanced.version, state=advanced.state,
-                               events=advanced.events)
+    # The record of the version the bots reached: an answer names the version of its record
+    # (a rematch's answer named version 0 with the state of version 1).
+    return dataclasses.replace(opened, record=advanced.record, version=advanced.version,
+                               state=advanced.state, events=advanced.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -694,9 +475,12 @@ class Open:
         if record is not None and request is not None:
             return self._again(record, request)
         check_name(body["name"])
+        spec = self._spec(request)
+        if spec.listed:
+            lobby.admit(spec.lister)
         try:
             with metrics.bot_cpu():
-                opened = _open(self._spec(request))
+                opened = _open(spec)
         except TableExists:
             # The same creation, retried while the first one was being made.
             again = idempotency.opened(request, body) if request is not None else None
@@ -742,7 +526,7 @@ class Open:
         version = 1 if meta.phase != Phase.WAITING and is_due(record.seats, first) else 0
         if version > record.version:
             advanced = execute(Advance(record.table), record)
-            return Done(record, advanced.version, advanced.state, advanced.events,
+            return Done(advanced.record, advanced.version, advanced.state, advanced.events,
                         keys=keys, invitations=invitations)
         played, events = idempotency.original(record, version)
         return Done(record, version, played, events, keys=keys, invitations=invitations,

@@ -1,4 +1,5 @@
-"""One pushed answer per table version, seat and language, shared by every stream of a table.
+"""One pushed answer per table version, seat and language, shared by every stream of a table
+(and one read's answer, shared by every read of it: :func:`answer`).
 
 A table's watchers all receive the same version at once: each stream building the answer for
 itself (the seat's view, its described moves, the localized events, the JSON) made a table
@@ -71,14 +72,40 @@ class SharedEvents:
                 self._events.popitem(last=False)
 
 
+def _shared() -> SharedEvents:
+    shared: SharedEvents = current_app.extensions.setdefault("thirtyone.shared_events",
+                                                             SharedEvents())
+    return shared
+
+
+def answer(record: TableRecord, state: GameState, seat: int | None) -> bytes:
+    """The JSON of ``GET /v1/tables/{table}``: the table as ``seat`` reads it now, made once
+    for every read of this instance at the same version, seat, language and presence, so a
+    read of a table that has not moved does no engine work (the view, the described moves).
+    Its key holds the stored metadata as :func:`event`'s does (a record read anew each time:
+    its own JSON, not kept by the record's identity as a stream's is)."""
+    shared = _shared()
+    connected = presence.connected(record)
+    key = (record.table, record.version, record.digest, seat, language(), "read",
+           tuple(connected), record.meta_json())
+    found = shared.get(key)
+    if found is not None:
+        return found[0]
+    shown = table_answer(record, record.version, state, seat)
+    for each, now in zip(shown["seats"], connected, strict=True):
+        each["connected"] = now
+    made = dumps(shown)
+    shared.put(key, (made, connected))
+    return made
+
+
 def event(record: TableRecord, version: int, digest: str, state: GameState,
           seat: int | None, events: Sequence[dict[str, Any]],
           name: str | None = None) -> tuple[bytes, list[bool]]:
     """The event (``event: name``, if any, ``id:`` and ``data:``) of the table at
     ``version`` (``state``, on the timeline ``digest`` names) as ``seat`` sees it, with
     ``events``, and the seats' ``connected`` it shows; made once for every stream asking."""
-    shared: SharedEvents = current_app.extensions.setdefault("thirtyone.shared_events",
-                                                             SharedEvents())
+    shared = _shared()
     connected = presence.connected(record)
     # Everything else the answer shows follows from the stored record and the version.
     key = (record.table, version, digest, seat, language(), name, dumps(events),

@@ -267,7 +267,7 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
     """Commit ``after``, reached by ``moves``, as the next version of a table at ``version``
     (the record's), with the idempotency record of the request that made it (and ``meta``'s
     seats and metadata when given); the table as then stored. A table's commands commit
-    through :func:`~thirtyone.web.tables.commands.execute` alone (a test checks it)."""
+    through :func:`~thirtyone.web.tables.commit_path.execute` alone (a test checks it)."""
     meta_table = of(meta or record)
     if not moves:
         # A change of seats, keys or names, not a move: it does not count against the cap.

@@ -68,6 +68,17 @@ class TableSpec:
     lister: str | None = None
     """The creator's address digest for the lobby (the same at every table)."""
 
+    @property
+    def waits(self) -> bool:
+        """Whether the new table waits for other humans to claim their seats (the creator
+        holds one human seat), or is dealt at once."""
+        return self.players - len(self.bots) > 1
+
+    @property
+    def listed(self) -> bool:
+        """Whether the new table goes into the lobby: public, and waiting for players."""
+        return self.public and self.waits
+
 
 @dataclass(frozen=True, slots=True)
 class Opened:
@@ -102,7 +113,7 @@ def life_meta(record: TableRecord, **changes: Any) -> TableRecord:
 
 def open_table(spec: TableSpec) -> Opened:
     """Store a new table: dealt at once when no other human is to come, else waiting (the
-    bots to move first then play: :func:`~.commands.execute`, at version 1)."""
+    bots to move first then play: :func:`~.commit_path.execute`, at version 1)."""
     players = spec.players
     humans = [seat for seat in range(players) if seat not in spec.bots]
     creator = spec.creator if spec.creator is not None else (humans[0] if humans else None)
@@ -133,7 +144,7 @@ def open_table(spec: TableSpec) -> Opened:
                           seed_sha256=records.seed_commitment(server_seed), hints=spec.hints,
                           request=spec.request)
     record = stored(record, meta)
-    waiting = len(humans) > len(keys)
+    waiting = spec.waits
     if waiting:
         state = new_game(spec.variant, players, seed=_WAITING_SEED,
                          options=spec.options or None)
@@ -144,9 +155,9 @@ def open_table(spec: TableSpec) -> Opened:
     start = state.to_dict()
     record = dataclasses.replace(record, state_json=dumps(start))
     store().create(record, start)
-    if spec.public and waiting:
+    if spec.listed:
         assert meta.created is not None
-        store().list_public(record.table, meta.created)
+        store().list_public(record.table, meta.created, spec.lister)
     return Opened(record, 0, state, [], keys, invitations)
 
 

@@ -1,7 +1,9 @@
 """The lobby: ``GET /v1/tables`` lists the public tables that wait for players, newest first,
-a page at a time, with what anyone may see (never a key or an invitation); at most
-:data:`PER_ADDRESS` of one creator's address a page, and none idle past :data:`IDLE_SECONDS`.
-A free seat of a listed table is claimed without invitation
+a page at a time, with what anyone may see (never a key or an invitation), and none idle past
+:data:`IDLE_SECONDS`. A client (by address) has at most :data:`PER_ADDRESS` tables listed:
+a public table it opens beyond them is refused (:func:`admit`, 409 ``too_many_listed_tables``),
+and a page lists no more of one address (tables opened at once may pass the first check). A
+free seat of a listed table is claimed without invitation
 (``POST /v1/tables/{table}/seats/{seat}``)."""
 
 from __future__ import annotations
@@ -15,18 +17,19 @@ from flask import Response, jsonify
 from flask.views import MethodView
 
 from thirtyone.web.contract import COMPONENT
-from thirtyone.web.store import TableNotFound
+from thirtyone.web.store import TableNotFound, TableRecord
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.ledger import load_table, store
 from thirtyone.web.tables.life import waiting_for
+from thirtyone.web.tables.problems import too_many_listed_tables
 from thirtyone.web.tables.table import Phase, of
 from thirtyone.web.validation import PageSchema, Schema, between
 
 PAGE = 20
 
 PER_ADDRESS = 3
-"""The most tables of one creator's address a page lists: a client opening hundreds of public
-tables fills no lobby."""
+"""The most tables of one creator's address the lobby lists: a client opening hundreds of
+public tables fills no lobby."""
 
 IDLE_SECONDS = 600
 """A waiting public table with no clock leaves the lobby this long after it opened (one with
@@ -81,16 +84,10 @@ class Lobby(MethodView):
         tables = []
         listed: Counter[str | None] = Counter()
         for table in ids:
-            try:
-                record = load_table(table)
-            except TableNotFound:
-                store().unlist(table)
+            record = _listed(table, now)
+            if record is None:
                 continue
             meta = of(record)
-            idle = not meta.clocked and now - (meta.created or now) > IDLE_SECONDS
-            if meta.phase != Phase.WAITING or not meta.public or idle:
-                store().unlist(table)
-                continue
             listed[meta.lister] += 1
             if meta.lister is not None and listed[meta.lister] > PER_ADDRESS:
                 continue
@@ -106,3 +103,31 @@ class Lobby(MethodView):
             })
         return jsonify({"tables": tables, "total": total, "offset": query["offset"],
                         "limit": query["limit"]})
+
+
+def _listed(table: str, now: float) -> TableRecord | None:
+    """The lobby's ``table`` if it is still to be listed; None (and out of the lobby) when it
+    expired, started, or waited idle past :data:`IDLE_SECONDS` with no clock."""
+    try:
+        record = load_table(table)
+    except TableNotFound:
+        store().unlist(table)
+        return None
+    meta = of(record)
+    idle = not meta.clocked and now - (meta.created or now) > IDLE_SECONDS
+    if meta.phase != Phase.WAITING or not meta.public or idle:
+        store().unlist(table)
+        return None
+    return record
+
+
+def admit(lister: str | None) -> None:
+    """Refuse a new listed table to the client ``lister`` names (its address digest; None: a
+    loopback address, bound by nothing) when :data:`PER_ADDRESS` of its tables are listed
+    already: 409 ``too_many_listed_tables``, before anything is stored."""
+    if lister is None:
+        return
+    now = time.time()
+    listed = sum(_listed(table, now) is not None for table in store().listed_by(lister))
+    if listed >= PER_ADDRESS:
+        raise too_many_listed_tables(PER_ADDRESS)

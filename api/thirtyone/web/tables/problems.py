@@ -163,6 +163,18 @@ def one_seat_each() -> Problem:
                    title=N_("Conflict"))
 
 
+def too_many_listed_tables(limit: int) -> Problem:
+    return Problem(
+        409, "too_many_listed_tables",
+        N_("You have {limit} tables waiting in the lobby already: open this one as private "
+           "and share its invitations, or wait until one of yours starts."),
+        title=N_("Conflict"), limit=limit,
+        errors=[{"field": "public", "code": "too_many_listed_tables",
+                 "detail": N_("At most {limit} listed tables per player."),
+                 "params": {"limit": limit}}],
+    )
+
+
 def name_taken(name: str) -> Problem:
     return Problem(409, "name_taken",
                    N_("Another player at this table is named {name}: choose another name."),

@@ -17,7 +17,7 @@ from flask.views import MethodView
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
 from thirtyone.web.tables.commands import Rematch as AskRematch
-from thirtyone.web.tables.commands import execute
+from thirtyone.web.tables.commit_path import execute
 from thirtyone.web.tables.schemas import ClaimedTableSchema
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, url_for
+from flask import Response, current_app, jsonify, url_for
 from flask.views import MethodView
 
 from thirtyone.web.store import TableRecord
-from thirtyone.web.tables import idempotency, scheduler
+from thirtyone.web.tables import fanout, idempotency, scheduler
 from thirtyone.web.tables.answers import table_answer
 from thirtyone.web.tables.blueprint import blp
-from thirtyone.web.tables.commands import Done, Move, Open, execute
+from thirtyone.web.tables.commands import Move, Open
+from thirtyone.web.tables.commit_path import Done, execute
 from thirtyone.web.tables.ledger import load_table, table_state
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.schemas import (
@@ -57,6 +58,10 @@ class Tables(MethodView):
     @blp.response(201, NewTableResultSchema, headers={"Location": {
         "description": "The new table's address (`GET` it to read the table).",
         "schema": {"type": "string", "format": "uri-reference"}}})
+    @blp.alt_response(409, response="CONFLICT",
+                      description="`too_many_listed_tables`: a public table waiting for "
+                      "players, from a client that has as many listed in the lobby as it may "
+                      "(open it private, or wait until one of them starts).")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE",
                       description="The table store is not answering.")
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
@@ -101,7 +106,8 @@ class Table(MethodView):
         # A read plays nothing: the worker's scheduler plays what is due (an app made for
         # tests plays it here, inline).
         record = scheduler.notice(record)
-        return jsonify(table_answer(record, record.version, table_state(record), seat))
+        return current_app.response_class(fanout.answer(record, table_state(record), seat),
+                                          mimetype="application/json")
 
 
 @blp.route("/<table>/moves")

@@ -40,7 +40,8 @@ from thirtyone.game import GameState
 from thirtyone.web import compute, draining
 from thirtyone.web.store import StoreUnavailable, TableNotFound, TableRecord
 from thirtyone.web.tables import autoplay, clocks, playing
-from thirtyone.web.tables.commands import Advance, Autopilot, execute
+from thirtyone.web.tables.commands import Advance, Autopilot
+from thirtyone.web.tables.commit_path import execute
 from thirtyone.web.tables.ledger import AFTER_COMMIT, load_table, table_state
 from thirtyone.web.tables.table import Phase, of
 
@@ -95,6 +96,8 @@ class Scheduler:
         self._woken = threading.Event()
         self._pid: int | None = None
         self._stopped = False
+        self._waking: float | None = 0.0
+        """When the thread wakes next by itself (Unix time; None: only when woken)."""
 
     def at(self, table: str, job: Job) -> None:
         with self._lock:
@@ -106,8 +109,14 @@ class Scheduler:
                 threading.Thread(target=self._run, name="thirtyone-scheduler",
                                  daemon=True).start()
             kept = self._due.get(table)
-            if kept is None or job.before(kept):
-                self._due[table] = job
+            if kept is not None and not job.before(kept):
+                return
+            self._due[table] = job
+            # Woken only when it would sleep past this job: every stream of a table notices
+            # each version, and a wake-up per notice cost the worker one loop each.
+            if self._waking is not None and job.when >= self._waking:
+                return
+            self._waking = job.when
         self._woken.set()
 
     def stop(self) -> None:
@@ -116,6 +125,7 @@ class Scheduler:
         with self._lock:
             self._stopped = True
             self._due.clear()
+            self._waking = 0.0
         self._woken.set()
 
     def _run(self) -> None:
@@ -127,6 +137,9 @@ class Scheduler:
                 for table in ready:
                     del self._due[table]
                 upcoming = min((job.when for job in self._due.values()), default=None)
+                # A job due before this is scheduled while the slices below run, or while
+                # the thread sleeps: it wakes the thread.
+                self._waking = now if ready else upcoming
             for table, job in ready.items():
                 with self._app.app_context():
                     try:

@@ -15,6 +15,7 @@ from thirtyone.web.contract import COMPONENT
 from thirtyone.web.games import MoveSchema
 from thirtyone.web.tables.cursors import PATTERN as CURSOR_PATTERN
 from thirtyone.web.tables.cursors import Cursor
+from thirtyone.web.tables.lobby import PER_ADDRESS
 from thirtyone.web.validation import (
     Message,
     RulesSchema,
@@ -142,7 +143,9 @@ class NewTableSchema(RulesSchema):
     entropy = _entropy_field()
     public = ma.fields.Boolean(
         metadata={"description": "List the table in the lobby (`GET /v1/tables`) while it "
-                  "waits for players: anyone may then claim a free seat."},
+                  "waits for players: anyone may then claim a free seat. A client has at "
+                  f"most {PER_ADDRESS} tables listed at once (409 `too_many_listed_tables` "
+                  "beyond)."},
     )
     turn_seconds = ma.fields.Integer(
         allow_none=True, validate=between(2, 86_400),

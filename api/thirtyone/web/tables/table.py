@@ -157,7 +157,7 @@ class Table:
     def from_json(cls, data: Mapping[str, Any], seats: int) -> Table:
         """The table of stored JSON ``data`` at a table of ``seats`` seats (an old record
         holds no seat metadata, or no phase: it was dealt at once)."""
-        known = {item.name for item in dataclasses.fields(cls)}
+        known = _FIELDS
         stored = list(data.get("seats") or [])
         values: dict[str, Any] = {key: value for key, value in data.items()
                                   if key in known and key not in {"seats", "unknown"}
@@ -171,9 +171,28 @@ class Table:
                    **values)
 
 
+_FIELDS = frozenset(item.name for item in dataclasses.fields(Table))
+
+_READ: dict[int, tuple[Mapping[str, Any], int, Table]] = {}
+"""The tables last read, by the identity of the stored JSON they were read from (held here,
+so that its id names it): a read or a move asks a record's metadata five to nine times,
+which read it anew each time (13% of a spectator's read)."""
+
+_READ_KEPT = 1024
+
+
 def of(record: TableRecord) -> Table:
-    """The typed metadata of a stored table."""
-    return Table.from_json(record.extra, len(record.seats))
+    """The typed metadata of a stored table (read once per record's JSON: a record and its
+    ``extra`` are never changed in place, a change makes a new record)."""
+    extra, seats = record.extra, len(record.seats)
+    found = _READ.get(id(extra))
+    if found is not None and found[0] is extra and found[1] == seats:
+        return found[2]
+    table = Table.from_json(extra, seats)
+    if len(_READ) >= _READ_KEPT:
+        _READ.clear()
+    _READ[id(extra)] = (extra, seats, table)
+    return table
 
 
 def stored(record: TableRecord, table: Table) -> TableRecord:
