@@ -521,11 +521,26 @@ class Rules:
         >>> make_rules("schwimmen").to_dict()
         {'variant': 'schwimmen', 'options': {'tie_break': 'trips'}}
         """
-        options = self.overrides()
-        for name, earlier in _earlier_defaults(self).items():
-            if (value := getattr(self, name)) != earlier:
-                options[name] = value
-        return {"variant": self.variant, "options": options}
+        # Every state written or viewed writes its rules (twice per sealed move), and working
+        # them out reads every option twice (5 us): rules are immutable, so each instance's
+        # are worked out once and kept, by identity (hashing a rule set reads every field too).
+        kept = _RULES_DATA.get(id(self))
+        if kept is None or kept[0] is not self:
+            options = self.overrides()
+            for name, earlier in _earlier_defaults(self).items():
+                if (value := getattr(self, name)) != earlier:
+                    options[name] = value
+            # The entry holds the rules, so their id names no other object while it is kept.
+            kept = (self, options)
+            if len(_RULES_DATA) >= _RULES_KEPT:
+                _RULES_DATA.clear()
+            _RULES_DATA[id(self)] = kept
+        return {"variant": self.variant, "options": dict(kept[1])}
+
+
+_RULES_DATA: dict[int, tuple[Rules, dict[str, Any]]] = {}
+""":meth:`Rules.to_dict`'s options, by the id of the rules they belong to."""
+_RULES_KEPT = 256
 
 
 OPTIONS: dict[str, OptionSpec] = {

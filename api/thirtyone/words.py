@@ -299,8 +299,30 @@ def event_message(translations: gettext.NullTranslations, event: Mapping[str, An
 def say(translations: gettext.NullTranslations, phrase: Phrase, pack: str = "french") -> str:
     """A :class:`~thirtyone.game.moves.Phrase` in the language of ``translations``, its cards
     named by ``pack`` (``italian``: the regional names of the Italian pack)."""
+    # The same few phrases come again and again (each legal move of every answer: "Discard:
+    # king of clubs"), and a catalog never changes once loaded: what a phrase of plain
+    # parameters says is kept (a phrase holding a list or another phrase is said each time).
+    key = (translations, pack, phrase.template, *phrase.params.items())
+    try:
+        said = _SAID.get(key)
+    except TypeError:  # a list or a phrase among the parameters: no key
+        return _say(translations, phrase, pack)
+    if said is None:
+        said = _say(translations, phrase, pack)
+        if len(_SAID) >= _SAID_KEPT:
+            _SAID.clear()
+        _SAID[key] = said
+    return said
+
+
+def _say(translations: gettext.NullTranslations, phrase: Phrase, pack: str) -> str:
     return format_message(translations, phrase.template, {
-        key: _part(translations, value, pack) for key, value in phrase.params.items()})
+        name: _part(translations, value, pack) for name, value in phrase.params.items()})
+
+
+_SAID: dict[tuple[Any, ...], str] = {}
+""":func:`say`'s sentences, by catalog, pack, template and parameters."""
+_SAID_KEPT = 4096
 
 
 def _part(translations: gettext.NullTranslations, value: Any, pack: str = "french") -> Any:

@@ -26,11 +26,13 @@ afresh. Every field is public: :func:`~thirtyone.game.view` shows it to everyone
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from thirtyone.cards import Card, CardCode
+from thirtyone.cards import DECKS, Card, CardCode
+from thirtyone.hands.reading import mask_of
 
 
 class PublicData(TypedDict):
@@ -85,11 +87,18 @@ def track(old: Any, new: Any, events: Sequence[Mapping[str, Any]]) -> Public:
     kinds = {event.get("type") for event in events}
     reshuffled = "stock_reshuffled" in kinds
     recycled = "stock_recycled" in kinds
-    face_up = {card for card, up in zip(old.table, old.table_face_up, strict=True) if up}
-    pile = set(old.discard)
+    # Sets of cards as bit masks (Card.mask): a card's own hash and equality are Python
+    # calls, and this runs on every move.
+    face_up = mask_of([card for card, up in zip(old.table, old.table_face_up, strict=True)
+                       if up])
+    pile = mask_of(old.discard)
     held, drawn = _hands_seen(old, new, known, face_up, pile, reshuffled)
-    out = known.out + tuple(card for card in new.out
-                            if card not in old.out and (card in face_up or card in pile))
+    if new.out:
+        was_out = mask_of(old.out)
+        out = known.out + tuple(card for card in new.out if not card.mask & was_out
+                                and card.mask & (face_up | pile))
+    else:
+        out = known.out
     stock, stock_ordered = _stock_seen(old, new, known, recycled, reshuffled)
     knocked_at = known.knocked_at
     if new.knocker is not None and old.knocker is None:
@@ -97,27 +106,36 @@ def track(old: Any, new: Any, events: Sequence[Mapping[str, Any]]) -> Public:
     return Public(held, drawn, out, stock, stock_ordered, knocked_at)
 
 
-def _hands_seen(old: Any, new: Any, known: Public, face_up: set[Card], pile: set[Card],
+def _hands_seen(old: Any, new: Any, known: Public, face_up: int, pile: int,
                 reshuffled: bool) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...]]:
     """``held`` and ``drawn`` after the move: the cards each seat took in everyone's sight
     (face up from the table, the discard pile, or the top of a stock everyone knows), and how
-    many it drew unseen."""
+    many it drew unseen; ``face_up`` and ``pile``: the masks of the cards that lay face up on
+    the table and in the discard pile before it."""
     players = len(new.hands)
     held = list(known.held) or [()] * players
     drawn = list(known.drawn) or [0] * players
     ordered = known.stock if known.stock_ordered and known.stock else ()
+    if reshuffled:
+        pile = 0
+    stock = None
     for seat, (before, after) in enumerate(zip(old.hands, new.hands, strict=True)):
         if before is after or before == after:
             continue
-        cards = [card for card in held[seat] if card in after]
+        now, had = mask_of(after), mask_of(before)
+        cards = [card for card in held[seat] if card.mask & now]
         for card in after:
-            if card in before:
+            if card.mask & had:
                 continue
-            if (card in face_up or (card in pile and not reshuffled)
-                    or (ordered and card is ordered[0])):
+            if card.mask & (face_up | pile) or (ordered and card is ordered[0]):
                 cards.append(card)
-            elif card in old.stock or reshuffled:
+            elif reshuffled:
                 drawn[seat] += 1
+            else:
+                if stock is None:
+                    stock = mask_of(old.stock)
+                if card.mask & stock:
+                    drawn[seat] += 1
         held[seat] = tuple(cards)
     return tuple(held), tuple(drawn)
 
@@ -144,7 +162,7 @@ def read_public(data: Any, state: Any) -> Public:
     ``state``, or ``None`` when it does not fit the state's cards (``ValueError``)."""
     if data is None:
         return NOTHING_KNOWN
-    by_code = {card.code: card for card in state.rules.deck_cards.cards}
+    by_code = _cards_of(state.rules.deck)
     if not isinstance(data, Mapping) or set(data) != set(PublicData.__annotations__):
         raise ValueError("fields")
     held, drawn = _read_seats(data, state, by_code)
@@ -156,6 +174,23 @@ def read_public(data: Any, state: Any) -> Public:
     if not (knocked_at is None or (type(knocked_at) is int and 0 <= knocked_at <= state.turns)):
         raise ValueError("knock")
     return Public(held, drawn, out, stock, ordered, knocked_at)
+
+
+@functools.cache
+def _cards_of(deck: str) -> dict[str, Card]:
+    """The cards of ``deck`` by code (a deck's cards never change)."""
+    return {card.code: card for card in DECKS[deck].cards}
+
+
+def read_sealed_public(data: Mapping[str, Any], card: Callable[[str], Card]) -> Public:
+    """The :class:`Public` that ``data`` describes, its cards looked up by ``card``, read
+    without :func:`read_public`'s checks: for a state the server wrote and sealed itself
+    (:func:`thirtyone.game.checks.read_sealed_state`), never for data from outside."""
+    stock = data["stock"]
+    return Public(tuple([tuple(map(card, cards)) for cards in data["held"]]),
+                  tuple(data["drawn"]), tuple(map(card, data["out"])),
+                  None if stock is None else tuple(map(card, stock)), data["stock_ordered"],
+                  data["knocked_at"])
 
 
 def _read_cards(codes: Any, by_code: Mapping[str, Card]) -> tuple[Card, ...]:

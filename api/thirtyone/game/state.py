@@ -273,7 +273,8 @@ class GameState:
             "pot": self.pot,
             "result": copy(self.result),
             "winners": list(self.winners),
-            "history": [copy(entry) for entry in self.history],
+            "history": list(share(self.history)) if shared
+            else [thaw(entry) for entry in self.history],
         }
         if not self.public.is_empty:
             # Absent when nothing is known beyond what lies face up (a fresh deal).

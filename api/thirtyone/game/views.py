@@ -102,7 +102,7 @@ def view(state: GameState, seat: int | None, *, shared: bool = False) -> View:
         "result": thaw(state.result),
         "winners": list(state.winners),
         # Entries the engine wrote when the moves were played: each a PlayedMove.
-        "history": [share(entry) for entry in state.history]
+        "history": list(share(state.history))
         if shared and type(flow).public_move is FamilyFlow.public_move
         else [flow.public_move(entry, seat, state.rules) for entry in state.history],
         "public": state.public.to_dict(state.players),

@@ -19,7 +19,10 @@ a plain well-formed one, a query other than ``?lang=``, ``If-None-Match``, a var
 built in this language, and every refusal: a bad card, a wrong seat key, an illegal move)
 goes to Flask unchanged, which answers it with its problem document. So a refused request is
 read twice (cheap next to its problem) and every answer, header and problem stays Flask's;
-``tests/web/test_hot_path.py`` compares the two paths request by request.
+``tests/web/test_hot_path.py`` compares the two paths request by request. What a plain
+request may hold (its fields, their types and limits) the hot path reads from the request
+schemas themselves (:class:`Shape`), so that it never takes what they refuse; a move's answer
+is dumped as its response schema dumps it, by fields read from that schema (:class:`Dump`).
 
 What it costs in code: this module; the views' helpers take the catalog and sealer as
 arguments (the hot path has no Flask request or app context to find them in).
@@ -31,9 +34,10 @@ import functools
 import io
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
+import marshmallow as ma
 from babel.support import NullTranslations
 from flask import Flask, Response
 from flask_cors.core import get_cors_headers
@@ -60,9 +64,220 @@ Answer = tuple[bytes, list[tuple[str, str]]]
 # The one query these routes read: the language (anything else goes to Flask, whose query
 # parsing decides what it means).
 _LANG_QUERY = re.compile(r"lang=([A-Za-z-]{1,35})")
-_SCORE_FIELDS = frozenset({"variant", "hand", "options"})
-_MOVE_FIELDS = frozenset({"token", "seat", "seat_key", "move"})
+# What the hot path answers of a move request: a sealed game's move (not open mode's state).
+_SEALED_MOVE = ("token", "seat", "seat_key", "move")
 _CACHED_ORIGINS = 256
+
+Reader = Callable[[Any], Any]
+"""A request field's reading: the value as its schema loads it, or :data:`_DECLINED`."""
+_DECLINED: Any = object()
+
+
+class Shape:
+    """The plain requests a request schema loads, worked out from the schema itself (its
+    fields' types, ``required``, ``allow_none``, defaults and validators, and its own
+    ``validates_schema`` and ``post_load`` hooks): :meth:`load` gives what ``schema.load``
+    would give, or ``None`` for anything else (which Flask then answers with the schema).
+
+    The rule stays in one place, the schema: a limit tightened there (a shorter hand, a
+    narrower seat range) is the hot path's too. It reads JSON values of the exact types the
+    fields load unchanged (a ``str`` for a ``String``, an ``int`` but no ``bool`` for an
+    ``Integer``...), a narrower set than the schema's, never a wider one; a field, validator
+    or hook it cannot read exactly (a ``pre_load`` hook, a ``data_key``, another validator)
+    makes building it fail, so that the app does not start with a hot path wider than its
+    schema. ``only``: the fields the hot path takes (others make it decline), ``required``:
+    those it needs besides the schema's required ones, ``nested``: how each ``Nested`` field
+    is read (its value as its schema loads it; an exception declines the request).
+    """
+
+    def __init__(self, schema: ma.Schema, *, only: Collection[str] | None = None,
+                 required: Collection[str] = (), nested: Mapping[str, Reader] | None = None
+                 ) -> None:
+        fields = {name: field for name, field in schema.load_fields.items()
+                  if only is None or name in only}
+        if only is not None and set(only) - set(fields):
+            raise TypeError(f"{type(schema).__name__} has no fields {set(only) - set(fields)}")
+        self.readers = {name: _reader(field, (nested or {}).get(name))
+                        for name, field in fields.items()}
+        self.required = frozenset(
+            {name for name, field in fields.items() if field.required} | set(required))
+        missing = set(schema.load_fields) - set(fields)
+        if any(schema.load_fields[name].required for name in missing):
+            raise TypeError(f"{type(schema).__name__}: a field it requires is left out")
+        self.defaults = tuple((name, field.load_default, callable(field.load_default))
+                              for name, field in fields.items()
+                              if field.load_default is not ma.missing)
+        self.names = frozenset(fields)
+        self.validators: list[Callable[..., Any]] = []
+        self.processors: list[Callable[..., Any]] = []
+        # marshmallow lists a schema's hooks by tag in _hooks (it has no public way to).
+        hooks: dict[str, list[tuple[str, bool, dict[str, Any]]]] = type(schema)._hooks
+        for tag, entries in hooks.items():
+            for name, many, options in entries:
+                if many or options.get("pass_original") or tag not in (
+                        "validates_schema", "post_load"):
+                    raise TypeError(f"the hot path cannot run {type(schema).__name__}.{name} "
+                                    f"({tag}): let Flask answer this route")
+                kept = self.validators if tag == "validates_schema" else self.processors
+                kept.append(getattr(schema, name))
+
+    def load(self, value: Any) -> dict[str, Any] | None:
+        """``value`` as the schema loads it (raising as it would in a schema hook), or
+        ``None`` when the hot path does not read it (see the class docstring)."""
+        if type(value) is not dict or not value.keys() <= self.names \
+                or not self.required <= value.keys():
+            return None
+        data: dict[str, Any] = {}
+        for name, default, made in self.defaults:
+            if name not in value:
+                data[name] = default() if made else default
+        readers = self.readers
+        for name, item in value.items():
+            read = readers[name](item)
+            if read is _DECLINED:
+                return None
+            data[name] = read
+        for validate in self.validators:
+            validate(data, partial=None, many=False, unknown=ma.RAISE)
+        for process in self.processors:
+            data = process(data, partial=None, many=False, unknown=ma.RAISE)
+        return data
+
+
+# The JSON values each field type loads unchanged (marshmallow's Integer also takes "5" and
+# 5.0, Boolean "true" and 1: those are Flask's to read).
+_PLAIN_TYPES: dict[type[ma.fields.Field[Any]], type] = {
+    ma.fields.String: str, ma.fields.Integer: int, ma.fields.Boolean: bool,
+}
+
+
+def _reader(field: ma.fields.Field[Any], nested: Reader | None = None) -> Reader:
+    """How :class:`Shape` reads a field's value (see its docstring), or a ``TypeError``."""
+    # The exact classes (a subclass may load otherwise); isinstance tells the type checker.
+    kind = type(field)
+    if field.data_key is not None or field.attribute is not None:
+        raise TypeError(f"the hot path reads no renamed field ({field!r})")
+    read: Reader
+    if kind in _PLAIN_TYPES:
+        wanted = _PLAIN_TYPES[kind]
+
+        def read(value: Any) -> Any:
+            return value if type(value) is wanted else _DECLINED
+    elif _plain_dict(field):
+        def read(value: Any) -> Any:
+            return value if type(value) is dict else _DECLINED
+    elif isinstance(field, ma.fields.List) and kind is ma.fields.List \
+            and type(field.inner) in _PLAIN_TYPES and not field.inner.validators \
+            and not field.inner.allow_none:
+        # A list of plain values (a hand's cards) loads as a list of the same values.
+        item_type = _PLAIN_TYPES[type(field.inner)]
+        _reader(field.inner)  # a renamed or otherwise unreadable item field refuses here
+
+        def read(value: Any) -> Any:
+            if type(value) is not list:
+                return _DECLINED
+            for item in value:
+                if type(item) is not item_type:
+                    return _DECLINED
+            return value
+    elif kind is ma.fields.Nested and nested is not None:
+        read = nested
+    else:
+        raise TypeError(f"the hot path cannot read {field!r}: let Flask answer this route")
+    checks = tuple(_check(validator) for validator in field.validators)
+    if not checks and not field.allow_none:
+        return read  # a None is no str, int, list...: declined by read itself
+    allow_none = field.allow_none
+
+    def checked(value: Any) -> Any:
+        if value is None:
+            return None if allow_none else _DECLINED
+        loaded = read(value)
+        if loaded is _DECLINED:
+            return _DECLINED
+        for check in checks:
+            if not check(loaded):
+                return _DECLINED
+        return loaded
+    return checked
+
+
+def _check(validator: Any) -> Callable[[Any], bool]:
+    """A field validator as a test, or a ``TypeError`` for one the hot path cannot run."""
+    kind = type(validator)
+    if kind is ma.validate.Length:
+        low, high, equal = validator.min, validator.max, validator.equal
+        return lambda value: (len(value) == equal if equal is not None else
+                              (low is None or len(value) >= low)
+                              and (high is None or len(value) <= high))
+    if kind is ma.validate.Range:
+        def in_range(value: Any) -> bool:
+            low, high = validator.min, validator.max
+            return ((low is None or (value >= low if validator.min_inclusive else value > low))
+                    and (high is None
+                         or (value <= high if validator.max_inclusive else value < high)))
+        return in_range
+    if kind is ma.validate.OneOf:
+        choices = validator.choices
+        return lambda value: value in choices
+    raise TypeError(f"the hot path cannot run the validator {validator!r}")
+
+
+class Dump:
+    """An answer as its response schema dumps it (``schema.dump``), worked out from the schema
+    itself: for an answer of plain values (a ``str`` for a ``String``, an ``int`` but no
+    ``bool`` for an ``Integer``, a ``dict`` for a ``Dict``, a list of them for a
+    ``List(Dict)``, or ``None``) it gives the same data without marshmallow's calls per field
+    (a fifth of a sealed move's work in the hot path); any other answer goes through
+    ``schema.dump``. A field it cannot dump exactly (a renamed one, a default, another type)
+    or a hook makes building it fail."""
+
+    def __init__(self, schema: ma.Schema) -> None:
+        self.schema = schema
+        if any(type(schema)._hooks.values()):
+            raise TypeError(f"{type(schema).__name__} has hooks: let schema.dump run")
+        self.fields: list[tuple[str, type]] = []
+        for name, field in schema.dump_fields.items():
+            kind = type(field)
+            if field.data_key is not None or field.attribute is not None \
+                    or field.dump_default is not ma.missing or hasattr(dict, name):
+                raise TypeError(f"the hot path cannot dump {name!r} of {schema!r}")
+            if kind in _PLAIN_TYPES:
+                self.fields.append((name, _PLAIN_TYPES[kind]))
+            elif _plain_dict(field):
+                self.fields.append((name, dict))
+            elif isinstance(field, ma.fields.List) and kind is ma.fields.List \
+                    and _plain_dict(field.inner):
+                self.fields.append((name, list))
+            else:
+                raise TypeError(f"the hot path cannot dump {name!r} of {schema!r}")
+
+    def __call__(self, answer: Mapping[str, Any]) -> dict[str, Any]:
+        dumped: dict[str, Any] = {}
+        for name, kind in self.fields:
+            if name not in answer:
+                continue  # marshmallow leaves out what the answer lacks
+            value = answer[name]
+            found = type(value)
+            if value is None:
+                dumped[name] = None
+            elif found is not kind:
+                return dict(self.schema.dump(answer))
+            elif kind is dict:
+                dumped[name] = dict(value)
+            elif kind is list:
+                if not all(type(item) is dict for item in value):
+                    return dict(self.schema.dump(answer))
+                dumped[name] = [dict(item) for item in value]
+            else:
+                dumped[name] = value
+        return dumped
+
+
+def _plain_dict(field: Any) -> bool:
+    """Whether ``field`` is a ``Dict`` of any keys and values (dumped as a copy)."""
+    return isinstance(field, ma.fields.Dict) and type(field) is ma.fields.Dict \
+        and field.key_field is None and field.value_field is None
 
 
 class HotPath:
@@ -83,9 +298,10 @@ class HotPath:
         self.values_limit = int(app.config["BATCH_LIMIT"]) + 64
         # The headers each (Origin, Private-Network, language) gets after the body's own.
         self.tails: dict[tuple[str | None, str | None, str], list[tuple[str, str]]] = {}
-        # The answers go through their declared schemas, as flask-smorest dumps the views'.
+        # The answers go through their declared schemas, as flask-smorest dumps the views'
+        # (a move's as MoveResultSchema dumps it: Dump).
         self.score_schema = hands.ScoreSchema()
-        self.move_result_schema = games.MoveResultSchema()
+        self.move_result = Dump(games.MoveResultSchema())
         move_schema = games.MoveSchema()
 
         def read_move(raw: bytes) -> bytes:
@@ -95,6 +311,12 @@ class HotPath:
         # move's work in the hot path, while clients send a few dozen distinct moves (a
         # refused one raises, and is not kept).
         self.read_move = functools.lru_cache(maxsize=1024)(read_move)
+        # The requests read as their schemas read them (see Shape).
+        self.score_request = Shape(hands.ScoreRequestSchema())
+        self.move_request = Shape(
+            games.MoveRequestSchema(), only=_SEALED_MOVE, required=_SEALED_MOVE,
+            nested={"move": lambda move: loads(self.read_move(dumps(move)))
+                    if type(move) is dict else _DECLINED})
         cacheable = variants.cacheable(Response())
         self.cache_control = cacheable.headers["Cache-Control"]
 
@@ -152,34 +374,23 @@ class HotPath:
         return self.respond(environ, start_response, start, operation, language, body, [])
 
     def score(self, value: Any, translations: NullTranslations) -> bytes | None:
-        """The view's answer to a plain score request (ScoreRequestSchema's shape exactly:
-        ``hand`` a list of at most 54 strings, ``variant`` a string, ``options`` an
-        object), else ``None``."""
-        if type(value) is not dict or not value.keys() <= _SCORE_FIELDS:
+        """The view's answer to a plain score request (as ScoreRequestSchema reads it:
+        :class:`Shape`), else ``None``."""
+        body = self.score_request.load(value)
+        if body is None:
             return None
-        hand, variant, options = value.get("hand"), value.get("variant", "scat"), \
-            value.get("options", {})
-        if (type(hand) is not list or len(hand) > 54 or type(variant) is not str
-                or type(options) is not dict
-                or not all(type(card) is str for card in hand)):
-            return None
-        rules = make_rules(variant, options or None)
+        rules = make_rules(body["variant"], body["options"] or None)
         return dumps(self.score_schema.dump(hands.describe_score(
-            score_hand(hand, rules), words.pack_of_deck(rules.deck), translations)))
+            score_hand(body["hand"], rules), words.pack_of_deck(rules.deck), translations)))
 
     def move(self, value: Any, translations: NullTranslations) -> bytes | None:
-        """The view's answer to a sealed game's move (MoveRequestSchema's shape with a token,
-        a seat from 0 to 14 and its key; the move read by MoveSchema itself), else
-        ``None``."""
-        if type(value) is not dict or value.keys() != _MOVE_FIELDS:
+        """The view's answer to a sealed game's move (a token, a seat and its key, as
+        MoveRequestSchema reads them: :class:`Shape`; the move read by MoveSchema itself),
+        else ``None``."""
+        body = self.move_request.load(value)
+        if body is None:
             return None
-        seat, token, key, move = value["seat"], value["token"], value["seat_key"], value["move"]
-        if (type(seat) is not int or not 0 <= seat <= 14 or type(token) is not str
-                or type(key) is not str or type(move) is not dict):
-            return None
-        body = {"token": token, "state": None, "seat": seat, "seat_key": key,
-                "move": loads(self.read_move(dumps(move)))}
-        return dumps(self.move_result_schema.dump(games.play(body, self.sealer, translations)))
+        return dumps(self.move_result(games.play(body, self.sealer, translations)))
 
     def variant(self, environ: Environ, start_response: StartResponse,
                 path: str) -> list[bytes] | None:
