@@ -4,13 +4,17 @@ within a poll or two, and while nothing is committed the listener reads no table
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.conftest import calibrated
 
 from thirtyone.web.store import Entry
+from thirtyone.web.store.bells import QUEUE_LENGTH, Bells
 from thirtyone.web.store.sqlite import POLL_SECONDS, SQLiteStore
 from thirtyone.web.tables.ledger import first_record
 
@@ -76,3 +80,61 @@ def test_another_process_commit_wakes_a_stream_and_an_idle_poll_reads_no_version
             # (its stream may have read the log just before a commit).
             assert second.wait(calibrated(5))
             assert queries[-1] == sorted([watched, other])
+
+
+def test_an_idle_watcher_sleeps_until_a_bell_and_a_dead_process_bell_is_removed(stores):
+    listening, committing = stores
+    watched = _table(committing, "watched")
+    looks: list[tuple[dict[str, int], bool]] = []
+    news = listening._news
+
+    def counted(*args: Any) -> tuple[dict[str, int], bool]:
+        heard = news(*args)
+        looks.append(heard)
+        return heard
+
+    listening._news = counted  # type: ignore[method-assign]
+    with listening.listen(watched) as woken:
+        assert woken.wait(calibrated(5))  # new to the watcher: read once
+        woken.clear()
+        before = len(looks)
+        time.sleep(2.0)
+        # Polled, it would have woken 40 times; with a bell, once a second at most.
+        assert len(looks) - before <= 3, looks
+        # A commit in the other process rings: the bell names the table and its version.
+        seen = len(looks)
+        _commit(committing, watched)
+        assert woken.wait(calibrated(5))
+        assert {"watched": 1} in [rung for rung, _ in looks[seen:]], looks[seen:]
+    # No stream left: the watcher sleeps on.
+    before = len(looks)
+    time.sleep(2.0)
+    assert len(looks) - before <= 3, looks[before:]
+    # A bell left by a process that died: the next ring removes it.
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    path = Path(committing._bells.folder) / "1-dead"
+    dead.bind(str(path))
+    dead.close()
+    _commit(committing, watched)
+    assert not path.exists()
+
+
+def test_a_bell_full_enough_to_drop_rings_makes_the_watcher_read_the_versions(tmp_path):
+    path = str(tmp_path / "tables.sqlite3")
+    watching, ringer = SQLiteStore(path, ttl=600), Bells(path)
+    bell = watching._bells.listen()  # the watcher's, read here by hand
+    try:
+        ringer.ring("t", 1)
+        ringer.ring("t", 2)
+        ringer.ring("u", 5)
+        # A few rings: the tables and their newest versions, no need to read the file.
+        assert watching._news(bell, time.monotonic()) == ({"t": 2, "u": 5}, False)
+        for version in range(QUEUE_LENGTH + 5):
+            ringer.ring("t", version)  # the last few dropped: the bell is full
+        rung, look = watching._news(bell, time.monotonic())
+        assert QUEUE_LENGTH - 1 <= rung["t"] < QUEUE_LENGTH + 4, rung  # the last were lost
+        assert look
+    finally:
+        bell.close()
+        ringer.close()
+        watching.close()

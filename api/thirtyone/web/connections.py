@@ -2,8 +2,9 @@
 
 - Each worker lets one client address hold ``THIRTYONE_STREAMS_PER_CLIENT`` event streams and
   long polls at once (32); one more is answered 429 ``too_many_streams``. A slot is given back
-  when the stream ends or its client goes away, and a long poll notices a client that closed
-  its connection within :data:`GONE_CHECK_SECONDS`, rather than when its ``wait`` runs out.
+  when the stream ends or its client goes away: a waiting stream or long poll notices a client
+  that closed its connection at once (within :data:`GONE_CHECK_SECONDS` without gevent), not
+  when its ``wait`` runs out (:class:`ClientWatch`).
 - A request body must arrive within ``THIRTYONE_BODY_SECONDS`` (10 s) of the request's
   headers: a client sending it a byte at a time is answered 408 ``body_timeout`` and its
   connection closed (:class:`BodyDeadline`), so it holds no slot of the worker for longer.
@@ -30,11 +31,13 @@ from typing import Any
 from flask import Flask, current_app, request
 
 from thirtyone.errors import N_
+from thirtyone.web import metrics
 from thirtyone.web.problems import Problem
 from thirtyone.web.security import Environ, StartResponse, WSGIApp, wrap
 
 GONE_CHECK_SECONDS = 0.5
-"""How often a waiting long poll looks whether its client is still there."""
+"""How often a waiting stream or long poll looks whether its client is still there, where
+the event loop cannot watch its socket (gunicorn's threads worker)."""
 
 RETRY_SECONDS = 5
 
@@ -137,15 +140,8 @@ def holding_stream() -> Iterator[None]:
         give()
 
 
-def client_gone() -> bool:
-    """Whether the request's client has closed its connection (its socket reads as ended).
-
-    Only a server that hands the socket to the app (gunicorn's ``gunicorn.socket``) can tell;
-    elsewhere the client is taken to be there.
-    """
-    sock = request.environ.get("gunicorn.socket")
-    if not isinstance(sock, socket.socket):
-        return False
+def _closed(sock: socket.socket) -> bool:
+    """Whether the client has closed ``sock`` (it reads as ended, or fails)."""
     try:
         readable, _, _ = select.select([sock], [], [], 0)
         if not readable:
@@ -154,6 +150,98 @@ def client_gone() -> bool:
         return sock.recv(1, socket.MSG_PEEK) == b""
     except (OSError, ValueError):
         return True
+
+
+class ClientWatch:
+    """Waits for an event and for the request's client to leave, both at once, so that a
+    waiting stream or long poll costs nothing between its wake-ups.
+
+    Under gevent (gunicorn's gevent worker, as ``thirtyone serve`` runs it) the event loop
+    watches the client's socket: the waiter wakes when its event is set, its time is up, or
+    the socket becomes readable (the client closed it: a closed tab is noticed at once). An
+    idle stream used to wake every :data:`GONE_CHECK_SECONDS` to look at its socket: with
+    1,000 of them, 2,000 wake-ups a second. Without a socket (a test client, a development
+    server) the client is taken to be there; with threads (gunicorn's threads worker) the
+    socket is looked at every :data:`GONE_CHECK_SECONDS`. Use it as a context manager, in the
+    request's context.
+    """
+
+    def __init__(self) -> None:
+        sock = request.environ.get("gunicorn.socket")
+        self._sock = sock if isinstance(sock, socket.socket) else None
+        self._readable: _Readable | None = None
+
+    def __enter__(self) -> ClientWatch:
+        if self._sock is not None and _gevent_patched():
+            with suppress(OSError, ValueError):  # a socket closed already: looked at below
+                self._readable = _Readable(self._sock)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._unwatch()
+
+    def _unwatch(self) -> None:
+        if self._readable is not None:
+            self._readable.close()
+            self._readable = None
+
+    def wait(self, woken: threading.Event, seconds: float) -> bool | None:
+        """Wait up to ``seconds`` for ``woken``: whether it was set, or None as soon as the
+        client closed its connection. Each wake-up is counted (``thirtyone_stream_wakeups``,
+        by cause)."""
+        deadline = time.monotonic() + seconds
+        while (remaining := deadline - time.monotonic()) > 0:
+            if self._readable is not None:
+                import gevent
+
+                gevent.wait([woken, self._readable.event], timeout=remaining, count=1)
+                if woken.is_set():
+                    return _woke("notice", True)
+                if self._readable.event.is_set():
+                    if _closed(self._readable.sock):
+                        return _woke("client", None)
+                    # Data rather than the end (a client that sends after its request): the
+                    # loop would say readable at once again. Looked at now and then instead.
+                    self._unwatch()
+                    _woke("client", None)
+                continue
+            pause = remaining if self._sock is None else min(remaining, GONE_CHECK_SECONDS)
+            if woken.wait(pause):
+                return _woke("notice", True)
+            if self._sock is not None and _closed(self._sock):
+                return _woke("client", None)
+            if pause < remaining:
+                _woke("check", None)
+        return _woke("timeout", False)
+
+
+class _Readable:
+    """The gevent event loop's watch on ``sock``: :attr:`event` is set once it is readable."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        import gevent
+        import gevent.event
+
+        self.sock = sock
+        self.event = gevent.event.Event()
+        self._io = gevent.get_hub().loop.io(sock.fileno(), 1)  # 1: readable
+        self._io.start(self._heard)
+
+    def _heard(self) -> None:
+        # In the event loop. A readable socket stays so until it is read: the watcher would
+        # call again at every turn of the loop.
+        self._io.stop()
+        self.event.set()
+
+    def close(self) -> None:
+        self._io.stop()
+        self._io.close()
+
+
+def _woke(cause: str, answer: bool | None) -> bool | None:
+    """Count a wake-up of a waiting stream or long poll; ``answer``, for the caller."""
+    metrics.STREAM_WAKEUPS.labels(cause).inc()
+    return answer
 
 
 class BodyDeadline:

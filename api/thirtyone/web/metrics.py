@@ -1,11 +1,11 @@
 """The service's metrics at ``/metrics``, in the Prometheus text format (prometheus_client).
 
 Requests by operation and status with latency histograms, commits and conflicts, the store's
-errors and latency by call, open streams, pub/sub messages and their lag, the CPU time the
-bots spend, and the compute pools' jobs, room and wait. Under gunicorn every worker is a
-process: with ``PROMETHEUS_MULTIPROC_DIR`` set (as :mod:`thirtyone.web.serving` does before
-the workers fork) the values are kept in files there and ``/metrics`` adds up every worker's,
-whichever worker answers.
+errors and latency by call, open streams and their wake-ups by cause, pub/sub messages and
+their lag, the CPU time the bots spend, and the compute pools' jobs, room and wait. Under
+gunicorn every worker is a process: with ``PROMETHEUS_MULTIPROC_DIR`` set (as
+:mod:`thirtyone.web.serving` does before the workers fork) the values are kept in files there
+and ``/metrics`` adds up every worker's, whichever worker answers.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from flask import Flask, Response, request
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
           "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
           "ARCHIVE_SECONDS", "ARCHIVE_LAG", "PROCESS_CPU", "PROCESS_RSS", "PROCESS_FDS",
-          "POOL_JOBS", "POOL_SLOTS", "POOL_WAIT")
+          "POOL_JOBS", "POOL_SLOTS", "POOL_WAIT", "STREAM_WAKEUPS")
 _made: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -91,6 +91,15 @@ def _make() -> dict[str, Any]:
             "thirtyone_archive_lag_seconds",
             "From a match's last move to its record in the archive.",
             buckets=(0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 60.0, 600.0, 3600.0)),
+        # An idle stream should wake only for news, a keep-alive or its client leaving: a
+        # steady rate of "check" (a threads worker looking at its clients' sockets) or of
+        # wake-ups per open stream tells what idle streams cost.
+        "STREAM_WAKEUPS": Counter(
+            "thirtyone_stream_wakeups",
+            "Wake-ups of waiting event streams and long polls, by cause: notice (a new "
+            "version, a seat come or gone, the instance stopping), timeout (a keep-alive, a "
+            "turn's deadline, the wait's end), client (its socket readable: it left), check "
+            "(a periodic look at the client's socket, without gevent).", ["cause"]),
     }
 
 

@@ -9,11 +9,15 @@ and the version's moves to the table's archive.
 Connections are pooled rather than kept per thread: under gevent every request is a greenlet,
 and a thousand open streams must not hold a thousand connections.
 
-Streams in another worker process learn of a move by polling, every 50 ms while any stream
-waits, SQLite's ``PRAGMA data_version`` on a connection of the watcher's own (a counter in the
-file's shared memory that changes only when another connection commits: about 3 µs), and
-reading the versions of the tables they wait on (one indexed query) only when it changed or a
-table gained its first stream; streams in the process that committed are woken at once.
+Streams in another worker process learn of a move from that process's doorbell (see
+:mod:`.bells`: a datagram naming the table and its version, sent after each commit to every
+process watching the file on this machine), with nothing to do while nothing is committed;
+once a second, and whenever a table gains its first stream here, the watcher reads SQLite's
+``PRAGMA data_version`` on a connection of its own (a counter in the file's shared memory that
+changes only when another connection commits: about 3 µs), and the versions of the tables
+streamed here (one indexed query) only when it changed or a table is new to it: a bell lost
+costs a second, not the move. Without a bell (its folder unusable) the watcher polls
+``data_version`` every 50 ms. Streams in the process that committed are woken at once.
 
 >>> import tempfile, pathlib
 >>> folder = tempfile.TemporaryDirectory()
@@ -33,11 +37,14 @@ thirtyone.web.store.StaleVersion: the table is at version 1
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import socket
 import sqlite3
+import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,6 +66,7 @@ from thirtyone.web.store import (
     TableRecord,
     TableStore,
 )
+from thirtyone.web.store.bells import FALLBACK_SECONDS, QUEUE_LENGTH, Bells, heard
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -115,6 +123,9 @@ CREATE TABLE IF NOT EXISTS listers (
 """
 
 POLL_SECONDS = 0.05
+"""How often a watcher without a bell (see :mod:`.bells`) reads the file's version."""
+_RING_BYTES = 512
+_RINGS_AT_ONCE = 1000
 BUSY_SECONDS = 5.0
 PURGE_SECONDS = 60.0
 # SQLite's default limit on the parameters of one statement is 32,766; stay well below.
@@ -140,6 +151,7 @@ class SQLiteStore(TableStore):
         self._clock = clock
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._purged = 0.0
+        self._bells = Bells(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
 
         def prepare(connection: sqlite3.Connection) -> None:
@@ -322,6 +334,7 @@ class SQLiteStore(TableStore):
 
         self._run(update, "commit")
         self.hub.notify(table, entry)
+        self._bells.ring(table, entry.version)
 
     def compact(self, table: str, ttl: int) -> None:
         # The log and snapshots stay (a file on disk, and the two-snapshot bound holds); the
@@ -474,12 +487,28 @@ class SQLiteStore(TableStore):
         watcher: sqlite3.Connection | None = None
         read_at: int | None = None
         asked: set[str] = set()
+        try:
+            bell: socket.socket | None = self._bells.listen()
+        except OSError:
+            bell = None  # no bells here: the file is polled
+        # The first look at once: the streams that started this watcher rang no bell.
+        looked = time.monotonic() - FALLBACK_SECONDS
         while True:
-            time.sleep(POLL_SECONDS)
+            rung, look = self._news(bell, looked)
+            if look:
+                looked = time.monotonic()
             tables = self.hub.tables()
             if not tables:
                 known.clear()
                 asked.clear()
+                continue
+            watched = set(tables)
+            for table, version in rung.items():
+                # Noted, so that the next read of the versions does not wake them again.
+                if table in watched and known.get(table, -1) < version:
+                    known[table] = version
+                    self.hub.notify(table)
+            if not look:
                 continue
             try:
                 watcher = watcher or self._connect()
@@ -499,13 +528,57 @@ class SQLiteStore(TableStore):
             # Read before the versions: a commit between the two is read again next time.
             read_at, asked = data, set(tables)
             # A table seen for the first time wakes its streams too: one may have read the
-            # log just before a commit that this poll is the first to see.
+            # log just before a commit that this read is the first to see.
             for table, version in versions.items():
                 if known.get(table) != version:
                     self.hub.notify(table)
             known = versions
 
+    def _news(self, bell: socket.socket | None, looked: float) -> tuple[dict[str, int], bool]:
+        """Wait for news: the tables (and versions) rung since, and whether to read the file
+        now (asked to, or not read for :data:`FALLBACK_SECONDS`; without a bell, every
+        :data:`POLL_SECONDS`)."""
+        if bell is None:
+            time.sleep(POLL_SECONDS)
+            return {}, True
+        rung: dict[str, int] = {}
+        messages = []
+        wait = looked + FALLBACK_SECONDS - time.monotonic()
+        if wait > 0:
+            bell.settimeout(wait)
+            try:
+                messages.append(bell.recv(_RING_BYTES))
+            except TimeoutError:
+                return rung, True
+            except OSError:
+                time.sleep(POLL_SECONDS)
+                return rung, True
+        # What else rang meanwhile: one pass answers them all.
+        bell.settimeout(0)
+        with contextlib.suppress(OSError):
+            while len(messages) < _RINGS_AT_ONCE:
+                messages.append(bell.recv(_RING_BYTES))
+        # A bell this full dropped what came next: the versions are read.
+        look = len(messages) >= min(QUEUE_LENGTH, _RINGS_AT_ONCE)
+        for message in messages:
+            ring = heard(message)
+            if ring is None:
+                look = True
+            else:
+                rung[ring[0]] = max(ring[1], rung.get(ring[0], -1))
+        return rung, look or time.monotonic() - looked >= FALLBACK_SECONDS
+
+    @contextlib.contextmanager
+    def listen(self, table: str) -> Iterator[threading.Event]:
+        new = table not in self.hub.tables()
+        with super().listen(table) as woken:
+            if new:
+                # Its version read at once: a commit elsewhere may have come just before.
+                self._bells.wake_own()
+            yield woken
+
     def close(self) -> None:
+        self._bells.close()
         while True:
             try:
                 self._idle.get_nowait().close()

@@ -8,10 +8,13 @@ to the cursor) the stream sends ``event: table_reset`` with the table as it is n
 on from there: the client replaces what it showed. When a player comes or goes with no move
 (a stream opened or closed, a window with no sign of life), ``event: presence`` brings the
 table as it is now, its seats' ``connected`` changed: at once when a seat's last stream on
-this process ends (a closed tab is noticed within half a second), in every other process
+this process ends (a closed tab is noticed at once: the event loop watches each stream's
+socket, see :class:`~thirtyone.web.connections.ClientWatch`), in every other process
 within half a second with Redis or at its next presence sweep (2 s) with SQLite (see
-:mod:`.presence`); such a wake-up reads nothing from the store. When the instance stops,
-every stream ends with ``event: reconnect`` and a jittered ``retry:``.
+:mod:`.presence`); such a wake-up reads nothing from the store. A stream sleeps between these:
+it wakes for a version, a seat come or gone, a keep-alive, a turn's deadline, the instance
+stopping or its client leaving, nothing else. When the instance stops, every stream ends with
+``event: reconnect`` and a jittered ``retry:``.
 """
 
 from __future__ import annotations
@@ -27,12 +30,7 @@ from werkzeug import Response as WerkzeugResponse
 
 from thirtyone.game import GameState
 from thirtyone.web import draining, metrics
-from thirtyone.web.connections import (
-    GONE_CHECK_SECONDS,
-    client_gone,
-    holding_stream,
-    stream_slot,
-)
+from thirtyone.web.connections import ClientWatch, holding_stream, stream_slot
 from thirtyone.web.store import Entry, StoreUnavailable, Swept, TableRecord, TableStore
 from thirtyone.web.tables import clocks, fanout, presence, scheduler
 from thirtyone.web.tables.answers import table_answer
@@ -166,9 +164,10 @@ def _long_poll(record: TableRecord, seat: int | None, cursor: Cursor, wait: int)
     after, version = cursor.version, record.version
     if version <= after and wait > 0:
         deadline = time.monotonic() + wait
-        with tables.listen(record.table) as woken:
+        with tables.listen(record.table) as woken, ClientWatch() as client:
             woken.set()
-            while (remaining := deadline - time.monotonic()) > 0:
+            # An instance that stops answers at once.
+            while (remaining := deadline - time.monotonic()) > 0 and not draining.stopping():
                 if woken.is_set():
                     woken.clear()
                     # Only reads: the scheduler plays what is due, and its commit wakes us.
@@ -176,11 +175,9 @@ def _long_poll(record: TableRecord, seat: int | None, cursor: Cursor, wait: int)
                     version = fresh.version
                     if version > after:
                         break
-                elif client_gone() or draining.stopping():
-                    # The slot goes back as soon as the client does, not when the wait ends;
-                    # an instance that stops answers at once.
+                elif client.wait(woken, remaining) is None:
+                    # The slot goes back as soon as the client does, not when the wait ends.
                     break
-                woken.wait(min(remaining, GONE_CHECK_SECONDS))
     if version != record.version:
         record = tables.load(record.table)
     entries = tables.entries(record.table, after)
@@ -272,6 +269,8 @@ class _Follower:
         self.quiet = False
         # When the stream last read the store or moved its cursor (see presence.head).
         self.since = time.monotonic()
+        # The client's connection, watched while the stream waits: its closing wakes it.
+        self.client = ClientWatch()
 
     def _event(self, name: str | None, events: list[dict[str, Any]]) -> bytes:
         sent, self.shown = fanout.event(self.record, self.cursor, self.digest, self.state,
@@ -285,7 +284,7 @@ class _Follower:
         and who comes and goes, as they come."""
         if opening:
             yield self._event("table_reset" if reset else None, [])
-        with self.tables.listen(self.record.table) as woken:
+        with self.tables.listen(self.record.table) as woken, self.client:
             while (yield from self._catch_up()):
                 if draining.stopping():
                     # The wait is in `data` too: a browser's EventSource never shows `retry:`.
@@ -365,7 +364,8 @@ class _Follower:
         if limit is not None and limit > time.time():
             pause = min(pause, limit - time.time() + 0.01)
         until = time.monotonic() + pause
-        while (woke := _wait(woken, until - time.monotonic())) and self._no_version(woken):
+        while (woke := self.client.wait(woken, until - time.monotonic())) and self._no_version(
+                woken):
             yield from self._presence()
         if woke is None:
             return False
@@ -387,16 +387,3 @@ class _Follower:
         # Someone came or went without a move: no version tells it.
         yield self._event("presence", [])
         return True
-
-
-def _wait(woken: threading.Event, seconds: float) -> bool | None:
-    """Wait up to ``seconds`` for ``woken``: whether it was set, or None as soon as the client
-    closed its connection (a closed tab is noticed in half a second, not at the next
-    keep-alive's failed write)."""
-    deadline = time.monotonic() + seconds
-    while (remaining := deadline - time.monotonic()) > 0:
-        if woken.wait(min(remaining, GONE_CHECK_SECONDS)):
-            return True
-        if client_gone():
-            return None
-    return False
