@@ -110,8 +110,9 @@ class Shape:
         self.names = frozenset(fields)
         self.validators: list[Callable[..., Any]] = []
         self.processors: list[Callable[..., Any]] = []
-        # marshmallow lists a schema's hooks by tag in _hooks (it has no public way to).
-        hooks: dict[str, list[tuple[str, bool, dict[str, Any]]]] = type(schema)._hooks
+        # A schema's hooks by tag, as marshmallow itself finds them when the class is made.
+        hooks: dict[str, list[tuple[str, bool, dict[str, Any]]]] = \
+            type(schema).resolve_hooks()
         for tag, entries in hooks.items():
             for name, many, options in entries:
                 if many or options.get("pass_original") or tag not in (
@@ -234,7 +235,7 @@ class Dump:
 
     def __init__(self, schema: ma.Schema) -> None:
         self.schema = schema
-        if any(type(schema)._hooks.values()):
+        if any(type(schema).resolve_hooks().values()):
             raise TypeError(f"{type(schema).__name__} has hooks: let schema.dump run")
         self.fields: list[tuple[str, type]] = []
         for name, field in schema.dump_fields.items():
