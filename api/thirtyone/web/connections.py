@@ -201,9 +201,10 @@ class ClientWatch:
                     if _closed(self._readable.sock):
                         return _woke("client", None)
                     # Data rather than the end (a client that sends after its request): the
-                    # loop would say readable at once again. Looked at now and then instead.
+                    # loop would say readable at once again. Looked at now and then instead;
+                    # the client is still there, so this wake-up is a look, not its leaving.
                     self._unwatch()
-                    _woke("client", None)
+                    _woke("check", None)
                 continue
             pause = remaining if self._sock is None else min(remaining, GONE_CHECK_SECONDS)
             if woken.wait(pause):
