@@ -16,7 +16,8 @@ from tests.conftest import calibrated
 from thirtyone import record as records
 from thirtyone.game import GameState
 from thirtyone.web.store import TableRecord
-from thirtyone.web.tables import clocks, life
+from thirtyone.web.tables import clocks, ledger, life
+from thirtyone.web.tables.presence import Presence
 
 from .test_tables import (  # noqa: F401
     DEALS,
@@ -543,6 +544,26 @@ def test_a_public_table_seats_one_player_per_client_under_names_of_their_own(cli
     fresh = create_table(client, players=3, public=True, name="Again")["table"]
     assert fresh in [entry["table"] for entry in
                      client.get("/v1/tables?limit=100").json["tables"]]
+
+
+def test_the_sweeper_follows_a_changed_presence_window(store_url):  # noqa: F811
+    # A process's one sweeper outlives the stream that started it: a window configured
+    # later (a shorter one, as in the play tests) holds from its next sweep on, else a seat
+    # streaming here would be written every 100 s and shown away after 0.6 s.
+    app = _make_app(store_url)
+    client = app.test_client()
+    table, _ = _two_humans(client)
+    presence = Presence()
+    with app.app_context():
+        tables = ledger.store()
+        written: set[float] = set()
+        with presence.hold(tables, table, None, 0.1, 300.0), \
+                presence.hold(tables, table, 0, 0.1, 0.6):
+            deadline = time.monotonic() + calibrated(10.0)
+            while len(written) < 4 and time.monotonic() < deadline:
+                written.add(tables.seen(table).get(0, 0.0))
+                time.sleep(0.05)
+        assert len(written) >= 4, "the seat's time was not written every third of 0.6 s"
 
 
 def test_a_closed_tab_is_pushed_as_gone_at_once(store_url):  # noqa: F811

@@ -54,16 +54,20 @@ class Presence:
         # When (monotonic) a seat's last stream here ended: a sweep begun before read it.
         self._left: dict[tuple[str, int], float] = {}
         self._sweeper_pid: int | None = None
+        # The sweeper's period and window, as the last stream opened was given them: read at
+        # each turn, so a changed configuration holds from the next sweep on.
+        self._period = self._window = 0.0
 
     @contextlib.contextmanager
     def hold(self, tables: TableStore, table: str, seat: int | None,
              period: float, window: float) -> Iterator[None]:
         with self._lock:
             self._held.setdefault(table, Counter())[seat] += 1
+            self._period, self._window = period, window
             if self._sweeper_pid != os.getpid():
                 # One per process: a gunicorn worker forked from a master runs its own.
                 self._sweeper_pid = os.getpid()
-                threading.Thread(target=self._sweep, args=(tables, period, window),
+                threading.Thread(target=self._sweep, args=(tables,),
                                  daemon=True, name="thirtyone-presence-sweeper").start()
         try:
             yield
@@ -93,8 +97,8 @@ class Presence:
             tables.gone(table, seat)
         tables.hub.wake(table)
 
-    def _sweep(self, tables: TableStore, period: float, window: float) -> None:
-        """Every ``period``, while this process holds streams: one store call for them all.
+    def _sweep(self, tables: TableStore) -> None:
+        """Every period, while this process holds streams: one store call for them all.
         The thread ends with the last stream (the next one starts another)."""
         while True:
             began, now = time.monotonic(), time.time()
@@ -102,6 +106,7 @@ class Presence:
                 if not self._held:
                     self._sweeper_pid = None
                     return
+                period, window = self._period, self._window
                 # A seat's time is written every third of the window; tables read each time.
                 seats = {table: [seat for seat in held if seat is not None and now
                                  - self._written.get((table, seat), 0.0) >= window / 3]
