@@ -39,7 +39,7 @@ import logging
 import threading
 import time
 import zlib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -80,6 +80,10 @@ WAIT_MS = 1000
 LINEAGE_SECONDS = 2.0
 """How long a process takes a node's lineage as it last read it, for reads: a commit checks
 it in Redis itself, and a table whose commit found another lineage is read anew at once."""
+IDLE_SECONDS = 1.0
+"""How long the table watcher waits on its subscription with nothing heard and nothing asked
+of it (see :meth:`RedisStore._receive`): how long a table no stream here waits on any more
+stays subscribed, and how soon a wait a ``PING`` failed to end ends all the same."""
 
 # The lineage of the node's data (see the module's docstring): its replication id, which Redis
 # draws anew whenever its data may not be the continuation of what it served (a restart from
@@ -344,6 +348,8 @@ class RedisStore(TableStore):
         # Each node's lineage as last read (see LINEAGE_SECONDS), by id of its client.
         self._lineages: dict[int, tuple[float, bytes]] = {}
         self._closed = threading.Event()
+        # The one subscription the table watcher waits on now, if it does (see _receive).
+        self._waiting_on: Any = None
 
     def _node(self, table: str) -> Any:
         """The client that talks to the primary holding ``table``: a commit and its ``WAIT``
@@ -643,31 +649,69 @@ class RedisStore(TableStore):
                 # local stream reads its log once when they are made again.
                 self.hub.notify_all()
 
+    @contextlib.contextmanager
+    def listen(self, table: str) -> Iterator[threading.Event]:
+        with super().listen(table) as woken:
+            if self.hub.changed.is_set():
+                # A table new here, maybe: the watcher subscribes to it now, not at its next
+                # round.
+                self._stir()
+            yield woken
+
+    def _stir(self) -> None:
+        """End the table watcher's wait on its one subscription: a ``PING`` on it, whose
+        answer the watcher reads (once per wait, however many streams open meanwhile)."""
+        pubsub, self._waiting_on = self._waiting_on, None
+        if pubsub is not None and pubsub.connection is not None:
+            # The watcher's own wait ends anyway within IDLE_SECONDS, or fails and subscribes
+            # again.
+            with contextlib.suppress(*_UNAVAILABLE, OSError):
+                pubsub.ping()
+
     def _receive(self, subscriptions: list[Any]) -> None:
         """Hand out what the subscriptions bring until the tables streamed here change (or
-        0.1 s passes, to notice that), through redis-py's public API only.
+        :data:`IDLE_SECONDS` pass), through redis-py's public API only.
 
         One subscription (a single server, a sentinel's master) waits in ``get_message`` until
-        a push arrives, handed out at once, or the 0.1 s pass: an idle worker wakes ten times a
-        second (at 20 ms waits, the wake-ups alone cost 1% of a core). Several (one per
-        cluster node) are read in turn without waiting, then the thread waits 5 ms: waiting
-        on each node in turn would delay a push by the others' timeouts, and redis-py offers
-        no public wait on many connections at once."""
+        a push arrives, handed out at once, or a stream opens on a table new here (its
+        :meth:`listen` pings the subscription, whose answer ends the wait: see :meth:`_stir`),
+        or :data:`IDLE_SECONDS` pass: an idle worker wakes once a second (it woke ten times a
+        second, a sixth of what 1,000 idle streams cost). A table no stream waits on any more
+        is unsubscribed at the next round. Several subscriptions (one per cluster node) are
+        read in turn without waiting, then the thread waits 5 ms: waiting on each node in
+        turn would delay a push by the others' timeouts, and redis-py offers no public wait
+        on many connections at once."""
         connected = [pubsub for pubsub in subscriptions if pubsub.connection is not None]
         if any(not pubsub.connection.is_connected for pubsub in connected):
             raise redis.exceptions.ConnectionError("a subscription's connection was closed")
-        deadline = time.monotonic() + 0.1
+        if len(connected) == 1 and connected[0].subscribed:
+            self._receive_one(connected[0])
+            return
+        deadline = time.monotonic() + IDLE_SECONDS
         while not self.hub.changed.is_set() and time.monotonic() < deadline:
-            if not connected:
-                self.hub.changed.wait(0.1)
+            if not connected or not any(pubsub.subscribed for pubsub in connected):
+                # Nothing to hear: a stream's first wait on a table (hub.changed) ends this.
+                self.hub.changed.wait(IDLE_SECONDS)
                 return
             for pubsub in connected:
-                while (message := pubsub.get_message(timeout=max(
-                        0.0, deadline - time.monotonic()) if len(connected) == 1 else 0.0)
-                       ) is not None:
+                while (message := pubsub.get_message(timeout=0.0)) is not None:
                     self._handle(message)
-            if len(connected) > 1:
-                self.hub.changed.wait(0.005)
+            self.hub.changed.wait(0.005)
+
+    def _receive_one(self, pubsub: Any) -> None:
+        """Hand out what ``pubsub`` brings, for up to :data:`IDLE_SECONDS` or until the tables
+        streamed here change (see :meth:`_receive`)."""
+        deadline = time.monotonic() + IDLE_SECONDS
+        # Before looking at hub.changed: a stream that sets it after the look pings pubsub.
+        self._waiting_on = pubsub
+        try:
+            while not self.hub.changed.is_set() and (
+                    left := deadline - time.monotonic()) > 0:
+                message = pubsub.get_message(timeout=left)
+                if message is not None:
+                    self._handle(message)  # a PONG (see _stir) is no message of ours
+        finally:
+            self._waiting_on = None
 
     def _handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "smessage" and message["data"] == _GONE:

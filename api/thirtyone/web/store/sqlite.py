@@ -376,16 +376,21 @@ class SQLiteStore(TableStore):
                 "ON CONFLICT (table_id, seat) DO UPDATE SET seen = MAX(seen, excluded.seen)",
                 [(table, seat, when) for table, held in seats.items() for seat in held])
             swept: dict[str, Swept] = {}
-            now = self._clock()
-            for table in seats:
-                head = connection.execute(
-                    "SELECT version, digest FROM tables WHERE id = ? AND expires > ?",
-                    (table, now)).fetchone()
-                if head is not None:
-                    seen = connection.execute(
-                        "SELECT seat, seen FROM presence WHERE table_id = ?", (table,))
-                    swept[table] = Swept({int(seat): float(at) for seat, at in seen},
-                                         int(head[0]), str(head[1]))
+            now, tables = self._clock(), list(seats)
+            # One query for a chunk of tables, not two per table: the sweep runs every
+            # SWEEP_SECONDS while streams are open, whatever they do.
+            for first in range(0, len(tables), _CHUNK):
+                chunk = tables[first:first + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                for table, version, digest, seat, at in connection.execute(
+                        "SELECT t.id, t.version, t.digest, p.seat, p.seen FROM tables AS t "
+                        "LEFT JOIN presence AS p ON p.table_id = t.id "
+                        f"WHERE t.id IN ({marks}) AND t.expires > ?", (*chunk, now)):
+                    found = swept.get(table)
+                    if found is None:
+                        found = swept[table] = Swept({}, int(version), str(digest))
+                    if seat is not None:
+                        found.seen[int(seat)] = float(at)
             return swept
 
         return self._run(read, "sweep")

@@ -203,7 +203,12 @@ def _here(seen: dict[int, float], now: float, window: float) -> set[int]:
 
 
 def _presence() -> Presence:
-    presence: Presence = current_app.extensions.setdefault("thirtyone.presence", Presence())
+    extensions = current_app.extensions
+    presence: Presence | None = extensions.get("thirtyone.presence")
+    if presence is None:
+        # Made once per app (a Presence, its lock, built at every call cost each idle
+        # stream's keep-alive a tenth of its time).
+        presence = extensions.setdefault("thirtyone.presence", Presence())
     return presence
 
 

@@ -271,6 +271,8 @@ class _Follower:
         self.since = time.monotonic()
         # The client's connection, watched while the stream waits: its closing wakes it.
         self.client = ClientWatch()
+        # What _timing worked out, and for which record and state.
+        self._timed: tuple[TableRecord, GameState, bool, float | None] | None = None
 
     def _event(self, name: str | None, events: list[dict[str, Any]]) -> bytes:
         sent, self.shown = fanout.event(self.record, self.cursor, self.digest, self.state,
@@ -334,8 +336,10 @@ class _Follower:
         woken.clear()
         try:
             # The stream plays nothing: the scheduler plays what is due at the version just
-            # sent (a bot, a clock's deadline), and its commit wakes this stream.
-            scheduler.notice(self.record, self.state)
+            # sent (a bot, a clock's deadline), and its commit wakes this stream. With nothing
+            # due the notice would do nothing: an idle stream skips it.
+            if self._timing()[0]:
+                scheduler.notice(self.record, self.state)
             if idle:
                 # No store call of its own: the sweeper read the table's version for every
                 # stream of this process; a notice lost anyway shows there.
@@ -360,7 +364,7 @@ class _Follower:
         then keep the stream alive if nothing came. False when the client is gone."""
         # A turn's deadline wakes the stream as it passes (an app made for tests plays the
         # autopilot's move inline there).
-        limit = clocks.deadline(self.record, self.state)
+        limit = self._timing()[1]
         if limit is not None and limit > time.time():
             pause = min(pause, limit - time.time() + 0.01)
         until = time.monotonic() + pause
@@ -373,6 +377,17 @@ class _Follower:
         if not (yield from self._presence()) and self.quiet:
             yield b": keep-alive\n\n"
         return True
+
+    def _timing(self) -> tuple[bool, float | None]:
+        """Whether a move nobody chooses is due at the stream's version (see
+        :func:`scheduler.next_time`), and its turn's deadline: pure functions of the record
+        and state, so worked out once for each, not at every keep-alive."""
+        timed = self._timed
+        if timed is None or timed[0] is not self.record or timed[1] is not self.state:
+            timed = self._timed = (self.record, self.state,
+                                   scheduler.next_time(self.record, self.state) is not None,
+                                   clocks.deadline(self.record, self.state))
+        return timed[2], timed[3]
 
     def _no_version(self, woken: threading.Event) -> bool:
         """Whether a wake-up brought no notice of a version since the stream's last read
