@@ -22,11 +22,13 @@ the next sweep.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from flask import current_app
 
@@ -57,6 +59,10 @@ class Presence:
         # The sweeper's period and window, as the last stream opened was given them: read at
         # each turn, so a changed configuration holds from the next sweep on.
         self._period = self._window = 0.0
+        # Counts the changes of the seats' times that may make a seat connected, or not,
+        # sooner than its time runs out (see look): a stream's keep-alive that finds it as
+        # it was, before the first time runs out, has nothing to tell.
+        self.changes = 0
 
     @contextlib.contextmanager
     def hold(self, tables: TableStore, table: str, seat: int | None,
@@ -81,6 +87,7 @@ class Presence:
                 if not held:
                     del self._held[table]
                     self._swept.pop(table, None)
+                    self.changes += 1
             if last and seat is not None:
                 self._gone(tables, table, seat)
 
@@ -90,6 +97,7 @@ class Presence:
         with self._lock:
             self._written.pop((table, seat), None)
             self._left[(table, seat)] = time.monotonic()
+            self.changes += 1
             for seen in (self._read.get(table, (0.0, {}))[1],
                          getattr(self._swept.get(table), "seen", {})):
                 seen.pop(seat, None)
@@ -147,6 +155,8 @@ class Presence:
                 if before is not None and _here(before.seen, now, window) != _here(
                         seen.seen, now, window):
                     changed.append(table)
+            if changed or kept.keys() != self._swept.keys():
+                self.changes += 1
             self._swept = kept
             self._swept_at = began
         return changed
@@ -165,6 +175,7 @@ class Presence:
             if now - self._written.get((table, seat), 0.0) < window / 3:
                 return
             self._written[(table, seat)] = now
+            self.changes += 1
             if len(self._written) > 100_000:
                 self._written.clear()  # a bound; at worst a seat's time is written again
             cached = self._read.get(table)
@@ -177,15 +188,21 @@ class Presence:
             store().touch(table, seat, now)
 
     def seen(self, table: str) -> dict[int, float]:
+        return self.times(table)[0]
+
+    def times(self, table: str) -> tuple[dict[int, float], float]:
+        """When each seat of ``table`` was last seen, and until when (Unix time) these times
+        are the latest unless :attr:`changes` moves: for ever for a table the sweeper reads,
+        :data:`READ_SECONDS` for one read from the store."""
         now = time.time()
         with self._lock:
             swept = self._swept.get(table)
             if swept is not None:
                 # A table of this process's streams: the sweeper reads its times.
-                return swept.seen
+                return swept.seen, math.inf
             cached = self._read.get(table)
             if cached is not None and now - cached[0] < READ_SECONDS:
-                return cached[1]
+                return cached[1], cached[0] + READ_SECONDS
         try:
             times = store().seen(table)
         except StoreUnavailable:
@@ -194,7 +211,7 @@ class Presence:
             if len(self._read) > 10_000:
                 self._read.clear()
             self._read[table] = (now, times)
-        return times
+        return times, now + READ_SECONDS
 
 
 def _here(seen: dict[int, float], now: float, window: float) -> set[int]:
@@ -246,7 +263,38 @@ def head(record: TableRecord, since: float) -> Swept | None:
 
 def connected(record: TableRecord) -> list[bool]:
     """Per seat, whether its player is connected now (a bot seat: never)."""
-    times = _presence().seen(record.table)
+    return look(record)[0]
+
+
+class Look(NamedTuple):
+    """When :func:`connected` was asked: the record, the presence's :attr:`Presence.changes`
+    and the window then, and the time (Unix) at which its answer may first differ with no
+    change (a connected seat's time runs out, or times read from the store grow old)."""
+
+    record: TableRecord
+    changes: int
+    window: float
+    until: float
+
+
+def look(record: TableRecord) -> tuple[list[bool], Look]:
+    """:func:`connected`, and when its answer may change (see :func:`same`)."""
+    presence = _presence()
+    changes = presence.changes
+    times, until = presence.times(record.table)
     now, span = time.time(), window()
-    return [stored.bot is None and now - times.get(seat, -span) < span
-            for seat, stored in enumerate(record.seats)]
+    answer = []
+    for seat, stored in enumerate(record.seats):
+        at = times.get(seat, -span)
+        here = stored.bot is None and now - at < span
+        if here:
+            until = min(until, at + span)
+        answer.append(here)
+    return answer, Look(record, changes, span, until)
+
+
+def same(record: TableRecord, last: Look) -> bool:
+    """Whether :func:`connected` still answers ``record`` as it did at ``last``: the same
+    record, no change of the seats' times since, the same window, and no time run out."""
+    return (last.record is record and last.changes == _presence().changes
+            and time.time() < last.until and last.window == window())

@@ -262,6 +262,8 @@ class _Follower:
         self.digest = record.digest if not pending else pending[0].prev
         # Who the client was last told is here: each answer sent says it.
         self.shown = presence.connected(record)
+        # When presence was last asked, while it answers as shown (see _presence_changed).
+        self.looked: presence.Look | None = None
         self.generation = tables.hub.generation
         # The table's notices of new versions here when the stream last read the store.
         self.noticed = -1
@@ -277,6 +279,7 @@ class _Follower:
     def _event(self, name: str | None, events: list[dict[str, Any]]) -> bytes:
         sent, self.shown = fanout.event(self.record, self.cursor, self.digest, self.state,
                                         self.seat, events, name)
+        self.looked = None
         return sent
 
     def follow(self, opening: bool, reset: bool, keepalive: float,
@@ -370,11 +373,15 @@ class _Follower:
         until = time.monotonic() + pause
         while (woke := self.client.wait(woken, until - time.monotonic())) and self._no_version(
                 woken):
-            yield from self._presence()
+            if self._presence_changed():
+                yield self._event("presence", [])
         if woke is None:
             return False
         self.quiet = not woke
-        if not (yield from self._presence()) and self.quiet:
+        if self._presence_changed():
+            # Someone came or went without a move: no version tells it.
+            yield self._event("presence", [])
+        elif self.quiet:
             yield b": keep-alive\n\n"
         return True
 
@@ -395,10 +402,11 @@ class _Follower:
         woken.clear()  # before the count: a notice after it wakes the stream again
         return self.tables.hub.notices(self.record.table) == self.noticed
 
-    def _presence(self) -> Generator[bytes, None, bool]:
-        """Tell who is at the table if it changed since the client was last told."""
-        if presence.connected(self.record) == self.shown:
+    def _presence_changed(self) -> bool:
+        """Whether who is at the table changed since the client was last told. Not asked
+        again while presence is as it was when last asked and no seat's time ran out (see
+        presence.same): an idle stream's keep-alive looks at one counter and the time."""
+        if self.looked is not None and presence.same(self.record, self.looked):
             return False
-        # Someone came or went without a move: no version tells it.
-        yield self._event("presence", [])
-        return True
+        now, self.looked = presence.look(self.record)
+        return now != self.shown
