@@ -272,6 +272,7 @@ class Look(NamedTuple):
     change (a connected seat's time runs out, or times read from the store grow old)."""
 
     record: TableRecord
+    presence: Presence
     changes: int
     window: float
     until: float
@@ -290,11 +291,11 @@ def look(record: TableRecord) -> tuple[list[bool], Look]:
         if here:
             until = min(until, at + span)
         answer.append(here)
-    return answer, Look(record, changes, span, until)
+    return answer, Look(record, presence, changes, span, until)
 
 
 def same(record: TableRecord, last: Look) -> bool:
     """Whether :func:`connected` still answers ``record`` as it did at ``last``: the same
     record, no change of the seats' times since, the same window, and no time run out."""
-    return (last.record is record and last.changes == _presence().changes
+    return (last.record is record and last.changes == last.presence.changes
             and time.time() < last.until and last.window == window())
