@@ -294,8 +294,19 @@ _DEFLATED = b"\x78"
 
 
 def _inflate(state: bytes) -> bytes:
-    """A state as stored, compressed (a compacted table's, see ``_deflate``) or not."""
+    """A state as stored, compressed (see :func:`_packed`) or not (a new table's)."""
     return zlib.decompress(state) if state[:1] == _DEFLATED else state
+
+
+def _packed(state: bytes) -> bytes:
+    """A committed state as the commit script takes it: compressed (zlib's fastest level),
+    when that is shorter. Every byte a script is given costs Redis 7.0 about 12
+    instructions (Lua hashes and copies each argument, and its collector sweeps them): the
+    1.7 KB of a two-seat scat state in mid-round is 0.64 KB compressed, 12,000 instructions
+    (8%) less per commit for 12 us of the app's CPU, and about 3 KB less per live table
+    (the state and its two snapshots)."""
+    packed = zlib.compress(state, 1)
+    return packed if len(packed) < len(state) else state
 
 
 def _presence_key(table: str) -> str:
@@ -479,7 +490,8 @@ class RedisStore(TableStore):
         key, request = entry.request or ("", None)
         wait = self.replicas > 0
         node = self._node(table)
-        args = [version, entry.prev, entry.version, entry.digest, dumps(state), entry.to_json(),
+        args = [version, entry.prev, entry.version, entry.digest, _packed(dumps(state)),
+                entry.to_json(),
                 self.ttl, 0 if wait else 1, SNAPSHOT_EVERY, key,
                 request.to_json() if request is not None else "",
                 (entry.reset and entry.digest) or "", meta or b"", Archived.of(entry).to_json()]
@@ -574,17 +586,18 @@ class RedisStore(TableStore):
 
     @staticmethod
     def _deflate(node: Any, table: str) -> None:
-        """A compacted table's state, kept for late readers only, compressed: 1.6 KB of JSON
-        is most of a finished table (it holds the last round's history and the stock), 55-60%
-        less once compressed. Left as it is if a commit (a rematch's announcement) comes in
-        between: that commit wrote its own state."""
+        """A compacted table's state, kept for late readers only, compressed at zlib's best
+        level (a commit stores it at the fastest): 1.6 KB of JSON is most of a finished
+        table (it holds the last round's history and the stock), 55-60% less once
+        compressed. Left as it is if a commit (a rematch's announcement) comes in between:
+        that commit wrote its own state."""
         with contextlib.suppress(redis.exceptions.WatchError), \
                 node.pipeline(transaction=True) as pipe:
             pipe.watch(_table_key(table))
             state = pipe.hget(_table_key(table), "state")
-            if state is None or state[:1] == _DEFLATED:
+            if state is None:
                 return
-            packed = zlib.compress(state, 9)
+            packed = zlib.compress(_inflate(state), 9)
             if len(packed) < len(state):
                 pipe.multi()
                 pipe.hset(_table_key(table), "state", packed)
