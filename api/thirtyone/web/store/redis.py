@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import string
 import threading
 import time
 import zlib
@@ -88,18 +89,21 @@ it in Redis itself, and a table whose commit found another lineage is read anew 
 _LINEAGE = "string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')"
 
 # KEYS: the table's hash, its log, its channel, its archive. ARGV: expected version, expected
-# digest, new version, new digest, state, entry, ttl, publish (1/0), snapshot every, request
-# key (or ''), request record, new epoch (or ''), new meta (or ''), archived moves. Returns
-# {1} when committed, {2} when this very entry is the table's last already (a retried commit),
-# {-1} when the table is gone, {0, current} when it is at another version or digest, {3,
-# current} when the table was last written in another lineage of the node's data: only the
-# entry that moves it onto a new epoch (a new epoch in ARGV[12]) is committed then.
+# digest, new version, new digest, state, entry, archived moves, new epoch (or ''), then the
+# other fields of the hash it writes, name and value (the metadata, a request's record).
+# Returns {1} when committed, {2} when this very entry is the table's last already (a retried
+# commit), {-1} when the table is gone, {0, current} when it is at another version or digest,
+# {3, current} when the table was last written in another lineage of the node's data: only
+# the entry that moves it onto a new epoch (a new epoch in ARGV[8]) is committed then. The
+# store's own constants are in the script's text ($ttl, $publish, $snapshot_every: see
+# _commit_script).
 #
 # Each call into Redis from a script costs 1-3 microseconds (Redis 7.0), a write more than a
-# read: the hash is read once (its fields, and whether it holds a snapshot) and written once.
-# The table's lineage is found in INFO's text by a plain search for its line (the common
-# case); the node's own is parsed out only to write it.
-_COMMIT = """
+# read, and each argument about a thousand instructions plus twelve a byte: the hash is read
+# once (its fields, and whether it holds a snapshot) and written once, and nothing is passed
+# that the script can hold. The table's lineage is found in INFO's text by a plain search for
+# its line (the common case); the node's own is parsed out only to write it.
+_COMMIT = string.Template("""
 local current = redis.call('HMGET', KEYS[1], 'version', 'digest', 'snap_version', 'lineage')
 if not current[1] then return {-1} end
 if current[1] ~= ARGV[1] or current[2] ~= ARGV[2] then
@@ -109,28 +113,22 @@ end
 local fields = {'version', ARGV[3], 'digest', ARGV[4], 'state', ARGV[5]}
 local info = redis.call('INFO', 'replication')
 if not (current[4] and string.find(info, 'master_replid:' .. current[4] .. '\\r', 1, true)) then
-  if ARGV[12] == '' then return {3, tonumber(current[1])} end
+  if ARGV[8] == '' then return {3, tonumber(current[1])} end
   table.insert(fields, 'lineage')
   table.insert(fields, string.match(info, 'master_replid:(%w+)'))
 end
-if ARGV[12] ~= '' then
+if ARGV[8] ~= '' then
   table.insert(fields, 'epoch')
-  table.insert(fields, ARGV[12])
+  table.insert(fields, ARGV[8])
 end
-if ARGV[13] ~= '' then
-  table.insert(fields, 'meta')
-  table.insert(fields, ARGV[13])
-end
-if ARGV[10] ~= '' then
-  table.insert(fields, 'req:' .. ARGV[10])
-  table.insert(fields, ARGV[11])
-end
--- A compacted table (its match archived: no snapshot of its own) keeps its short time to
--- live and no moves.
-local ttl = ARGV[7]
+for i = 9, #ARGV do table.insert(fields, ARGV[i]) end
+-- A string: Redis formats a Lua number given to a command anew at each call. A compacted
+-- table (its match archived: no snapshot of its own) keeps its short time to live and no
+-- moves.
+local ttl = '$ttl'
 local finished = redis.call('HEXISTS', KEYS[1], 'snap_state') == 0
 local trimmed = false
-if not finished and tonumber(ARGV[3]) - tonumber(current[3]) >= tonumber(ARGV[9]) then
+if not finished and tonumber(ARGV[3]) - tonumber(current[3]) >= $snapshot_every then
   table.insert(fields, 'prev_version')
   table.insert(fields, current[3])
   table.insert(fields, 'prev_state')
@@ -148,15 +146,23 @@ if finished then
   ttl = math.max(redis.call('TTL', KEYS[1]), 1)
 else
   -- A new epoch: what the archive holds from this version on is the lost timeline's.
-  if ARGV[12] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[3], '+inf') end
-  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[14])
+  if ARGV[8] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[4], ARGV[3], '+inf') end
+  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[7])
 end
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
 redis.call('EXPIRE', KEYS[4], ttl)
-if ARGV[8] == '1' then redis.call('SPUBLISH', KEYS[3], ARGV[6]) end
+if $publish then redis.call('SPUBLISH', KEYS[3], ARGV[6]) end
 return {1}
-"""
+""")
+
+
+def _commit_script(ttl: int, publish: bool) -> str:
+    """The commit script of a store whose tables live ``ttl`` seconds after their last move
+    and whose commits publish their entry (``publish``: no replicas to wait for first)."""
+    return _COMMIT.substitute(ttl=int(ttl), publish="true" if publish else "false",
+                              snapshot_every=int(SNAPSHOT_EVERY))
+
 
 # KEYS: the table's hash, its log, its archive, its presence, its snapshots while the log
 # stays. ARGV: the ttl, the requests kept (versions), the log's time to live. Returns 0 when
@@ -395,7 +401,8 @@ class RedisStore(TableStore):
         with self._scripts_lock:
             scripts = self._scripts.get(id(client))
             if scripts is None:
-                scripts = (client.register_script(_COMMIT), client.register_script(_CREATE),
+                scripts = (client.register_script(_commit_script(self.ttl, self.replicas <= 0)),
+                           client.register_script(_CREATE),
                            client.register_script(_COMPACT), client.register_script(_TOUCH))
                 self._scripts[id(client)] = scripts
             return scripts
@@ -491,10 +498,12 @@ class RedisStore(TableStore):
         wait = self.replicas > 0
         node = self._node(table)
         args = [version, entry.prev, entry.version, entry.digest, _packed(dumps(state)),
-                entry.to_json(),
-                self.ttl, 0 if wait else 1, SNAPSHOT_EVERY, key,
-                request.to_json() if request is not None else "",
-                (entry.reset and entry.digest) or "", meta or b"", Archived.of(entry).to_json()]
+                entry.to_json(), Archived.of(entry).to_json(),
+                (entry.reset and entry.digest) or ""]
+        if meta is not None:
+            args += ["meta", meta]
+        if request is not None:
+            args += [f"req:{key}", request.to_json()]
         keys = [_table_key(table), _log_key(table), _channel(table), _archive_key(table)]
         commit = self._script(node)[0]
         with metrics.store_call("commit"):
