@@ -13,7 +13,8 @@ them (gevent workers, 2 of them unless said otherwise), then measures:
   ms), a spectator's read of a table at a seat's turn (<= 1 ms, and <= 1.2x a bare read of a
   table whose match is over: a read does no engine work), and Redis's CPU per table move (<=
   0.2 ms), with what makes it: the round trips (from MONITOR, in a run of their own), the bytes
-  in and out and each command's calls per move;
+  in and out, each command's calls per move and the time Redis spent in it, and the share of
+  Redis's CPU that runs commands (the rest serves the round trips);
 - (``--streams``) push latency at 200 concurrent tables (two human seats each, a stream open
   for each seat, each table moving about once a second): from the moment the mover has the
   answer to the moment the other seat's stream has the version. Targets: p99 <= 50 ms with
@@ -212,25 +213,28 @@ def sealed_move_script(server, folder):
 
 
 def redis_calls(port):
-    """Redis's count of each command (those its scripts call included) and the bytes it
-    received and sent."""
+    """Redis's count of each command (those its scripts call included) with the time it
+    spent in them (µs; a script's time includes its own calls'), and the bytes it received
+    and sent."""
     import redis
 
     client = redis.Redis(port=port)
     stats = client.info("stats")
-    calls = {name.removeprefix("cmdstat_"): value["calls"]
+    calls = {name.removeprefix("cmdstat_"): (value["calls"], value["usec"])
              for name, value in client.info("commandstats").items()}
     return calls, stats["total_net_input_bytes"], stats["total_net_output_bytes"]
 
 
 def redis_round_trips(url, port, seconds):
-    """The commands that clients sent Redis (each a round trip, pipelines aside; not those its
-    scripts ran) per table move of a wrk run, by command (a script by the key it names first:
-    the limiter's counts or a table), from MONITOR: a run of its own, since MONITOR costs
-    Redis CPU."""
+    """The commands that clients sent Redis (each a round trip, pipelines aside: the
+    limiter's hit counts once; not those its scripts ran) per table move of a wrk run, by
+    command (a script by the key it names first: the limiter's counts or a table), from
+    MONITOR: a run of its own, since MONITOR costs Redis CPU; and the commands sent (each
+    one, pipelined or not, scripts by their name ``evalsha``) per move."""
     import redis
 
     marker = f"round-trips-{random.random()}"
+    trips: dict[str, int] = {}
     sent: dict[str, int] = {}
     with closing(redis.Redis(port=port, socket_timeout=60)) as watcher, \
             watcher.monitor() as monitor:
@@ -240,10 +244,17 @@ def redis_round_trips(url, port, seconds):
             if command["client_type"] != "lua":
                 words = command["command"].split()
                 name = words[0].lower()
+                sent[name] = sent.get(name, 0) + 1
                 if name == "evalsha":
                     name = "limits script" if "LIMITS:" in words[3] else "table script"
-                sent[name] = sent.get(name, 0) + 1
-    return {name: count / (rps * seconds) for name, count in sent.items()}
+                elif "LIMITS:" in command["command"]:
+                    if name != "incrby":
+                        continue  # the hit's EXPIRE and TTL go in its INCRBY's pipeline
+                    name = "limits hit"
+                trips[name] = trips.get(name, 0) + 1
+    moves = rps * seconds
+    return ({name: count / moves for name, count in trips.items()},
+            {name: count / moves for name, count in sent.items()})
 
 
 def throughput(servers, folder, seconds, redis_port):
@@ -269,7 +280,7 @@ def throughput(servers, folder, seconds, redis_port):
     results = {name: [] for name in runs}
     cpu = {name: 0.0 for name in runs}
     redis_spent = 0.0
-    calls: dict[str, int] = {}
+    calls: dict[str, tuple[int, int]] = {}
     traffic = [0, 0]
     for _ in range(ROUNDS):  # taking turns, so the machine's other work weighs on each alike
         for name, (server, url, script) in runs.items():
@@ -280,8 +291,10 @@ def throughput(servers, folder, seconds, redis_port):
             if name == "redis":
                 redis_spent += redis_cpu([redis_port]) - redis_before
                 after = redis_calls(redis_port)
-                for command, count in after[0].items():
-                    calls[command] = calls.get(command, 0) + count - counted[0].get(command, 0)
+                for command, (count, usec) in after[0].items():
+                    known, spent = calls.get(command, (0, 0))
+                    was, took = counted[0].get(command, (0, 0))
+                    calls[command] = (known + count - was, spent + usec - took)
                 traffic[0] += after[1] - counted[1]
                 traffic[1] += after[2] - counted[2]
     summary = {}
@@ -292,7 +305,8 @@ def throughput(servers, folder, seconds, redis_port):
                          1000 * cpu[name] / requests,
                          1000 * redis_spent / requests if name == "redis" else None)
     moves = sum(r[0] for r in results["redis"]) * seconds
-    summary["redis_calls"] = ({command: count / moves for command, count in calls.items()
+    summary["redis_calls"] = ({command: (count / moves, usec / moves)
+                               for command, (count, usec) in calls.items()
                                if count / moves >= 0.05},
                               traffic[0] / moves, traffic[1] / moves,
                               redis_round_trips(redis_server.url, redis_port, seconds))
@@ -933,7 +947,7 @@ def moves_benchmarks(servers, folder, seconds, redis_port, check):
              "redis": "POST /v1/tables/{t}/moves, Redis",
              "read": "GET /v1/tables/{t}, SQLite",
              "finished": "GET /v1/tables/{t} (over), SQLite"}
-    per_move, received, sent, round_trips = summary.pop("redis_calls")
+    per_move, received, sent, (round_trips, sent_alone) = summary.pop("redis_calls")
     for name, (rps, p50, p99, bad, app_ms, _) in summary.items():
         print(f"{names[name]:<40}{rps:>9.0f}{p50:>9.2f}{p99:>9.2f}{bad:>9}{app_ms:>12.2f}")
     base = summary["sealed"][0]
@@ -959,9 +973,18 @@ def moves_benchmarks(servers, folder, seconds, redis_port, check):
           + ", ".join(f"{name} {count:.2f}" for name, count in sorted(
               round_trips.items(), key=lambda item: -item[1]) if count >= 0.05)
           + f"), {received:.0f} B in, {sent:.0f} B out; calls "
-          "(those in scripts too): " + ", ".join(
-              f"{command} {count:.2f}" for command, count in
-              sorted(per_move.items(), key=lambda item: -item[1])), flush=True)
+          "(those in scripts too) and the µs Redis spent in them: " + ", ".join(
+              f"{command} {count:.2f} ({usec:.1f} µs)" for command, (count, usec) in
+              sorted(per_move.items(), key=lambda item: -item[1][1])), flush=True)
+    # The scripts' time includes the commands they call; each command a client sent
+    # (MONITOR's count, a script as EVALSHA) is taken at its mean time per call. What no
+    # command accounts for is Redis reading, parsing and answering the round trips.
+    commands = sum(count * per_move[name][1] / per_move[name][0]
+                   for name, count in sent_alone.items() if name in per_move)
+    print(f"Redis CPU per table move: {1000 * summary['redis'][5]:.0f} µs, of which "
+          f"{commands:.0f} µs run commands (the scripts {per_move.get('evalsha', (0, 0.0))[1]:.0f}"
+          f" µs, with the calls they make) and the rest serves the round trips (reading, "
+          "parsing, answering, the event loop)", flush=True)
 
 
 def streams_benchmarks(servers, folder, seconds, check, started):

@@ -87,33 +87,37 @@ def test_the_counts_live_in_the_table_stores_redis_when_there_is_one():
     assert storage_uri("sqlite:///x.sqlite3") == "memory://"
 
 
-def _limiter_commands(redis_url: str, address: str, action: Callable[[], None]) -> list[str]:
-    """The commands on the limiter's counts of ``address`` that clients sent Redis (each a
-    round trip; those its scripts run are left out) while ``action`` ran, from MONITOR."""
-    watcher = redis.Redis.from_url(redis_url, socket_timeout=30)
-    marker = f"done-{uuid.uuid4()}"
-    seen = []
-    with watcher.monitor() as monitor:
+def _limiter_round_trips(monkeypatch, address: str,
+                         action: Callable[[], None]) -> list[list[str]]:
+    """What this process sent Redis about the limiter's counts of ``address`` while
+    ``action`` ran: the commands of each write (a round trip: a pipeline's commands go out
+    in one write, its answers come back together)."""
+    sent: list[list[str]] = []
+    send = redis.connection.AbstractConnection.send_packed_command
+
+    def recorded(connection: Any, command: Any, check_health: bool = True) -> None:
+        packed = b"".join(command) if isinstance(command, list | tuple) else command
+        if b"LIMITS:" in packed and f"/{address}/".encode() in packed:
+            sent.append([name.decode().upper() for name in
+                         re.findall(rb"\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n", packed)])
+        send(connection, command, check_health)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(redis.connection.AbstractConnection, "send_packed_command", recorded)
         action()
-        redis.Redis.from_url(redis_url).echo(marker)
-        while marker not in (command := monitor.next_command())["command"]:
-            if command["client_type"] != "lua" and "LIMITS:" in command["command"] \
-                    and f"/{address}/" in command["command"]:
-                seen.append(command["command"].split()[0])
-    watcher.close()
-    return seen
+    return sent
 
 
-def test_a_limited_request_costs_one_redis_round_trip_per_limit(tmp_path, redis_url):
+def test_a_limited_request_costs_one_redis_round_trip_per_limit(tmp_path, redis_url,
+                                                                 monkeypatch):
     """On Redis, a limit's hit answers the window it counted in, so the RateLimit headers
-    cost nothing more: a move, a read and a refusal send the limiter one command each, the
-    opening of a table (two limits) two. It was three per limit: the hit, then a GET and a
-    TTL for the headers."""
+    cost nothing more: a move, a read and a refusal send the limiter one round trip each (its
+    count, the window's start and its time to live, pipelined), the opening of a table (two
+    limits) two. It was three per limit: the hit, then a GET and a TTL for the headers."""
     app = limited_app(tmp_path, THIRTYONE_STORE=redis_url, THIRTYONE_LIMIT_MOVES="2/minute",
                       THIRTYONE_LIMIT_TABLES="5/minute", THIRTYONE_LIMIT_READS="50/minute")
     client = app.test_client()
     address = client.environ_base["REMOTE_ADDR"] = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
-    # A first request of this process loads the limiter's script into Redis (once).
     created = client.post("/v1/tables", json=TABLE)
     table, key = created.json["table"], created.json["seats"][0]["key"]
     headers = {"Authorization": f"Bearer {key}"}
@@ -131,7 +135,8 @@ def test_a_limited_request_costs_one_redis_round_trip_per_limit(tmp_path, redis_
                                          headers=headers)
         answers["opened"] = client.post("/v1/tables", json=TABLE)
 
-    assert _limiter_commands(redis_url, address, play) == ["EVALSHA"] * 6
+    assert _limiter_round_trips(monkeypatch, address, play) == [
+        ["INCRBY", "EXPIRE", "TTL"]] * 6
     assert [answers[name].status_code for name in answers] == [200, 200, 200, 429, 201]
     limits = {name: (answer.headers["RateLimit-Limit"], answer.headers["RateLimit-Remaining"])
               for name, answer in answers.items()}
@@ -140,6 +145,10 @@ def test_a_limited_request_costs_one_redis_round_trip_per_limit(tmp_path, redis_
     for answer in answers.values():
         assert 0 < int(answer.headers["RateLimit-Reset"]) <= 61
     assert 0 < int(answers["refused"].headers["Retry-After"]) <= 61
+    # Each count expires with its window.
+    counts = [name for name in redis.Redis.from_url(redis_url).scan_iter("LIMITS:*")
+              if f"/{address}/".encode() in name]
+    assert counts and all(redis.Redis.from_url(redis_url).ttl(name) > 0 for name in counts)
 
 
 def test_with_redis_down_the_limits_count_on_in_memory(tmp_path):

@@ -392,3 +392,131 @@ def test_a_table_written_in_another_lineage_of_redis_goes_on_on_a_new_epoch(redi
     restarted = make_app(redis_url).test_client()
     assert restarted.get(f"/v1/tables/{table}").json["epoch"] == now["epoch"]
     assert play_one(restarted, table, keys)["epoch"] == now["epoch"]
+
+
+def _loads(app, monkeypatch) -> list[str]:
+    """The tables ``app``'s store is asked to read from now on (filled as it is)."""
+    tables = app.extensions["thirtyone.tables"]
+    read = tables.load
+    loaded: list[str] = []
+
+    def counted(table: str):
+        loaded.append(table)
+        return read(table)
+
+    monkeypatch.setattr(tables, "load", counted)
+    return loaded
+
+
+def _drawn(client, table: str, keys: dict[int, str]) -> tuple[dict[str, Any], str]:
+    """The seat to move draws from the stock (it discards next, at the version its answer
+    names): that answer, and the seat's key."""
+    for _ in range(20):
+        public = client.get(f"/v1/tables/{table}").json
+        seat = public["to_move"] if public["to_move"] is not None else min(keys)
+        mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[seat])).json
+        draws = [move for move in mine["legal_moves"]
+                 if move["type"] == "draw" and move["source"] == "stock"]
+        if draws:
+            drawn = client.post(f"/v1/tables/{table}/moves", headers=bearer(keys[seat]),
+                                json={"move": draws[0], "version": mine["version"]})
+            assert drawn.status_code == 200, drawn.json
+            return drawn.json, keys[seat]
+        play_one(client, table, keys)
+    raise AssertionError("nobody drew from the stock in 20 turns")
+
+
+def _discard(answer: dict[str, Any]) -> dict[str, Any]:
+    return next(move for move in answer["legal_moves"] if move["type"] == "discard")
+
+
+def test_a_move_at_the_version_this_process_committed_reads_no_table(app, client, monkeypatch):
+    created = open_table(client, players=2, options=QUICK)
+    table = created["table"]
+    drawn, key = _drawn(client, table, keys_of(created))
+    loaded = _loads(app, monkeypatch)
+    discarded = client.post(f"/v1/tables/{table}/moves", headers=bearer(key),
+                            json={"move": _discard(drawn), "version": drawn["version"]})
+    assert discarded.status_code == 200, discarded.json
+    assert discarded.json["version"] == drawn["version"] + 1 and loaded == []
+    # Named at another version (a stale client): the table is read, and the answer is the
+    # one it always was.
+    stale = client.post(f"/v1/tables/{table}/moves", headers=bearer(key),
+                        json={"move": {"type": "knock"}, "version": drawn["version"]})
+    assert (stale.status_code, stale.json["code"]) == (409, "stale_version")
+    assert loaded == [table]
+    # With an Idempotency-Key a retry's stored answer may be due, which no commit proves: the
+    # table is read.
+    again, key = _drawn(client, table, keys_of(created))
+    loaded.clear()
+    retried = client.post(f"/v1/tables/{table}/moves",
+                          headers={**bearer(key), **idempotent("held-" + uuid.uuid4().hex)},
+                          json={"move": _discard(again), "version": again["version"]})
+    assert retried.status_code == 200 and loaded == [table]
+
+
+def test_a_held_record_answers_only_through_its_own_commit(store_url):
+    """Two processes: one holds a version, the other rotates the key of the seat to move
+    (a new version). Every answer of the first is that of the table as the store has it: the
+    old key opens nothing, the new one is not refused for the record it held."""
+    here, there = make_app(store_url).test_client(), make_app(store_url).test_client()
+    created = open_table(here, players=2, options=QUICK)
+    table = created["table"]
+    drawn, old = _drawn(here, table, keys_of(created))
+    seat = drawn["seat"]
+    rotated = there.post(f"/v1/tables/{table}/seats/{seat}/key", headers=bearer(old))
+    assert rotated.status_code == 201
+    new = rotated.json["key"]
+    move = {"move": _discard(drawn), "version": drawn["version"]}
+    refused = here.post(f"/v1/tables/{table}/moves", headers=bearer(old), json=move)
+    assert refused.status_code == 403, refused.json
+    stale = here.post(f"/v1/tables/{table}/moves", headers=bearer(new), json=move)
+    assert (stale.status_code, stale.json["code"]) == (409, "stale_version")
+    now = there.get(f"/v1/tables/{table}").json["version"]
+    assert now == drawn["version"] + 1
+    played = here.post(f"/v1/tables/{table}/moves", headers=bearer(new),
+                       json={**move, "version": now})
+    assert played.status_code == 200 and played.json["version"] == now + 1
+
+
+def test_a_move_on_a_held_record_of_a_store_that_lost_versions_is_stale(
+        app, client, store_url, tmp_path):
+    created = open_table(client, players=2, options=QUICK)
+    table, keys = created["table"], keys_of(created)
+    play_one(client, table, keys)
+    saved = _save(app, store_url, table, tmp_path)
+    drawn, key = _drawn(client, table, keys)
+    _restore(app, store_url, table, saved)
+    # This process holds the version it committed, which the store lost: the move named at
+    # it is stale, and the table goes on above it (no version is used twice).
+    lost = client.post(f"/v1/tables/{table}/moves", headers=bearer(key),
+                       json={"move": _discard(drawn), "version": drawn["version"]})
+    assert (lost.status_code, lost.json["code"]) == (409, "stale_version")
+    assert client.get(f"/v1/tables/{table}").json["version"] > drawn["version"]
+
+
+def test_the_clock_due_on_a_held_record_is_played_and_the_move_answered_as_read(
+        app, client, monkeypatch):
+    import time
+    from types import SimpleNamespace
+
+    from thirtyone.web.tables import clocks, life
+
+    clock = SimpleNamespace(now=time.time())
+    fake = SimpleNamespace(time=lambda: clock.now)
+    monkeypatch.setattr(clocks, "time", fake)
+    monkeypatch.setattr(life, "time", fake)
+    for _ in range(5):
+        created = open_table(client, players=2, options=QUICK, turn_seconds=5)
+        drawn, key = _drawn(client, created["table"], keys_of(created))
+        if not drawn["is_over"]:
+            break
+    table = created["table"]
+    loaded = _loads(app, monkeypatch)
+    clock.now += 6  # past the seat's deadline: the clock's move is due before the seat's
+    late = client.post(f"/v1/tables/{table}/moves", headers=bearer(key),
+                       json={"move": _discard(drawn), "version": drawn["version"]})
+    assert (late.status_code, late.json["code"]) == (409, "stale_version")
+    assert loaded  # answered from the table as read, after the clock's move
+    events = client.get(f"/v1/tables/{table}/updates?after={drawn['version']}&wait=0").json
+    assert "autopilot" in [event["type"] for event in events["events"]]

@@ -151,32 +151,31 @@ class WindowedRedisStorage(RedisStorage):
 
     With limits' own storage, a limited request paid three: the hit (an ``INCRBY`` script),
     then a ``GET`` and a ``TTL`` for the ``RateLimit-*`` headers (Flask-Limiter reads the
-    window's stats after the view). Here the hit's script returns the count and the time to
-    live together, and the request keeps them (in ``flask.g``, so for this request only):
-    the stats of a window this request counted in are what its own hit saw. Any other read
-    (a window this request did not count in: the CPU budget's check) asks Redis as before.
+    window's stats after the view). Here the hit answers the count and the time to live
+    together, and the request keeps them (in ``flask.g``, so for this request only): the stats
+    of a window this request counted in are what its own hit saw. Any other read (a window
+    this request did not count in: the CPU budget's check) asks Redis as before.
+
+    The hit is three plain commands in one pipeline, not a script: ``INCRBY``, ``EXPIRE ...
+    NX`` (the window starts at its first hit, as limits' script has it) and ``TTL``. Redis
+    runs a client's pipelined commands one after the other, and a script call costs Redis
+    7.0 more than the three (measured alone: 20-24 µs of Redis CPU per hit with the script,
+    14 µs pipelined, a bare ``PING`` 12 µs).
     """
 
     # limits' registry reads the schemes off the class as it is made.
     STORAGE_SCHEME = ["thirtyone+redis", "thirtyone+rediss", "thirtyone+unix"]  # noqa: RUF012
 
-    # KEYS: the counter. ARGV: the window's seconds, the hit's cost. limits' own script, which
-    # answers the count alone, plus the time to live (TTL within the script: no round trip).
-    SCRIPT_HIT = b"""
-local count = redis.call('INCRBY', KEYS[1], ARGV[2])
-if count == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return {count, redis.call('TTL', KEYS[1])}
-"""
-
     def __init__(self, uri: str, **options: Any) -> None:
         super().__init__(uri.removeprefix("thirtyone+"), **options)
 
-    def initialize_storage(self, uri: str) -> None:
-        super().initialize_storage(uri)
-        self.lua_hit = self.get_connection().register_script(self.SCRIPT_HIT)
-
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        count, ttl = self.lua_hit([self.prefixed_key(key)], [expiry, amount])
+        counter = self.prefixed_key(key)
+        with self.storage.pipeline(transaction=False) as pipe:
+            pipe.incrby(counter, amount)
+            pipe.expire(counter, expiry, nx=True)
+            pipe.ttl(counter)
+            count, _, ttl = pipe.execute()
         _windows()[key] = (int(count), time.time() + max(int(ttl), 0))
         return int(count)
 

@@ -291,6 +291,10 @@ class Move(Command):
     def request_body(self) -> dict[str, Any]:
         return self.body
 
+    def named_version(self) -> int:
+        version: int = self.body["version"]
+        return version
+
     def verify(self, record: TableRecord, state: GameState, actor: Actor) -> None:
         if self.body["version"] != record.version:
             raise stale_version(record.version)

@@ -18,7 +18,10 @@ had to be), the seat noted present, the command to commit first (the clock's aut
 then ``verify``, ``apply`` and the commit (:func:`~.ledger.commit`: compare-and-set on
 version and digest, ``WAIT`` for the configured replicas, the log entry with its
 idempotency record, the push to every stream and the scheduler told what is due), tried
-again on the newer version where the command allows it. The rate limit is Flask-Limiter's,
+again on the newer version where the command allows it. A move named at the version this
+process holds (it committed or read it) skips the read: only its commit, the compare-and-set
+on that very version and digest, may answer it; anything else is answered from the table read
+afresh (:func:`execute`). The rate limit is Flask-Limiter's,
 in the view's wrapper before the view runs, for the operations
 :data:`~thirtyone.web.limits.LIMITED` lists. Nothing else in the package commits a version
 (a test checks it).
@@ -33,9 +36,10 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from thirtyone.game import GameState
+from thirtyone.web.problems import Problem
 from thirtyone.web.store import RequestRecord, StaleVersion, TableRecord
 from thirtyone.web.tables import idempotency
-from thirtyone.web.tables.ledger import commit, load_table, store, table_state
+from thirtyone.web.tables.ledger import commit, held, load_table, store, table_state
 from thirtyone.web.tables.presence import touch
 from thirtyone.web.tables.problems import busy_table, key_required
 from thirtyone.web.tables.seats import bearer_key, seat_of
@@ -150,6 +154,12 @@ class Command:
         command takes no idempotency key."""
         return None
 
+    def named_version(self) -> int | None:
+        """The version the request names (a move's): when this process holds the table's
+        record at that version, the command is tried on it first, without reading the table
+        (see :func:`execute`); None: the table is read."""
+        return None
+
     def exclusive(self) -> AbstractContextManager[bool]:
         """Held around ``apply`` and the commit; False: another request of this process does
         the same now, and this one changes nothing."""
@@ -165,11 +175,30 @@ class Command:
         raise NotImplementedError
 
 
+class _Unproven(Exception):
+    """An attempt on the record this process holds came to an answer that no commit on
+    exactly that record proves current."""
+
+
 def execute(command: Command, record: TableRecord | None = None) -> Done:
     """Apply ``command`` through the one commit path (see the module's docstring); ``record``
-    is the table just loaded, if the caller has it."""
+    is the table just loaded, if the caller has it.
+
+    A command that names the version it was chosen at (:meth:`Command.named_version`, a
+    move's) is tried first on this process's own record of the table at that version, when
+    it holds one (it committed or read that version: :func:`~.ledger.held`), without reading
+    the table: a Redis round trip and the record's decoding less per move. Only its commit
+    may answer it then: the compare-and-set on that version and digest proves that the
+    record it was checked against (the seats, their keys, the state) is the store's, every
+    change of them being a commit of a new version with a new digest. Any other outcome (a
+    refusal, a retry's stored answer, nothing to commit, the clock's due move, a stale
+    version) is answered from the table read afresh, as without the held record."""
     command.check()
     shown = bearer_key() if command.key_first else None
+    if record is None:
+        done = _on_held(command, shown)
+        if done is not None:
+            return done
     attempts = ATTEMPTS if command.stale is Stale.RETRY else 1
     for attempt in range(attempts):
         if record is None or attempt:
@@ -185,7 +214,27 @@ def execute(command: Command, record: TableRecord | None = None) -> Done:
     raise busy_table()
 
 
-def _attempt(command: Command, record: TableRecord, shown: str | None) -> Done:
+def _on_held(command: Command, shown: str | None) -> Done | None:
+    """``command`` committed on the record this process holds at the version it names, or
+    None: it is to be executed on the table as read (see :func:`execute`)."""
+    version = command.named_version()
+    record = None if version is None else held(command.table, version)
+    if record is None:
+        return None
+    try:
+        if command.request_body() is not None and idempotency.request_key() is not None:
+            return None  # a retry's stored answer is proved by no commit: the table is read
+        return _attempt(command, record, shown, held=True)
+    except (_Unproven, Problem, StaleVersion):
+        # Nothing was committed on the held record (a refusal, a stale version, another
+        # answer): the table as read answers, as if it had not been held.
+        return None
+
+
+def _attempt(command: Command, record: TableRecord, shown: str | None,
+             held: bool = False) -> Done:
+    """``command`` on ``record``: read from the store, or (``held``) this process's own,
+    which a commit on it alone may answer (see :func:`execute`)."""
     command.admit(record)
     actor = _authenticate(command, record, shown)
     body = command.request_body()
@@ -193,16 +242,21 @@ def _attempt(command: Command, record: TableRecord, shown: str | None) -> Done:
         replayed = _replayed(record, actor, body)
         if replayed is not None:
             return replayed
-    touch(record, actor.seat)
+    if not held:
+        touch(record, actor.seat)  # on a held record: once its commit proved the key
     first = command.first()
     if first is not None:
         enforced = execute(first, record)
+        if held and enforced.record is not record:
+            raise _Unproven  # the clock's due move: committed, or found done by another
         record, state = enforced.record, enforced.state
     else:
         state = table_state(record)
     command.verify(record, state, actor)
     with command.exclusive() as mine:
         change = command.apply(record, state, actor) if mine else None
+        if held and (change is None or isinstance(change, Command)):
+            raise _Unproven
         if isinstance(change, Command):
             return execute(change)
         if change is None:
@@ -222,6 +276,8 @@ def _attempt(command: Command, record: TableRecord, shown: str | None) -> Done:
             return replayed
     if change.unlist:
         store().unlist(record.table)
+    if held:
+        touch(committed, actor.seat)
     touch(committed, change.seat)
     if change.shows is not None:
         return change.shows

@@ -130,13 +130,15 @@ def first_record(table: str, state_json: str | bytes, **meta: Any) -> TableRecor
 
 class StateCache:
     """The last state of each table that this process committed or read, by version and
-    digest.
+    digest, with the table's record at that version when the process had it.
 
     A state is immutable and a (version, digest) names one state, so a move at the version
     this process saw last skips reading and checking the state again (about half of a move's
     work); with keep-alive connections, a seat's requests mostly reach the same worker. The
     newest (version, digest) it saw of a table is what :func:`load_table` checks the store
-    against.
+    against. A (version, digest) names one record too (seats, keys and every other field of
+    the metadata change only by a commit, which makes a new version with a new digest): a
+    move named at that version is tried on it without reading the table (:func:`held`).
 
     >>> cache = StateCache(size=1)
     >>> cache.put("t1", 2, "d2", "state 2"); cache.put("t1", 1, "d1", "state 1")
@@ -148,7 +150,8 @@ class StateCache:
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self._states: OrderedDict[str, tuple[int, str, GameState]] = OrderedDict()
+        self._states: OrderedDict[str, tuple[int, str, GameState, TableRecord | None]] = (
+            OrderedDict())
         self._lock = threading.Lock()
 
     def get(self, table: str, version: int, digest: str) -> GameState | None:
@@ -158,18 +161,28 @@ class StateCache:
             return cached[2]
         return None
 
+    def record(self, table: str, version: int) -> TableRecord | None:
+        """The table's record at ``version``, if that is the newest version held here and
+        the process had its record (it committed or read it, not only replayed it)."""
+        with self._lock:
+            cached = self._states.get(table)
+        return cached[3] if cached is not None and cached[0] == version else None
+
     def seen(self, table: str) -> tuple[int, str] | None:
         """The newest version (and its digest) of ``table`` that this process holds."""
         with self._lock:
             cached = self._states.get(table)
         return None if cached is None else (cached[0], cached[1])
 
-    def put(self, table: str, version: int, digest: str, state: GameState) -> None:
+    def put(self, table: str, version: int, digest: str, state: GameState,
+            record: TableRecord | None = None) -> None:
         with self._lock:
             cached = self._states.get(table)
             if cached is not None and cached[0] > version:
                 return  # a stream catching up keeps no old version over the newest
-            self._states[table] = (version, digest, state)
+            if record is None and cached is not None and cached[:2] == (version, digest):
+                record = cached[3]  # the same version, replayed: its record stays
+            self._states[table] = (version, digest, state, record)
             self._states.move_to_end(table)
             if len(self._states) > self.size:
                 self._states.popitem(last=False)
@@ -235,12 +248,21 @@ def catch_up(record: TableRecord, seen: int) -> TableRecord:
     return caught_up
 
 
+def held(table: str, version: int) -> TableRecord | None:
+    """This process's record of ``table`` at ``version``, when that is the newest version it
+    holds (it committed or read it): a command named at that version may be tried on it
+    without reading the table, if only a commit on exactly that version and digest answers
+    it (:func:`~thirtyone.web.tables.commit_path.execute`)."""
+    return _states().record(table, version)
+
+
 def table_state(record: TableRecord) -> GameState:
     """The table's state at the record's version."""
     state = _states().get(record.table, record.version, record.digest)
     if state is None:
         state = GameState.from_dict(record.state())
-        _states().put(record.table, record.version, record.digest, state)
+        _states().put(record.table, record.version, record.digest, state,
+                      None if record.reloaded else record)
     return state
 
 
@@ -285,12 +307,15 @@ def commit(record: TableRecord, version: int, moves: list[dict[str, Any]], after
         metrics.CONFLICTS.inc()
         raise
     metrics.COMMITS.inc()
-    _states().put(record.table, entry.version, entry.digest, after)
-    if after.is_over and not table_state(record).is_over:
+    over = after.is_over and not table_state(record).is_over
+    # The record as stored now: the metadata the commit wrote (or kept: the record's, which
+    # the compare-and-set proved current) at the new version and digest.
+    committed = dataclasses.replace(meta or record, version=entry.version, digest=entry.digest,
+                                    state_json=dumps(data), reloaded=False)
+    _states().put(record.table, entry.version, entry.digest, after, committed)
+    if over:
         for hook in _match_over:
             hook(record.table, entry.at)
-    committed = dataclasses.replace(meta or record, version=entry.version, digest=entry.digest,
-                                    state_json=dumps(data))
     for hook in current_app.extensions.get(AFTER_COMMIT, ()):
         hook(committed, after)
     return committed
