@@ -71,6 +71,12 @@ export class TableView {
     this.online = true;
     this.closed = false;
     this.refreshing = null;
+    // The order in which the page heard each table it was given (`heard` counts them), and
+    // the seats' presence the last `event: presence` told, with when it was heard: a table
+    // heard before it (a version's, shown once its events are) keeps the presence it told.
+    this.heard = 0;
+    this.heardAt = new WeakMap();
+    this.presence = null;
     // The hint asked for at this version: `{version}` while on its way, then its `advice`
     // (the API's answer) or its `error`.
     this.hint = null;
@@ -83,9 +89,12 @@ export class TableView {
       onMessage: (data, id) => this.streamed(data, id),
       onReset: (data, id) => this.reset(data, id),
       // Who is here changed, at a version the page has been sent: its seats as they are now.
-      onPresence: (data) => this.show(data),
+      onPresence: (data) => {
+        this.presence = { at: ++this.heard, connected: (data.seats ?? []).map((s) => s.connected) };
+        this.show(data);
+      },
       onState: (open) => this.connected(open),
-      catchUp: async () => this.show(await getTable(this.table, this.key)),
+      catchUp: async () => this.show(this.hear(await getTable(this.table, this.key))),
       finished: () => this.streamOver || Boolean(this.answer?.is_over) || this.closed,
     });
     this.element = h("section", { class: "table", id: "table", "aria-busy": "true" },
@@ -159,6 +168,14 @@ export class TableView {
       this.hint = null;
     }
     this.answer = { ...this.answer, ...answer };
+    const heard = this.heardAt.get(answer);
+    if (this.presence && heard !== undefined && heard < this.presence.at && this.answer.seats) {
+      // Heard before who is here was told anew (a version shown after its events, which a
+      // presence told during): the server tells that presence no more, so it stays.
+      const { connected } = this.presence;
+      this.answer.seats = this.answer.seats.map((seat, index) => (
+        connected[index] === undefined ? seat : { ...seat, connected: connected[index] }));
+    }
     this.render();
     // A rematch takes every player along, but one who left.
     if (this.answer.rematch && this.key && this.answer.is_over
@@ -205,7 +222,13 @@ export class TableView {
   /** A version's events, from a move's answer or the stream (`streamed`), whichever came
   first; `answer` is the table at that version when it came with them (else it is asked for). */
   receive(version, events, answer, streamed = false) {
-    if (this.queue.receive(version, events, answer, streamed)) this.pump();
+    if (this.queue.receive(version, events, this.hear(answer), streamed)) this.pump();
+  }
+
+  /** Note when the page heard `answer` (a table, or nothing), which it returns. */
+  hear(answer) {
+    if (answer) this.heardAt.set(answer, ++this.heard);
+    return answer;
   }
 
   /** Show the queued versions in order: each event in the log, a computer player's move
@@ -275,7 +298,7 @@ export class TableView {
     const refreshing = { again: false };
     this.refreshing = refreshing;
     refreshing.done = getTable(this.table, this.key)
-      .then((answer) => this.show(answer))
+      .then((answer) => this.show(this.hear(answer)))
       .catch((error) => this.fail(error))
       .finally(() => {
         this.refreshing = null;
