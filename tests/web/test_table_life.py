@@ -282,8 +282,13 @@ def test_a_departed_player_takes_the_seat_back_and_nobody_else_can(client):
 
 
 def test_when_every_human_is_gone_the_bots_play_the_match_out(client):
-    table, keys = _two_humans(client, options=QUICK)
-    client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[1]))
+    # A one-life match may end before the last human leaves (a dealt blitz, or the bot that
+    # took the first seat ends it): such a table is opened again.
+    for _ in range(10):
+        table, keys = _two_humans(client, options=QUICK)
+        left = client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[1]))
+        if left.status_code == 200 and not left.json["is_over"]:
+            break
     ended = client.post(f"/v1/tables/{table}/leave", headers=bearer(keys[0])).json
     assert ended["is_over"] and ended["phase"] == "over"
 
