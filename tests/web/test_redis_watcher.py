@@ -9,25 +9,10 @@ import time
 
 import pytest
 from tests.conftest import calibrated
+from tests.web.test_sqlite_listener import commit_next, new_table
 
-from thirtyone.web.store import Entry, first_digest
 from thirtyone.web.store import redis as redis_store
 from thirtyone.web.store.redis import RedisStore
-from thirtyone.web.tables.ledger import first_record
-
-
-def _table(store: RedisStore, name: str) -> str:
-    record = first_record(f"{name}-{time.monotonic_ns()}", "{}", seats=(), seed_sha256="")
-    assert record.digest == first_digest(record.epoch)
-    store.create(record, {})
-    return record.table
-
-
-def _move(store: RedisStore, table: str) -> None:
-    record = store.load(table)
-    entry = Entry(record.version + 1, [], [], prev=record.digest,
-                  nonce=str(time.monotonic_ns())).chained()
-    store.commit(table, record.version, {}, entry)
 
 
 @pytest.mark.slow  # a real redis-server
@@ -37,18 +22,20 @@ def test_a_table_new_to_the_process_is_subscribed_while_the_watcher_waits(
     monkeypatch.setattr(redis_store, "IDLE_SECONDS", 3600.0)
     streaming, elsewhere = RedisStore(redis_url, 600), RedisStore(redis_url, 600)
     try:
-        first, second = _table(elsewhere, "first"), _table(elsewhere, "second")
+        # Names of their own: the test Redis is shared.
+        first, second = (new_table(elsewhere, f"{name}-{time.monotonic_ns()}")
+                         for name in ("first", "second"))
         with streaming.listen(first) as woken:
             # Subscribed (its confirmation wakes the table's streams), then a move is heard.
             assert woken.wait(calibrated(10))
             woken.clear()
-            _move(elsewhere, first)
+            commit_next(elsewhere, first)
             assert woken.wait(calibrated(10)), "the first table's move was not heard"
             # The watcher now waits on the first table's subscription.
             with streaming.listen(second) as other:
                 assert other.wait(calibrated(10)), "the second table was not subscribed"
                 other.clear()
-                _move(elsewhere, second)
+                commit_next(elsewhere, second)
                 assert other.wait(calibrated(10)), "the second table's move was not heard"
     finally:
         streaming.close()

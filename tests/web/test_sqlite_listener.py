@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tests.conftest import calibrated
 
-from thirtyone.web.store import Entry
+from thirtyone.web.store import Entry, TableStore, first_digest
 from thirtyone.web.store.bells import QUEUE_LENGTH, Bells
 from thirtyone.web.store.sqlite import POLL_SECONDS, SQLiteStore
 from thirtyone.web.tables.ledger import first_record
@@ -29,13 +29,16 @@ def stores(tmp_path) -> Iterator[tuple[SQLiteStore, SQLiteStore]]:
     committing.close()
 
 
-def _table(store: SQLiteStore, name: str) -> str:
+def new_table(store: TableStore, name: str) -> str:
+    """A table of no seats named ``name`` in ``store``."""
     record = first_record(name, "{}", seats=(), seed_sha256="")
+    assert record.digest == first_digest(record.epoch)
     store.create(record, {})
     return record.table
 
 
-def _commit(store: SQLiteStore, table: str) -> None:
+def commit_next(store: TableStore, table: str) -> None:
+    """Commit ``table``'s next version (no move), as another process would."""
     record = store.load(table)
     entry = Entry(record.version + 1, [], [], prev=record.digest,
                   nonce=str(time.monotonic_ns())).chained()
@@ -44,7 +47,7 @@ def _commit(store: SQLiteStore, table: str) -> None:
 
 def test_another_process_commit_wakes_a_stream_and_an_idle_poll_reads_no_version(stores):
     listening, committing = stores
-    watched, other = _table(committing, "watched"), _table(committing, "other")
+    watched, other = new_table(committing, "watched"), new_table(committing, "other")
     queries: list[list[str]] = []
     versions = listening._versions
 
@@ -62,7 +65,7 @@ def test_another_process_commit_wakes_a_stream_and_an_idle_poll_reads_no_version
         assert len(queries) == asked, "an idle poll read the tables' versions"
         assert not woken.is_set()
         # A commit elsewhere, to a table nobody streams: read, nobody woken.
-        _commit(committing, other)
+        commit_next(committing, other)
         deadline = time.monotonic() + calibrated(5)
         while len(queries) == asked and time.monotonic() < deadline:
             time.sleep(POLL_SECONDS / 5)
@@ -72,7 +75,7 @@ def test_another_process_commit_wakes_a_stream_and_an_idle_poll_reads_no_version
         # A commit of the watched table, in the other process: the stream is woken within a
         # poll or two (a loaded machine is given twenty).
         committed = time.monotonic()
-        _commit(committing, watched)
+        commit_next(committing, watched)
         assert woken.wait(calibrated(5))
         assert time.monotonic() - committed < calibrated(20 * POLL_SECONDS)
         with listening.listen(other) as second:
@@ -84,7 +87,7 @@ def test_another_process_commit_wakes_a_stream_and_an_idle_poll_reads_no_version
 
 def test_an_idle_watcher_sleeps_until_a_bell_and_a_dead_process_bell_is_removed(stores):
     listening, committing = stores
-    watched = _table(committing, "watched")
+    watched = new_table(committing, "watched")
     looks: list[tuple[dict[str, int], bool]] = []
     news = listening._news
 
@@ -103,7 +106,7 @@ def test_an_idle_watcher_sleeps_until_a_bell_and_a_dead_process_bell_is_removed(
         assert len(looks) - before <= 3, looks
         # A commit in the other process rings: the bell names the table and its version.
         seen = len(looks)
-        _commit(committing, watched)
+        commit_next(committing, watched)
         assert woken.wait(calibrated(5))
         assert {"watched": 1} in [rung for rung, _ in looks[seen:]], looks[seen:]
     # No stream left: the watcher sleeps on.
@@ -115,7 +118,7 @@ def test_an_idle_watcher_sleeps_until_a_bell_and_a_dead_process_bell_is_removed(
     path = Path(committing._bells.folder) / "1-dead"
     dead.bind(str(path))
     dead.close()
-    _commit(committing, watched)
+    commit_next(committing, watched)
     assert not path.exists()
 
 
