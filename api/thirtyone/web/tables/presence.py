@@ -187,9 +187,6 @@ class Presence:
         with contextlib.suppress(StoreUnavailable):  # a hint: the request itself goes on
             store().touch(table, seat, now)
 
-    def seen(self, table: str) -> dict[int, float]:
-        return self.times(table)[0]
-
     def times(self, table: str) -> tuple[dict[int, float], float]:
         """When each seat of ``table`` was last seen, and until when (Unix time) these times
         are the latest unless :attr:`changes` moves: for ever for a table the sweeper reads,
