@@ -19,6 +19,10 @@ from thirtyone.web.tables import ledger
 
 from .test_tables import QUICK, bearer, choose, keys_of, make_app, open_table, play_one
 
+LASTING = {**QUICK, "lives": 3}
+"""Options of a match no single deal or discard ends (a dealt or discarded 31 ends a one-life
+match at once: 1 table in about 550 on its first discard), for tests that play on."""
+
 
 @pytest.fixture(params=["sqlite", "redis"])
 def store_url(request, tmp_path):
@@ -88,7 +92,7 @@ def test_opening_a_table_again_with_its_key_answers_the_same(client):
 
 
 def test_a_move_sent_again_with_its_key_gets_its_first_answer(client):
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     seat = created["to_move"]
     mine = client.get(f"/v1/tables/{table}", headers=bearer(keys[seat])).json
@@ -111,7 +115,7 @@ def test_a_move_sent_again_with_its_key_gets_its_first_answer(client):
 
 
 def test_the_log_stays_small_and_a_resume_replays_from_a_snapshot(app, client):
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     last = pass_versions(app, table, 5 * SNAPSHOT_EVERY + 3)
     tables = app.extensions["thirtyone.tables"]
@@ -142,7 +146,7 @@ def test_the_log_stays_small_and_a_resume_replays_from_a_snapshot(app, client):
 
 def test_a_table_has_a_version_cap_that_counts_moves_only(app, client, monkeypatch):
     monkeypatch.setattr(ledger, "MAX_VERSIONS", 3)
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     for _ in range(6):
         # Key rotations (and the claim before) change the table but play no move: a player
@@ -190,7 +194,7 @@ def _save(app, store_url: str, table: str, folder) -> Any:
 
 
 def test_a_store_that_lost_versions_never_reuses_one(app, client, store_url, tmp_path):
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     play_one(client, table, keys)
     saved = _save(app, store_url, table, tmp_path)
@@ -223,7 +227,7 @@ def test_a_store_that_lost_versions_never_reuses_one(app, client, store_url, tmp
 
 
 def test_a_table_whose_log_is_gone_is_lost_not_empty(app, client, store_url):
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     moves = [play_one(client, table, keys) for _ in range(2)]
     tables = app.extensions["thirtyone.tables"]
@@ -257,7 +261,7 @@ def test_readyz_reports_the_store_apart_and_healthz_reads_nothing(client):
 
 
 def test_metrics_count_requests_commits_and_conflicts(client):
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     play_one(client, created["table"], keys_of(created))
     client.post(f"/v1/tables/{created['table']}/moves", headers=bearer(keys_of(created)[0]),
                 json={"move": {"type": "knock"}, "version": 0})
@@ -274,7 +278,7 @@ def test_a_full_redis_is_a_503_with_retry_after(redis_url):
     import redis
 
     client = make_app(redis_url).test_client()
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     admin = redis.Redis.from_url(redis_url)
     admin.config_set("maxmemory", "1")
     try:
@@ -316,7 +320,7 @@ def test_a_retry_of_an_unconfirmed_move_is_answered_only_as_durably(redis_url):
 
 def test_a_cursor_from_a_restored_store_is_reset_even_on_restarted_instances(
         app, client, store_url, tmp_path):
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     play_one(client, table, keys)
     saved = _save(app, store_url, table, tmp_path)
@@ -367,7 +371,7 @@ def test_a_table_written_in_another_lineage_of_redis_goes_on_on_a_new_epoch(redi
 
     app = make_app(redis_url)
     client = app.test_client()
-    created = open_table(client, players=2)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     seen = play_one(client, table, keys)
     admin = redis.Redis.from_url(redis_url)
@@ -431,9 +435,9 @@ def _discard(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_move_at_the_version_this_process_committed_reads_no_table(app, client, monkeypatch):
-    # Three lives: no discard of this test ends the match, whose archiving reads the table
-    # (once, after the commit) to make its record.
-    created = open_table(client, players=2, options={**QUICK, "lives": 3})
+    # No discard of this test ends the match (LASTING), whose archiving reads the table (once,
+    # after the commit) to make its record.
+    created = open_table(client, players=2, options=LASTING)
     table = created["table"]
     drawn, key = _drawn(client, table, keys_of(created))
     loaded = _loads(app, monkeypatch)
@@ -462,7 +466,7 @@ def test_a_held_record_answers_only_through_its_own_commit(store_url):
     (a new version). Every answer of the first is that of the table as the store has it: the
     old key opens nothing, the new one is not refused for the record it held."""
     here, there = make_app(store_url).test_client(), make_app(store_url).test_client()
-    created = open_table(here, players=2, options=QUICK)
+    created = open_table(here, players=2, options=LASTING)
     table = created["table"]
     drawn, old = _drawn(here, table, keys_of(created))
     seat = drawn["seat"]
@@ -483,7 +487,7 @@ def test_a_held_record_answers_only_through_its_own_commit(store_url):
 
 def test_a_move_on_a_held_record_of_a_store_that_lost_versions_is_stale(
         app, client, store_url, tmp_path):
-    created = open_table(client, players=2, options=QUICK)
+    created = open_table(client, players=2, options=LASTING)
     table, keys = created["table"], keys_of(created)
     play_one(client, table, keys)
     saved = _save(app, store_url, table, tmp_path)
