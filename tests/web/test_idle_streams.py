@@ -16,6 +16,7 @@ import pytest
 from tests.conftest import calibrated
 
 from thirtyone.web.store import TableStore
+from thirtyone.web.tables import presence
 
 from .test_tables import bearer, hold_tab, make_app, open_table, store_url  # noqa: F401
 
@@ -148,3 +149,48 @@ def test_a_seat_gone_costs_the_streams_told_no_store_call(store_url, where):  # 
     # The seat forgotten where its last stream was (here: by this app), the sweeps; the stream
     # told reads nothing itself.
     assert set(counts) <= {"sweep", "gone"}, counts
+
+
+def test_a_keepalive_asks_no_presence_of_seats_held_here(store_url, monkeypatch):  # noqa: F811
+    # A window short enough that the seats' times would run out between two keep-alives: the
+    # sweeper writes them again, but a stream that looked at the times looked again each time.
+    app = make_app(store_url, TABLE_KEEPALIVE_SECONDS=0.2, TABLE_STREAM_SECONDS=60.0,
+                   TABLE_PRESENCE_SECONDS=0.6)
+    client = app.test_client()
+    looks: list[list[bool]] = []
+    look = presence.look
+
+    def counted(record: Any) -> Any:
+        answer = look(record)
+        looks.append(answer[0])
+        return answer
+
+    monkeypatch.setattr(presence, "look", counted)
+    opened = open_table(client, players=2)
+    table, keys = opened["table"], opened["keys"]
+    ready, close = threading.Event(), threading.Event()
+    keepalives = looked = 0
+    told: list[bytes] = []
+    tab = threading.Thread(target=hold_tab, args=(client, table, keys[1], ready, close, 30))
+    tab.start()
+    assert ready.wait(30)
+    stream = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]), buffered=False)
+    try:
+        deadline = time.monotonic() + calibrated(60)
+        for chunk in stream.response:
+            if chunk.startswith(b"event: presence") and keepalives >= 2:
+                told.append(chunk)
+            if b": keep-alive" in chunk:
+                keepalives += 1
+                if keepalives == 2:
+                    looked = len(looks)  # the stream's start told: counted from here
+                if keepalives == 12 or time.monotonic() > deadline:
+                    break
+    finally:
+        stream.close()
+        close.set()
+        tab.join(30)
+    assert keepalives == 12
+    # Ten keep-alives (2 s: the seats' times ran out three times over), no look, nothing told.
+    assert len(looks) == looked, looks[looked:]
+    assert told == []

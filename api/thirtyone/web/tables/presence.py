@@ -27,8 +27,8 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
 
 from flask import current_app
 
@@ -68,7 +68,10 @@ class Presence:
     def hold(self, tables: TableStore, table: str, seat: int | None,
              period: float, window: float) -> Iterator[None]:
         with self._lock:
-            self._held.setdefault(table, Counter())[seat] += 1
+            held = self._held.setdefault(table, Counter())
+            if seat is not None and not held[seat]:
+                self.changes += 1  # held: here, whatever its time says (see times)
+            held[seat] += 1
             self._period, self._window = period, window
             if self._sweeper_pid != os.getpid():
                 # One per process: a gunicorn worker forked from a master runs its own.
@@ -152,8 +155,9 @@ class Presence:
                         seen.seen[seat] = now
                         self._written.pop((table, seat), None)
                 before = self._swept.get(table)
-                if before is not None and _here(before.seen, now, window) != _here(
-                        seen.seen, now, window):
+                # The same times (most tables, most sweeps) are the same seats here.
+                if before is not None and before.seen != seen.seen and _here(
+                        before.seen, now, window) != _here(seen.seen, now, window):
                     changed.append(table)
             if changed or kept.keys() != self._swept.keys():
                 self.changes += 1
@@ -162,8 +166,9 @@ class Presence:
         return changed
 
     def head(self, table: str, since: float) -> Swept | None:
-        """What the last sweep saw of ``table``, if that sweep began after ``since``
-        (monotonic): a version read before a stream's own last update may be behind it."""
+        """What the last sweep saw of ``table`` (its version, digest and seats' times), if
+        that sweep began after ``since`` (monotonic): a version read before a stream's own
+        last update may be behind it. None when it did not, or the table is gone."""
         with self._lock:
             if self._swept_at <= since:
                 return None
@@ -187,19 +192,21 @@ class Presence:
         with contextlib.suppress(StoreUnavailable):  # a hint: the request itself goes on
             store().touch(table, seat, now)
 
-    def times(self, table: str) -> tuple[dict[int, float], float]:
-        """When each seat of ``table`` was last seen, and until when (Unix time) these times
-        are the latest unless :attr:`changes` moves: for ever for a table the sweeper reads,
-        :data:`READ_SECONDS` for one read from the store."""
+    def times(self, table: str) -> tuple[dict[int, float], float, frozenset[int | None]]:
+        """When each seat of ``table`` was last seen, until when (Unix time) these times
+        are the latest unless :attr:`changes` moves (for ever for a table the sweeper reads,
+        :data:`READ_SECONDS` for one read from the store), and the seats this process's
+        streams hold: here until their last stream ends, which moves :attr:`changes`."""
         now = time.time()
         with self._lock:
+            held = frozenset(self._held.get(table, ()))
             swept = self._swept.get(table)
             if swept is not None:
                 # A table of this process's streams: the sweeper reads its times.
-                return swept.seen, math.inf
+                return swept.seen, math.inf, held
             cached = self._read.get(table)
             if cached is not None and now - cached[0] < READ_SECONDS:
-                return cached[1], cached[0] + READ_SECONDS
+                return cached[1], cached[0] + READ_SECONDS, held
         try:
             times = store().seen(table)
         except StoreUnavailable:
@@ -208,7 +215,8 @@ class Presence:
             if len(self._read) > 10_000:
                 self._read.clear()
             self._read[table] = (now, times)
-        return times, now + READ_SECONDS
+            held = frozenset(self._held.get(table, ()))
+        return times, now + READ_SECONDS, held
 
 
 def _here(seen: dict[int, float], now: float, window: float) -> set[int]:
@@ -227,7 +235,11 @@ def _presence() -> Presence:
 
 
 def window() -> float:
-    return float(current_app.config.get("TABLE_PRESENCE_SECONDS", 30.0))
+    return _window(current_app.config)
+
+
+def _window(config: Mapping[str, Any]) -> float:
+    return float(config.get("TABLE_PRESENCE_SECONDS", 30.0))
 
 
 def touch(record: TableRecord, seat: int | None) -> None:
@@ -247,15 +259,15 @@ def period() -> float:
 def hold(tables: TableStore, record: TableRecord, seat: int | None) -> Iterator[None]:
     """While an open stream of ``seat`` (None: a spectator) follows ``record``'s table: its
     seat is noted as seen, and the table's times and version read, by this process's sweeper
-    (see :func:`head`), in one store call for every stream of the process."""
+    (see :meth:`Presence.head`), in one store call for every stream of the process."""
     with _presence().hold(tables, record.table, seat, period(), window()):
         yield
 
 
-def head(record: TableRecord, since: float) -> Swept | None:
-    """The version (and digest) the sweeper last saw ``record``'s table at, if it looked after
-    ``since`` (a :func:`time.monotonic` time); None when it did not, or the table is gone."""
-    return _presence().head(record.table, since)
+def here() -> Presence:
+    """This app's presence: a stream keeps it, and reads it with no look at the app's
+    context at each keep-alive."""
+    return _presence()
 
 
 def connected(record: TableRecord) -> list[bool]:
@@ -265,12 +277,14 @@ def connected(record: TableRecord) -> list[bool]:
 
 class Look(NamedTuple):
     """When :func:`connected` was asked: the record, the presence's :attr:`Presence.changes`
-    and the window then, and the time (Unix) at which its answer may first differ with no
-    change (a connected seat's time runs out, or times read from the store grow old)."""
+    and the window then (and the configuration it came from), and the time (Unix) at which
+    its answer may first differ with no change (a time runs out of a seat no stream here
+    holds, or times read from the store grow old)."""
 
     record: TableRecord
     presence: Presence
     changes: int
+    config: Mapping[str, Any]
     window: float
     until: float
 
@@ -279,20 +293,29 @@ def look(record: TableRecord) -> tuple[list[bool], Look]:
     """:func:`connected`, and when its answer may change (see :func:`same`)."""
     presence = _presence()
     changes = presence.changes
-    times, until = presence.times(record.table)
-    now, span = time.time(), window()
+    times, until, held = presence.times(record.table)
+    config = current_app.config
+    now, span = time.time(), _window(config)
     answer = []
     for seat, stored in enumerate(record.seats):
-        at = times.get(seat, -span)
-        here = stored.bot is None and now - at < span
-        if here:
-            until = min(until, at + span)
-        answer.append(here)
-    return answer, Look(record, presence, changes, span, until)
+        if stored.bot is not None:
+            answer.append(False)
+        elif seat in held:
+            # Here until its last stream here ends (which moves changes): the sweeper writes
+            # its time again before the window runs out, so its time sets no limit.
+            answer.append(True)
+        else:
+            at = times.get(seat, -span)
+            here = now - at < span
+            if here:
+                until = min(until, at + span)
+            answer.append(here)
+    return answer, Look(record, presence, changes, config, span, until)
 
 
 def same(record: TableRecord, last: Look) -> bool:
     """Whether :func:`connected` still answers ``record`` as it did at ``last``: the same
-    record, no change of the seats' times since, the same window, and no time run out."""
+    record, no change of the seats' times since, the same window, and no time run out. A
+    few comparisons: an idle stream asks it at each keep-alive."""
     return (last.record is record and last.changes == last.presence.changes
-            and time.time() < last.until and last.window == window())
+            and time.time() < last.until and last.window == _window(last.config))
