@@ -5,6 +5,7 @@ within a poll or two, and while nothing is committed the listener reads no table
 from __future__ import annotations
 
 import socket
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,3 +142,16 @@ def test_a_bell_full_enough_to_drop_rings_makes_the_watcher_read_the_versions(tm
         bell.close()
         ringer.close()
         watching.close()
+
+
+def test_a_sweep_notes_its_seats_in_one_commit(stores):
+    listening, committing = stores
+    tables = [new_table(committing, f"noted-{index}") for index in range(25)]
+    with sqlite3.connect(listening.path) as reader:
+        reader.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        swept = listening.sweep({table: [0, 1] for table in tables}, 1000.0)
+        # The frames the sweep wrote to the log: a commit writes at least one.
+        _, frames, _ = reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert {table: found.seen for table, found in swept.items()} == {
+        table: {0: 1000.0, 1: 1000.0} for table in tables}
+    assert 0 < frames < 10, frames  # 50 when each seat was a commit of its own

@@ -370,11 +370,16 @@ class SQLiteStore(TableStore):
         return {int(seat): float(when) for seat, when in rows}
 
     def sweep(self, seats: Mapping[str, Collection[int]], when: float) -> dict[str, Swept]:
+        noted = [(table, seat, when) for table, held in seats.items() for seat in held]
+
         def read(connection: sqlite3.Connection) -> dict[str, Swept]:
-            connection.executemany(
-                "INSERT INTO presence (table_id, seat, seen) VALUES (?, ?, ?) "
-                "ON CONFLICT (table_id, seat) DO UPDATE SET seen = MAX(seen, excluded.seen)",
-                [(table, seat, when) for table, held in seats.items() for seat in held])
+            if noted:
+                # One transaction for every seat noted: in autocommit each row was a commit
+                # of its own (200 seats: 200 WAL writes and 2,400 lock calls every sweep).
+                connection.execute("BEGIN IMMEDIATE")
+                connection.executemany(
+                    "INSERT INTO presence (table_id, seat, seen) VALUES (?, ?, ?) ON CONFLICT "
+                    "(table_id, seat) DO UPDATE SET seen = MAX(seen, excluded.seen)", noted)
             swept: dict[str, Swept] = {}
             now, tables = self._clock(), list(seats)
             # One query for a chunk of tables, not two per table: the sweep runs every
@@ -391,6 +396,8 @@ class SQLiteStore(TableStore):
                         found = swept[table] = Swept({}, int(version), str(digest))
                     if seat is not None:
                         found.seen[int(seat)] = float(at)
+            if noted:
+                connection.execute("COMMIT")
             return swept
 
         return self._run(read, "sweep")
