@@ -59,10 +59,14 @@ class Presence:
         # The sweeper's period and window, as the last stream opened was given them: read at
         # each turn, so a changed configuration holds from the next sweep on.
         self._period = self._window = 0.0
-        # Counts the changes of the seats' times that may make a seat connected, or not,
-        # sooner than its time runs out (see look): a stream's keep-alive that finds it as
-        # it was, before the first time runs out, has nothing to tell.
-        self.changes = 0
+        # Per table, the last change of its seats' times that may make a seat connected, or
+        # not, sooner than its time runs out (see look), numbered across all tables (so that
+        # a table dropped from the bound reads as changed, never as the same): a stream's
+        # keep-alive that finds its table's as it was, before a time runs out, has nothing
+        # to tell. Per table: a table's first sweep, or a seat come to another, is no news
+        # to the streams of every table.
+        self._changes: dict[str, int] = {}
+        self._changed = 0
 
     @contextlib.contextmanager
     def hold(self, tables: TableStore, table: str, seat: int | None,
@@ -70,7 +74,7 @@ class Presence:
         with self._lock:
             held = self._held.setdefault(table, Counter())
             if seat is not None and not held[seat]:
-                self.changes += 1  # held: here, whatever its time says (see times)
+                self._moved(table)  # held: here, whatever its time says (see times)
             held[seat] += 1
             self._period, self._window = period, window
             if self._sweeper_pid != os.getpid():
@@ -90,7 +94,7 @@ class Presence:
                 if not held:
                     del self._held[table]
                     self._swept.pop(table, None)
-                    self.changes += 1
+                    self._moved(table)
             if last and seat is not None:
                 self._gone(tables, table, seat)
 
@@ -100,7 +104,7 @@ class Presence:
         with self._lock:
             self._written.pop((table, seat), None)
             self._left[(table, seat)] = time.monotonic()
-            self.changes += 1
+            self._moved(table)
             for seen in (self._read.get(table, (0.0, {}))[1],
                          getattr(self._swept.get(table), "seen", {})):
                 seen.pop(seat, None)
@@ -159,11 +163,29 @@ class Presence:
                 if before is not None and before.seen != seen.seen and _here(
                         before.seen, now, window) != _here(seen.seen, now, window):
                     changed.append(table)
-            if changed or kept.keys() != self._swept.keys():
-                self.changes += 1
+                elif before is None and _here(self._read.get(table, (0.0, {}))[1], now,
+                                              window) != _here(seen.seen, now, window):
+                    # Swept for the first time: its streams saw times read from the store.
+                    self._moved(table)
+            for table in changed:
+                self._moved(table)
+            for table in self._swept.keys() - kept.keys():
+                self._moved(table)  # no longer swept: its times are read from the store
             self._swept = kept
             self._swept_at = began
         return changed
+
+    def _moved(self, table: str) -> None:
+        """Note a change of ``table``'s presence (with the lock held)."""
+        self._changed += 1
+        if len(self._changes) > 100_000:
+            self._changes.clear()  # a bound: a table dropped reads as changed (see changes)
+        self._changes[table] = self._changed
+
+    def changes(self, table: str) -> int:
+        """The last change of ``table``'s presence noted here (0: none): a single lookup,
+        without the lock, as a stream asks at each keep-alive."""
+        return self._changes.get(table, 0)
 
     def head(self, table: str, since: float) -> Swept | None:
         """What the last sweep saw of ``table`` (its version, digest and seats' times), if
@@ -182,7 +204,7 @@ class Presence:
             if now - self._written.get((table, seat), 0.0) < window / 3:
                 return
             self._written[(table, seat)] = now
-            self.changes += 1
+            self._moved(table)
             if len(self._written) > 100_000:
                 self._written.clear()  # a bound; at worst a seat's time is written again
             cached = self._read.get(table)
@@ -196,9 +218,9 @@ class Presence:
 
     def times(self, table: str) -> tuple[dict[int, float], float, frozenset[int | None]]:
         """When each seat of ``table`` was last seen, until when (Unix time) these times
-        are the latest unless :attr:`changes` moves (for ever for a table the sweeper reads,
+        are the latest unless :meth:`changes` moves (for ever for a table the sweeper reads,
         :data:`READ_SECONDS` for one read from the store), and the seats this process's
-        streams hold: here until their last stream ends, which moves :attr:`changes`."""
+        streams hold: here until their last stream ends, which moves :meth:`changes`."""
         now = time.time()
         with self._lock:
             held = frozenset(self._held.get(table, ()))
@@ -206,9 +228,13 @@ class Presence:
             if swept is not None:
                 # A table of this process's streams: the sweeper reads its times.
                 return swept.seen, math.inf, held
+            # A table this process's streams hold is swept soon, and its first sweep moves
+            # its changes if it finds other seats here: times read from the store hold until
+            # then (each stream of a new table looked again at its first keep-alive).
+            until = math.inf if held else READ_SECONDS
             cached = self._read.get(table)
             if cached is not None and now - cached[0] < READ_SECONDS:
-                return cached[1], cached[0] + READ_SECONDS, held
+                return cached[1], cached[0] + until, held
         try:
             times = store().seen(table)
         except StoreUnavailable:
@@ -218,7 +244,7 @@ class Presence:
                 self._read.clear()
             self._read[table] = (now, times)
             held = frozenset(self._held.get(table, ()))
-        return times, now + READ_SECONDS, held
+        return times, now + (math.inf if held else READ_SECONDS), held
 
 
 def _here(seen: dict[int, float], now: float, window: float) -> set[int]:
@@ -278,7 +304,7 @@ def connected(record: TableRecord) -> list[bool]:
 
 
 class Look(NamedTuple):
-    """When :func:`connected` was asked: the record, the presence's :attr:`Presence.changes`
+    """When :func:`connected` was asked: the record, the presence's :meth:`Presence.changes`
     and the window then (and the configuration it came from), and the time (Unix) at which
     its answer may first differ with no change (a time runs out of a seat no stream here
     holds, or times read from the store grow old)."""
@@ -294,7 +320,7 @@ class Look(NamedTuple):
 def look(record: TableRecord) -> tuple[list[bool], Look]:
     """:func:`connected`, and when its answer may change (see :func:`same`)."""
     presence = _presence()
-    changes = presence.changes
+    changes = presence.changes(record.table)
     times, until, held = presence.times(record.table)
     config = current_app.config
     now, span = time.time(), _window(config)
@@ -319,5 +345,5 @@ def same(record: TableRecord, last: Look) -> bool:
     """Whether :func:`connected` still answers ``record`` as it did at ``last``: the same
     record, no change of the seats' times since, the same window, and no time run out. A
     few comparisons: an idle stream asks it at each keep-alive."""
-    return (last.record is record and last.changes == last.presence.changes
+    return (last.record is record and last.changes == last.presence.changes(record.table)
             and time.time() < last.until and last.window == _window(last.config))
