@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from tests.conftest import calibrated
 
+from thirtyone.web import connections
 from thirtyone.web.store import TableStore
-from thirtyone.web.tables import presence
+from thirtyone.web.tables import presence, streams
 
 from .test_tables import bearer, hold_tab, make_app, open_table, store_url  # noqa: F401
 
@@ -200,3 +201,36 @@ def test_a_keepalive_asks_no_presence_of_seats_held_here(store_url, monkeypatch)
     # Ten keep-alives (2 s: the seats' times ran out three times over), no look, nothing told.
     assert [one for one in looks[looked:] if one == table] == []
     assert told == []
+
+
+def test_keepalives_fall_due_on_the_process_grid_never_late(store_url, monkeypatch):  # noqa: F811
+    # Streams opened at any moment wake for their keep-alives together: one turn of the event
+    # loop for those due in the same step, never later than the period.
+    app = make_app(store_url, TABLE_KEEPALIVE_SECONDS=1.0, TABLE_STREAM_SECONDS=60.0)
+    client = app.test_client()
+    ends: list[tuple[float, float]] = []
+    wait = connections.ClientWatch.wait
+
+    def watched(self: Any, woken: threading.Event, seconds: float) -> Any:
+        began = time.monotonic()
+        answer = wait(self, woken, seconds)
+        if answer is False:  # a keep-alive's wait, run out
+            ends.append((began, began + seconds))
+        return answer
+
+    monkeypatch.setattr(connections.ClientWatch, "wait", watched)
+    opened = open_table(client, players=2)
+    stream = client.get(f"/v1/tables/{opened['table']}/events",
+                        headers=bearer(opened["keys"][0]), buffered=False)
+    try:
+        for chunk in stream.response:
+            if b": keep-alive" in chunk and len(ends) >= 3:
+                break
+    finally:
+        stream.close()
+    for began, end in ends:
+        # The end as the wait was given it, a few microseconds after the stream's own look
+        # at the clock: on the grid within 5 ms (a 4% chance each for an end off it).
+        grid = streams.KEEPALIVE_GRID
+        assert abs(end - round(end / grid) * grid) < 0.005, (began, end)
+        assert 1.0 - streams.KEEPALIVE_GRID - 0.05 <= end - began <= 1.0, (began, end)
