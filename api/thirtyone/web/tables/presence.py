@@ -292,7 +292,7 @@ def hold(tables: TableStore, record: TableRecord, seat: int | None) -> Iterator[
         yield
 
 
-def here() -> Presence:
+def current() -> Presence:
     """This app's presence: a stream keeps it, and reads it with no look at the app's
     context at each keep-alive."""
     return _presence()

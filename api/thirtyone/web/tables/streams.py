@@ -284,7 +284,7 @@ class _Follower:
         # When presence was last asked, while it answers as shown (see _presence_changed).
         self.looked: presence.Look | None = None
         # Kept: looked up in the app's context, it cost each keep-alive a tenth of its time.
-        self.presence = presence.here()
+        self.presence = presence.current()
         self.generation = tables.hub.generation
         # The table's notices of new versions here when the stream last read the store.
         self.noticed = -1
