@@ -136,3 +136,27 @@ def test_the_rate_limits_count_once_for_the_whole_fleet(processes):
     seen = reads_counted(processes, url)
     assert [remaining for _, remaining in seen] == ["3", "2", "1", "0", "0"]
     assert [status == 429 for status, _ in seen] == [False] * 4 + [True]
+
+
+def test_a_presence_sweep_reads_tables_on_every_primary(processes):
+    """On a cluster a sweep's script keeps to one slot: one call per table, each table's seats
+    noted and its version read, wherever its slot is."""
+    _, url = start_cluster(processes, replicas=0)
+    tables = RedisStore(url, 600)
+    try:
+        names = []
+        for index in range(12):  # a dozen slots: every primary holds some
+            record = first_record(f"swept-{index}-{time.monotonic_ns()}", "{}", seats=(),
+                                  seed_sha256="")
+            tables.create(record, {})
+            names.append(record.table)
+        gone = f"gone-{time.monotonic_ns()}"
+        swept = tables.sweep({**{name: [0, 1] for name in names}, gone: [0]}, 1000.0)
+        assert set(swept) == set(names)
+        assert all(found.seen == {0: 1000.0, 1: 1000.0} and found.version == 0
+                   for found in swept.values()), swept
+        again = tables.sweep({name: [] for name in names}, 2000.0)
+        assert {name: found.seen for name, found in again.items()} == {
+            name: {0: 1000.0, 1: 1000.0} for name in names}
+    finally:
+        tables.close()

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from tests.conftest import calibrated
 
+from thirtyone.web import connections
 from thirtyone.web.store import TableStore
+from thirtyone.web.tables import presence, streams
 
 from .test_tables import bearer, hold_tab, make_app, open_table, store_url  # noqa: F401
 
@@ -148,3 +150,87 @@ def test_a_seat_gone_costs_the_streams_told_no_store_call(store_url, where):  # 
     # The seat forgotten where its last stream was (here: by this app), the sweeps; the stream
     # told reads nothing itself.
     assert set(counts) <= {"sweep", "gone"}, counts
+
+
+def test_a_keepalive_asks_no_presence_of_seats_held_here(store_url, monkeypatch):  # noqa: F811
+    # A window short enough that the seats' times would run out between two keep-alives: the
+    # sweeper writes them again, but a stream that looked at the times looked again each time.
+    app = make_app(store_url, TABLE_KEEPALIVE_SECONDS=0.2, TABLE_STREAM_SECONDS=60.0,
+                   TABLE_PRESENCE_SECONDS=0.6)
+    client = app.test_client()
+    looks: list[str] = []
+    look = presence.look
+
+    def counted(record: Any) -> Any:
+        looks.append(record.table)
+        return look(record)
+
+    monkeypatch.setattr(presence, "look", counted)
+    opened = open_table(client, players=2)
+    table, keys = opened["table"], opened["keys"]
+    ready, close = threading.Event(), threading.Event()
+    keepalives = looked = 0
+    told: list[bytes] = []
+    tabs = [threading.Thread(target=hold_tab, args=(client, table, keys[1], ready, close, 30))]
+    tabs[0].start()
+    assert ready.wait(30)
+    stream = client.get(f"/v1/tables/{table}/events", headers=bearer(keys[0]), buffered=False)
+    try:
+        deadline = time.monotonic() + calibrated(60)
+        for chunk in stream.response:
+            if chunk.startswith(b"event: presence") and keepalives >= 2:
+                told.append(chunk)
+            if b": keep-alive" in chunk:
+                keepalives += 1
+                if keepalives == 2:
+                    looked = len(looks)  # the stream's start told: counted from here
+                    # Players come to another table: no news at this one.
+                    other = open_table(client, players=2)
+                    tabs.append(threading.Thread(target=hold_tab, args=(
+                        client, other["table"], other["keys"][0], threading.Event(), close,
+                        30)))
+                    tabs[-1].start()
+                if keepalives == 12 or time.monotonic() > deadline:
+                    break
+    finally:
+        stream.close()
+        close.set()
+        for tab in tabs:
+            tab.join(30)
+    assert keepalives == 12
+    # Ten keep-alives (2 s: the seats' times ran out three times over), no look, nothing told.
+    assert [one for one in looks[looked:] if one == table] == []
+    assert told == []
+
+
+def test_keepalives_fall_due_on_the_process_grid_never_late(store_url, monkeypatch):  # noqa: F811
+    # Streams opened at any moment wake for their keep-alives together: one turn of the event
+    # loop for those due in the same step, never later than the period.
+    app = make_app(store_url, TABLE_KEEPALIVE_SECONDS=1.0, TABLE_STREAM_SECONDS=60.0)
+    client = app.test_client()
+    ends: list[tuple[float, float]] = []
+    wait = connections.ClientWatch.wait
+
+    def watched(self: Any, woken: threading.Event, seconds: float) -> Any:
+        began = time.monotonic()
+        answer = wait(self, woken, seconds)
+        if answer is False:  # a keep-alive's wait, run out
+            ends.append((began, began + seconds))
+        return answer
+
+    monkeypatch.setattr(connections.ClientWatch, "wait", watched)
+    opened = open_table(client, players=2)
+    stream = client.get(f"/v1/tables/{opened['table']}/events",
+                        headers=bearer(opened["keys"][0]), buffered=False)
+    try:
+        for chunk in stream.response:
+            if b": keep-alive" in chunk and len(ends) >= 3:
+                break
+    finally:
+        stream.close()
+    for began, end in ends:
+        # The end as the wait was given it, a few microseconds after the stream's own look
+        # at the clock: on the grid within 5 ms (a 4% chance each for an end off it).
+        grid = streams.KEEPALIVE_GRID
+        assert abs(end - round(end / grid) * grid) < 0.005, (began, end)
+        assert 1.0 - streams.KEEPALIVE_GRID - 0.05 <= end - began <= 1.0, (began, end)

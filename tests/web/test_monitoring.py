@@ -4,12 +4,16 @@ unit tests pass, and alerts and a Grafana dashboard that name only metrics the A
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import socket
 import subprocess
 
 import yaml
 from tests.conftest import ROOT, missing
+
+from thirtyone.web.metrics import open_fds
 
 PROMETHEUS = ROOT / "deploy" / "prometheus"
 DASHBOARD = ROOT / "deploy" / "grafana" / "thirtyone.json"
@@ -50,3 +54,18 @@ def test_alerts_and_dashboard_name_only_metrics_the_api_serves(client):
              for name in re.findall(r"\bthirtyone_\w+", expression)}
     assert named and named <= served, named - served
     assert "thirtyone_process_resident_bytes" in served
+
+
+def test_open_descriptors_are_counted_without_listing_them():
+    before = open_fds()
+    pairs = [socket.socketpair() for _ in range(20)]
+    try:
+        assert open_fds() == before + 40
+        # The listing holds one more: its own descriptor of the folder.
+        assert open_fds() in range(len(os.listdir("/proc/self/fd")) - 1,
+                                   len(os.listdir("/proc/self/fd")) + 1)
+    finally:
+        for one, other in pairs:
+            one.close()
+            other.close()
+    assert open_fds() == before

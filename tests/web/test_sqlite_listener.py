@@ -5,6 +5,7 @@ within a poll or two, and while nothing is committed the listener reads no table
 from __future__ import annotations
 
 import socket
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,3 +142,60 @@ def test_a_bell_full_enough_to_drop_rings_makes_the_watcher_read_the_versions(tm
         bell.close()
         ringer.close()
         watching.close()
+
+
+def test_a_sweep_notes_its_seats_in_one_commit(stores):
+    listening, committing = stores
+    tables = [new_table(committing, f"noted-{index}") for index in range(25)]
+    with sqlite3.connect(listening.path) as reader:
+        reader.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        swept = listening.sweep({table: [0, 1] for table in tables}, 1000.0)
+        # The frames the sweep wrote to the log: a commit writes at least one.
+        _, frames, _ = reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert {table: found.seen for table, found in swept.items()} == {
+        table: {0: 1000.0, 1: 1000.0} for table in tables}
+    assert 0 < frames < 10, frames  # 50 when each seat was a commit of its own
+
+
+def test_a_sweep_reads_nothing_while_nothing_is_committed(tmp_path):
+    path = str(tmp_path / "tables.sqlite3")
+    now = [1000.0]
+    sweeping, committing = SQLiteStore(path, ttl=600, clock=lambda: now[0]), SQLiteStore(
+        path, ttl=600, clock=lambda: now[0])
+    reads: list[list[str]] = []
+    read = sweeping._sweep
+
+    def counted(connection: Any, seats: Any, noted: Any) -> Any:
+        reads.append(sorted(seats))
+        return read(connection, seats, noted)
+
+    sweeping._sweep = counted  # type: ignore[method-assign]
+    try:
+        tables = [new_table(committing, f"quiet-{index}") for index in range(3)]
+        committing.touch(tables[0], 1, 900.0)
+        assert sweeping.sweep({tables[0]: [0]}, 950.0)[tables[0]].seen == {0: 950.0, 1: 900.0}
+        first = sweeping.sweep({table: [] for table in tables}, 960.0)
+        assert len(reads) == 2
+        # Nothing committed since: the same, read from nothing (twice, and for fewer tables).
+        for asked in (tables, tables, tables[1:]):
+            again = sweeping.sweep({table: [] for table in asked}, 970.0)
+            assert again == {table: first[table] for table in asked}
+        assert len(reads) == 2
+        # A commit elsewhere (a seat gone): read.
+        committing.gone(tables[0], 1)
+        assert sweeping.sweep({table: [] for table in tables}, 980.0)[tables[0]].seen == {
+            0: 950.0}
+        # A table not read before, a seat to note, a table's expiry: read each time.
+        commit_next(committing, tables[2])
+        sweeping.sweep({tables[0]: []}, 990.0)
+        sweeping.sweep({table: [] for table in tables}, 990.0)
+        sweeping.sweep({tables[1]: [0]}, 990.0)
+        sweeping.sweep({tables[1]: []}, 990.0)
+        sweeping.sweep({tables[1]: []}, 990.0)
+        assert len(reads) == 7
+        now[0] += 601
+        assert sweeping.sweep({tables[1]: []}, 1700.0) == {}
+        assert len(reads) == 8
+    finally:
+        sweeping.close()
+        committing.close()

@@ -47,6 +47,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 import gevent
+import gevent.socket
 from gunicorn import glogging, util
 from gunicorn.http import errors
 from gunicorn.http.errors import (  # type: ignore[attr-defined]  # gunicorn 27's, not in types-gunicorn 26.2
@@ -269,6 +270,8 @@ class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
         os._exit(0)
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        if type(client) is gevent.socket.socket:
+            client.__class__ = _Sending  # the same object, a quicker sendall (no TLS here)
         self._connections.add(client)
         try:
             super().handle(listener, client, addr)
@@ -296,6 +299,27 @@ class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
         for client in self._connections - self._serving:
             with suppress(OSError):
                 client.shutdown(socket.SHUT_RDWR)
+
+
+def _send_at_once(sock: Any, data: Any, flags: int = 0) -> None:
+    """``sendall`` for the gevent worker's client sockets: the data offered to the kernel at
+    once, so that what it takes whole (a keep-alive, an event, most answers) costs one
+    ``send(2)``. gevent's own asks the buffer's size first (a ``getsockopt(2)``) and goes
+    through four calls: 2.3 us against 4.4 us a write, a twentieth of what an idle stream's
+    keep-alive costs."""
+    try:
+        sent = sock._sock.send(data, flags)
+    except BlockingIOError:
+        sent = 0
+    if sent < len(data):
+        # The rest as gevent sends it: waiting for the socket, within its timeout.
+        gevent.socket.socket.sendall(sock, memoryview(data)[sent:], flags)
+
+
+# Made with type(): gevent ships no types, and a class statement on its socket would need an
+# ignore. No slots of its own: a client socket takes this class in place (GeventWorker.handle).
+_Sending = type("_Sending", (gevent.socket.socket,), {
+    "__slots__": (), "sendall": _send_at_once, "__doc__": _send_at_once.__doc__})
 
 
 class ThreadWorker(_ProblemErrors, gthread.ThreadWorker):

@@ -367,9 +367,9 @@ class Hub:
 
     def notices(self, table: str) -> int:
         """How many notices of new versions ``table``'s streams here had (a stream read
-        before it reads the store: a wake-up with no notice since is only :meth:`wake`)."""
-        with self._lock:
-            return self._notices.get(table, 0)
+        before it reads the store: a wake-up with no notice since is only :meth:`wake`).
+        Read without the lock (one lookup, atomic): a stream asks at each wake-up."""
+        return self._notices.get(table, 0)
 
     def notify_all(self) -> None:
         """Wake every stream to read its log: notices may have been missed."""

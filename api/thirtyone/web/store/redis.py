@@ -217,6 +217,35 @@ redis.call('EXPIRE', KEYS[2], ttl)
 return 1
 """
 
+# A presence sweep of some tables (one slot each on a cluster, see RedisStore.sweep). KEYS: each
+# table's hash and presence hash, in pairs. ARGV: the time, then for each table the number of
+# its seats to note as seen at that time (as _TOUCH does) and those seats. Returns, per table,
+# its version, digest and presence hash's fields and values; an empty array for a table gone.
+_SWEEP = """
+local at = 2
+local answers = {}
+for i = 1, #KEYS, 2 do
+  local count = tonumber(ARGV[at])
+  if count > 0 then
+    local ttl = redis.call('TTL', KEYS[i])
+    if ttl >= 1 then
+      for j = at + 1, at + count do redis.call('HSET', KEYS[i + 1], ARGV[j], ARGV[1]) end
+      redis.call('EXPIRE', KEYS[i + 1], ttl)
+    end
+  end
+  at = at + count + 1
+  local head = redis.call('HMGET', KEYS[i], 'version', 'digest')
+  if head[1] then
+    answers[#answers + 1] = {head[1], head[2] or '', redis.call('HGETALL', KEYS[i + 1])}
+  else
+    answers[#answers + 1] = {}
+  end
+end
+return answers
+"""
+_SWEEP_TABLES = 200
+"""Tables per sweep call: Redis runs nothing else while a script runs."""
+
 # KEYS: the table's hash. ARGV: the fields of a new table, then the ttl. Returns 0 when a
 # table of that id exists.
 _CREATE = """
@@ -384,7 +413,7 @@ class RedisStore(TableStore):
             pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=2,
                                                          **_CLIENT)
             self._client = redis.Redis(connection_pool=pool)
-        self._scripts: dict[int, tuple[Any, Any, Any, Any]] = {}
+        self._scripts: dict[int, tuple[Any, Any, Any, Any, Any]] = {}
         self._scripts_lock = threading.Lock()
         # Each node's lineage as last read (see LINEAGE_SECONDS), by id of its client.
         self._lineages: dict[int, tuple[float, bytes]] = {}
@@ -403,13 +432,14 @@ class RedisStore(TableStore):
         node = self._cluster.get_node_from_key(_table_key(table))
         return self._cluster.get_redis_connection(node)
 
-    def _script(self, client: Any) -> tuple[Any, Any, Any, Any]:
+    def _script(self, client: Any) -> tuple[Any, Any, Any, Any, Any]:
         with self._scripts_lock:
             scripts = self._scripts.get(id(client))
             if scripts is None:
                 scripts = (client.register_script(_commit_script(self.ttl, self.replicas <= 0)),
                            client.register_script(_CREATE),
-                           client.register_script(_COMPACT), client.register_script(_TOUCH))
+                           client.register_script(_COMPACT), client.register_script(_TOUCH),
+                           client.register_script(_SWEEP))
                 self._scripts[id(client)] = scripts
             return scripts
 
@@ -803,7 +833,10 @@ class RedisStore(TableStore):
         return {int(seat): float(when) for seat, when in stored.items()}
 
     def sweep(self, seats: Mapping[str, Collection[int]], when: float) -> dict[str, Swept]:
-        # One pipeline per node (one in all but a cluster): a round trip, not three per table.
+        # One script call for up to _SWEEP_TABLES tables (the seats noted and the tables read
+        # together), in one pipeline per node: a round trip, and no Redis command per seat.
+        # A cluster's script touches one slot: one call per table there.
+        per_call = 1 if self._cluster is not None else _SWEEP_TABLES
         by_node: dict[int, tuple[Any, list[str]]] = {}
         for table in seats:
             node = self._node(table)
@@ -812,24 +845,27 @@ class RedisStore(TableStore):
         failed: Exception | None = None
         with metrics.store_call("sweep"):
             for node, tables in by_node.values():
+                calls = [tables[first:first + per_call]
+                         for first in range(0, len(tables), per_call)]
                 try:
-                    touch = self._script(node)[3]
+                    script = self._script(node)[4]
                     with node.pipeline(transaction=False) as pipe:
-                        for table in tables:
-                            for seat in seats[table]:
-                                touch(keys=[_table_key(table), _presence_key(table)],
-                                      args=[str(seat), repr(when)], client=pipe)
-                            pipe.hgetall(_presence_key(table))
-                            pipe.hmget(_table_key(table), ["version", "digest"])
-                        answers = iter(pipe.execute())
-                    for table in tables:
-                        for _ in seats[table]:
-                            next(answers)
-                        stored, (version, digest) = next(answers), next(answers)
-                        if version is not None:
-                            swept[table] = Swept(
-                                {int(seat): float(at) for seat, at in stored.items()},
-                                int(version), (digest or b"").decode())
+                        for called in calls:
+                            args: list[str] = [repr(when)]
+                            for table in called:
+                                args += [str(len(seats[table])), *map(str, seats[table])]
+                            script(keys=[key for table in called for key in (
+                                _table_key(table), _presence_key(table))], args=args, client=pipe)
+                        answers = pipe.execute()
+                    for called, answer in zip(calls, answers, strict=True):
+                        for table, found in zip(called, answer, strict=True):
+                            if found:
+                                version, digest, stored = found
+                                times = iter(stored)
+                                swept[table] = Swept(
+                                    {int(seat): float(at) for seat, at in zip(
+                                        times, times, strict=True)},
+                                    int(version), digest.decode())
                 except _UNAVAILABLE as error:
                     # A cluster node down: its tables are left out, the others' swept.
                     self._refresh(error)

@@ -27,8 +27,8 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
 
 from flask import current_app
 
@@ -59,16 +59,23 @@ class Presence:
         # The sweeper's period and window, as the last stream opened was given them: read at
         # each turn, so a changed configuration holds from the next sweep on.
         self._period = self._window = 0.0
-        # Counts the changes of the seats' times that may make a seat connected, or not,
-        # sooner than its time runs out (see look): a stream's keep-alive that finds it as
-        # it was, before the first time runs out, has nothing to tell.
-        self.changes = 0
+        # Per table, the last change of its seats' times that may make a seat connected, or
+        # not, sooner than its time runs out (see look), numbered across all tables (so that
+        # a table dropped from the bound reads as changed, never as the same): a stream's
+        # keep-alive that finds its table's as it was, before a time runs out, has nothing
+        # to tell. Per table: a table's first sweep, or a seat come to another, is no news
+        # to the streams of every table.
+        self._changes: dict[str, int] = {}
+        self._changed = 0
 
     @contextlib.contextmanager
     def hold(self, tables: TableStore, table: str, seat: int | None,
              period: float, window: float) -> Iterator[None]:
         with self._lock:
-            self._held.setdefault(table, Counter())[seat] += 1
+            held = self._held.setdefault(table, Counter())
+            if seat is not None and not held[seat]:
+                self._moved(table)  # held: here, whatever its time says (see times)
+            held[seat] += 1
             self._period, self._window = period, window
             if self._sweeper_pid != os.getpid():
                 # One per process: a gunicorn worker forked from a master runs its own.
@@ -87,7 +94,7 @@ class Presence:
                 if not held:
                     del self._held[table]
                     self._swept.pop(table, None)
-                    self.changes += 1
+                    self._moved(table)
             if last and seat is not None:
                 self._gone(tables, table, seat)
 
@@ -97,7 +104,7 @@ class Presence:
         with self._lock:
             self._written.pop((table, seat), None)
             self._left[(table, seat)] = time.monotonic()
-            self.changes += 1
+            self._moved(table)
             for seen in (self._read.get(table, (0.0, {}))[1],
                          getattr(self._swept.get(table), "seen", {})):
                 seen.pop(seat, None)
@@ -152,22 +159,44 @@ class Presence:
                         seen.seen[seat] = now
                         self._written.pop((table, seat), None)
                 before = self._swept.get(table)
-                if before is not None and _here(before.seen, now, window) != _here(
-                        seen.seen, now, window):
+                # The same times (most tables, most sweeps) are the same seats here.
+                if before is not None and before.seen != seen.seen and _here(
+                        before.seen, now, window) != _here(seen.seen, now, window):
                     changed.append(table)
-            if changed or kept.keys() != self._swept.keys():
-                self.changes += 1
+                elif before is None and _here(self._read.get(table, (0.0, {}))[1], now,
+                                              window) != _here(seen.seen, now, window):
+                    # Swept for the first time: its streams saw times read from the store.
+                    self._moved(table)
+            for table in changed:
+                self._moved(table)
+            for table in self._swept.keys() - kept.keys():
+                self._moved(table)  # no longer swept: its times are read from the store
             self._swept = kept
             self._swept_at = began
         return changed
 
+    def _moved(self, table: str) -> None:
+        """Note a change of ``table``'s presence (with the lock held)."""
+        self._changed += 1
+        if len(self._changes) > 100_000:
+            self._changes.clear()  # a bound: a table dropped reads as changed (see changes)
+        self._changes[table] = self._changed
+
+    def changes(self, table: str) -> int:
+        """The last change of ``table``'s presence noted here (0: none): a single lookup,
+        without the lock, as a stream asks at each keep-alive."""
+        return self._changes.get(table, 0)
+
     def head(self, table: str, since: float) -> Swept | None:
-        """What the last sweep saw of ``table``, if that sweep began after ``since``
-        (monotonic): a version read before a stream's own last update may be behind it."""
-        with self._lock:
-            if self._swept_at <= since:
-                return None
-            return self._swept.get(table)
+        """What the last sweep saw of ``table`` (its version, digest and seats' times), if
+        that sweep began after ``since`` (monotonic): a version read before a stream's own
+        last update may be behind it. None when it did not, or the table is gone. Read
+        without the lock, as an idle stream asks at each keep-alive: a sweep replaces what it
+        saw before it notes when it began (see _keep), so a time read new goes with what
+        that sweep saw, or a later one."""
+        if self._swept_at <= since:
+            return None
+        return self._swept.get(table)
 
     def touch(self, table: str, seat: int, window: float) -> None:
         now = time.time()
@@ -175,7 +204,7 @@ class Presence:
             if now - self._written.get((table, seat), 0.0) < window / 3:
                 return
             self._written[(table, seat)] = now
-            self.changes += 1
+            self._moved(table)
             if len(self._written) > 100_000:
                 self._written.clear()  # a bound; at worst a seat's time is written again
             cached = self._read.get(table)
@@ -187,19 +216,25 @@ class Presence:
         with contextlib.suppress(StoreUnavailable):  # a hint: the request itself goes on
             store().touch(table, seat, now)
 
-    def times(self, table: str) -> tuple[dict[int, float], float]:
-        """When each seat of ``table`` was last seen, and until when (Unix time) these times
-        are the latest unless :attr:`changes` moves: for ever for a table the sweeper reads,
-        :data:`READ_SECONDS` for one read from the store."""
+    def times(self, table: str) -> tuple[dict[int, float], float, frozenset[int | None]]:
+        """When each seat of ``table`` was last seen, until when (Unix time) these times
+        are the latest unless :meth:`changes` moves (for ever for a table the sweeper reads,
+        :data:`READ_SECONDS` for one read from the store), and the seats this process's
+        streams hold: here until their last stream ends, which moves :meth:`changes`."""
         now = time.time()
         with self._lock:
+            held = frozenset(self._held.get(table, ()))
             swept = self._swept.get(table)
             if swept is not None:
                 # A table of this process's streams: the sweeper reads its times.
-                return swept.seen, math.inf
+                return swept.seen, math.inf, held
+            # A table this process's streams hold is swept soon, and its first sweep moves
+            # its changes if it finds other seats here: times read from the store hold until
+            # then (each stream of a new table looked again at its first keep-alive).
+            until = math.inf if held else READ_SECONDS
             cached = self._read.get(table)
             if cached is not None and now - cached[0] < READ_SECONDS:
-                return cached[1], cached[0] + READ_SECONDS
+                return cached[1], cached[0] + until, held
         try:
             times = store().seen(table)
         except StoreUnavailable:
@@ -208,7 +243,8 @@ class Presence:
             if len(self._read) > 10_000:
                 self._read.clear()
             self._read[table] = (now, times)
-        return times, now + READ_SECONDS
+            held = frozenset(self._held.get(table, ()))
+        return times, now + (math.inf if held else READ_SECONDS), held
 
 
 def _here(seen: dict[int, float], now: float, window: float) -> set[int]:
@@ -227,7 +263,11 @@ def _presence() -> Presence:
 
 
 def window() -> float:
-    return float(current_app.config.get("TABLE_PRESENCE_SECONDS", 30.0))
+    return _window(current_app.config)
+
+
+def _window(config: Mapping[str, Any]) -> float:
+    return float(config.get("TABLE_PRESENCE_SECONDS", 30.0))
 
 
 def touch(record: TableRecord, seat: int | None) -> None:
@@ -247,15 +287,15 @@ def period() -> float:
 def hold(tables: TableStore, record: TableRecord, seat: int | None) -> Iterator[None]:
     """While an open stream of ``seat`` (None: a spectator) follows ``record``'s table: its
     seat is noted as seen, and the table's times and version read, by this process's sweeper
-    (see :func:`head`), in one store call for every stream of the process."""
+    (see :meth:`Presence.head`), in one store call for every stream of the process."""
     with _presence().hold(tables, record.table, seat, period(), window()):
         yield
 
 
-def head(record: TableRecord, since: float) -> Swept | None:
-    """The version (and digest) the sweeper last saw ``record``'s table at, if it looked after
-    ``since`` (a :func:`time.monotonic` time); None when it did not, or the table is gone."""
-    return _presence().head(record.table, since)
+def current() -> Presence:
+    """This app's presence: a stream keeps it, and reads it with no look at the app's
+    context at each keep-alive."""
+    return _presence()
 
 
 def connected(record: TableRecord) -> list[bool]:
@@ -264,13 +304,15 @@ def connected(record: TableRecord) -> list[bool]:
 
 
 class Look(NamedTuple):
-    """When :func:`connected` was asked: the record, the presence's :attr:`Presence.changes`
-    and the window then, and the time (Unix) at which its answer may first differ with no
-    change (a connected seat's time runs out, or times read from the store grow old)."""
+    """When :func:`connected` was asked: the record, the presence's :meth:`Presence.changes`
+    and the window then (and the configuration it came from), and the time (Unix) at which
+    its answer may first differ with no change (a time runs out of a seat no stream here
+    holds, or times read from the store grow old)."""
 
     record: TableRecord
     presence: Presence
     changes: int
+    config: Mapping[str, Any]
     window: float
     until: float
 
@@ -278,21 +320,30 @@ class Look(NamedTuple):
 def look(record: TableRecord) -> tuple[list[bool], Look]:
     """:func:`connected`, and when its answer may change (see :func:`same`)."""
     presence = _presence()
-    changes = presence.changes
-    times, until = presence.times(record.table)
-    now, span = time.time(), window()
+    changes = presence.changes(record.table)
+    times, until, held = presence.times(record.table)
+    config = current_app.config
+    now, span = time.time(), _window(config)
     answer = []
     for seat, stored in enumerate(record.seats):
-        at = times.get(seat, -span)
-        here = stored.bot is None and now - at < span
-        if here:
-            until = min(until, at + span)
-        answer.append(here)
-    return answer, Look(record, presence, changes, span, until)
+        if stored.bot is not None:
+            answer.append(False)
+        elif seat in held:
+            # Here until its last stream here ends (which moves changes): the sweeper writes
+            # its time again before the window runs out, so its time sets no limit.
+            answer.append(True)
+        else:
+            at = times.get(seat, -span)
+            here = now - at < span
+            if here:
+                until = min(until, at + span)
+            answer.append(here)
+    return answer, Look(record, presence, changes, config, span, until)
 
 
 def same(record: TableRecord, last: Look) -> bool:
     """Whether :func:`connected` still answers ``record`` as it did at ``last``: the same
-    record, no change of the seats' times since, the same window, and no time run out."""
-    return (last.record is record and last.changes == last.presence.changes
-            and time.time() < last.until and last.window == window())
+    record, no change of the seats' times since, the same window, and no time run out. A
+    few comparisons: an idle stream asks it at each keep-alive."""
+    return (last.record is record and last.changes == last.presence.changes(record.table)
+            and time.time() < last.until and last.window == _window(last.config))
