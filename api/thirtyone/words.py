@@ -345,5 +345,27 @@ def describe_move(translations: gettext.NullTranslations, move: Mapping[str, Any
     the hints say; the cards of the Italian pack (``italian40``) by their regional names.
     ``pack`` is ``pack_of(seen)``, for a caller that knows it (the state's
     ``pack_of_deck(rules.deck)``) and describes several moves."""
-    return say(translations, operation_of(move).words(move, seen),
-               pack_of(seen) if pack is None else pack)
+    operation = operation_of(move)
+    if pack is None:
+        pack = pack_of(seen)
+    if not operation.words_of_move_alone:
+        return say(translations, operation.words(move, seen), pack)
+    # A move whose words read it alone says the same in every game: kept by catalog, pack
+    # and move (a mid-game answer's four discards took a fifth of a sealed move's engine
+    # work, in phrases built, hashed and compared again for each).
+    key = (translations, pack, *move.items())
+    try:
+        said = _DESCRIBED.get(key)
+    except TypeError:  # a list among the move's values: no key
+        return say(translations, operation.words(move, seen), pack)
+    if said is None:
+        said = say(translations, operation.words(move, seen), pack)
+        if len(_DESCRIBED) >= _SAID_KEPT:
+            _DESCRIBED.clear()
+        _DESCRIBED[key] = said
+    return said
+
+
+_DESCRIBED: dict[tuple[Any, ...], str] = {}
+""":func:`describe_move`'s words of moves that read the move alone, by catalog, pack and
+move."""

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import base64
+import json
 import random
+import zlib
 
 import pytest
+from cryptography.fernet import Fernet
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from tests.conftest import sampled
 
 from thirtyone.events import EVENT_MESSAGES
@@ -14,7 +19,7 @@ from thirtyone.rules import PRESETS
 from thirtyone.web import create_app
 from thirtyone.web.games import MoveSchema
 from thirtyone.web.problems import Problem
-from thirtyone.web.sealing import Sealer
+from thirtyone.web.sealing import Sealer, secrets_of
 
 from .conftest import SECRET
 
@@ -109,6 +114,34 @@ def test_a_token_sealed_with_another_secret_is_refused(start_game):
         "/v1/games/view", json=_seat_request(game, game["to_move"])
     )
     assert response.json["code"] == "bad_token"
+
+
+def _fernet_of(setting):
+    """The Fernet key that sealing.Sealer seals with under ``setting``, spelled out: the
+    tokens' format, which tokens already handed out depend on."""
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+               info=b"thirtyone token").derive(secrets_of(setting)[0])
+    return Fernet(base64.urlsafe_b64encode(key))
+
+
+def test_tokens_are_zstandard_and_those_sealed_with_zlib_still_open(client, start_game):
+    game = start_game()
+    packed = _fernet_of(SECRET).decrypt(game["token"])
+    assert packed[:4] == b"\x28\xb5\x2f\xfd"  # a Zstandard frame
+    game_id, state = Sealer(SECRET).unseal(game["token"])
+    # A token as sealed before Zstandard: zlib's fastest level over the same JSON.
+    old = _fernet_of(SECRET).encrypt(zlib.compress(json.dumps(
+        {"v": 1, "game": game_id, "state": state}).encode(), 1)).decode()
+    assert Sealer(SECRET).unseal(old) == (game_id, state)
+    seat = game["to_move"]
+    answer = client.post("/v1/games/moves", json=_seat_request(
+        {**game, "token": old}, seat, move={"type": "draw", "source": "stock"}))
+    assert answer.status_code == 200, answer.json
+    assert Sealer(SECRET).unseal(answer.json["token"])[0] == game_id
+    # What the old format holds is authenticated as the new one is.
+    forged = _fernet_of("another secret").encrypt(zlib.compress(b'{"v":1}')).decode()
+    with pytest.raises(Problem):
+        Sealer(SECRET).unseal(forged)
 
 
 def test_two_servers_with_one_secret_serve_one_game(start_game):

@@ -125,3 +125,36 @@ def test_a_hosted_table_gives_its_seat_the_words_of_the_engine(client, language)
                              json={"move": {**mine["legal_moves"][-1], "description": said[-1]},
                                    "version": mine["version"]})
         assert played.status_code == 200, played.json
+
+
+class _Unread(dict):
+    """A view that no words may read: any look-up fails the test."""
+
+    def __getitem__(self, key):
+        raise AssertionError(f"the words read the view's {key!r}")
+
+    get = __getitem__
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_words_kept_by_move_read_the_move_alone(variant):
+    """An operation marked ``words_of_move_alone`` (whose words describe_move keeps, by
+    catalog, pack and move) says its words without reading the view; and the words kept are
+    those said afresh."""
+    from thirtyone.game.operations import operation_of
+    from thirtyone.words import _DESCRIBED, say
+
+    kept = 0
+    for state in _walk(variant):
+        seen = view(state, _mover(state))
+        for move in legal_moves(state):
+            operation = operation_of(move)
+            if not operation.words_of_move_alone:
+                continue
+            phrase = operation.words(move, _Unread())
+            for translations in CATALOGS.values():
+                for _ in range(2):  # said afresh, then kept
+                    assert describe_move(translations, move, seen, "french") \
+                        == say(translations, phrase, "french")
+            kept += 1
+    assert kept == 0 or _DESCRIBED

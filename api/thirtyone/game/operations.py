@@ -145,6 +145,9 @@ class Operation(ABC, Generic[F]):
 
     type: ClassVar[str]
     fields: ClassVar[builtins.type]
+    words_of_move_alone: ClassVar[bool] = False
+    """Whether :meth:`words` read the move alone, never the view: then the same move says the
+    same words in every game, and :func:`thirtyone.words.describe_move` keeps them."""
 
     @classmethod
     @abstractmethod
@@ -204,6 +207,7 @@ class Draw(Operation[F]):
 class Discard(Operation[F]):
     type = "discard"
     fields = DiscardMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -217,6 +221,7 @@ class Discard(Operation[F]):
 class Knock(Operation[F]):
     type = "knock"
     fields = KnockMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -230,6 +235,7 @@ class Knock(Operation[F]):
 class Stand(Operation[F]):
     type = "stand"
     fields = StandMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -243,6 +249,7 @@ class Stand(Operation[F]):
 class NextRound(Operation[F]):
     type = "next_round"
     fields = NextRoundMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -256,6 +263,7 @@ class NextRound(Operation[F]):
 class Take(Operation[F]):
     type = "take"
     fields = TakeMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -295,6 +303,7 @@ class Exchange(Operation[F]):
 class Declare(Operation[F]):
     type = "declare"
     fields = DeclareMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -308,6 +317,7 @@ class Declare(Operation[F]):
 class Pass(Operation[F]):
     type = "pass"
     fields = PassMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -321,6 +331,7 @@ class Pass(Operation[F]):
 class Join(Operation[F]):
     type = "join"
     fields = JoinMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -334,6 +345,7 @@ class Join(Operation[F]):
 class Reveal(Operation[F]):
     type = "reveal"
     fields = RevealMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -355,6 +367,7 @@ def read_table_hand(move: Mapping[str, Any], hands: int) -> int:
 class Keep(Operation[F]):
     type = "keep"
     fields = KeepMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -368,6 +381,7 @@ class Keep(Operation[F]):
 class SwapHand(Operation[F]):
     type = "swap_hand"
     fields = SwapHandMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:
@@ -381,6 +395,7 @@ class SwapHand(Operation[F]):
 class Renew(Operation[F]):
     type = "renew"
     fields = RenewMove
+    words_of_move_alone = True
 
     @staticmethod
     def reading(reader: MoveReader[R]) -> Callable[[Mapping[str, Any]], R]:

@@ -15,6 +15,10 @@ regular expression's time on a sealed state.
 
 >>> loads(b'{"seed": 123456789012345678901234567890}')
 {'seed': 123456789012345678901234567890}
+>>> dumps({"seed": 123456789012345678901234567890, 2: [{3: None}]})
+b'{"seed":123456789012345678901234567890,"2":[{"3":null}]}'
+>>> dumps({1: "a", "b": [{2: None}]}) == orjson.dumps({"1": "a", "b": [{"2": None}]})
+True
 >>> loads(rb'{"seed": "\ud800"}')
 Traceback (most recent call last):
 ...
@@ -46,6 +50,14 @@ def loads(data: bytes) -> Any:
 
 def dumps(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON."""
+    try:
+        # Without OPT_NON_STR_KEYS first: it checks every key's type, 40% more time on a
+        # sealed state (callgrind: 74k instructions against 44k), and hardly any document
+        # has other keys than strings; those few are written by the second call, to the
+        # same bytes.
+        return orjson.dumps(value, default=DefaultJSONProvider.default)
+    except TypeError:
+        pass
     try:
         return orjson.dumps(value, default=DefaultJSONProvider.default, option=_OPTIONS)
     except TypeError:
