@@ -14,9 +14,9 @@ The layers: routing (werkzeug's URL map), schema (marshmallow, webargs, flask-sm
 and response decorators), locale (flask-babel, babel, gettext and the engine's words), limiter
 (Flask-Limiter and limits), metrics (prometheus_client and its hooks), CORS (flask-cors), body
 deadline (reading the body within its time), idempotency (the tables' idempotency module),
-sealing (cryptography, Zstandard, zlib, HMAC), JSON (orjson, json, the JSON provider), store
-(the table store, sqlite3, redis), engine (``thirtyone`` outside ``thirtyone.web``), web (the
-API's own handlers) and Flask/werkzeug (the request and response machinery).
+sealing (cryptography, zlib, HMAC), JSON (orjson, json, the JSON provider), store (the table
+store, sqlite3, redis), engine (``thirtyone`` outside ``thirtyone.web``), web (the API's own
+handlers) and Flask/werkzeug (the request and response machinery).
 
 Usage: ``python benchmarks/layers.py [--requests N] [--output benchmarks/PROFILE.md]``
 (``--output -`` prints it).
@@ -59,7 +59,6 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("body deadline", "thirtyone/web/connections.py"),
     ("idempotency", "thirtyone/web/tables/idempotency.py"),
     ("sealing", "/cryptography/"), ("sealing", "thirtyone/web/sealing.py"), ("sealing", "zlib"),
-    ("sealing", "zstd"),
     ("sealing", "hmac.py"), ("sealing", "_hashlib"), ("sealing", "base64.py"),
     ("sealing", "binascii"),
     ("JSON", "/orjson"), ("JSON", "orjson."), ("JSON", "/json/"), ("JSON", "_json"),
@@ -316,7 +315,7 @@ def markdown(rows: list[tuple[str, float, int, dict[str, float]]], requests: int
             "CORS: flask-cors",
             "body deadline: reading the body within its time",
             "idempotency: the tables' idempotency keys",
-            "sealing: cryptography, Zstandard, zlib, HMAC",
+            "sealing: cryptography, zlib, HMAC",
             "JSON: orjson, json",
             "store: the table store, sqlite3",
             "engine: `thirtyone` outside `thirtyone.web`",

@@ -2,11 +2,10 @@
 
 The server keeps no games: it hands the client the whole game state sealed in a token, a
 Fernet token (AES-128-CBC and HMAC-SHA256) over the compressed JSON of the game id and the
-state: compressed by Zstandard (zlib in tokens sealed before it, which still open: the two
-formats' first bytes tell them apart). The client can neither read the stock or other hands
-from it nor alter it. Each seat also gets a key, an HMAC of the game id and the seat, that it
-must show to see its cards or to move. Both keys derive from the server secret
-(``THIRTYONE_SECRET_KEY``), so any server holding the same secret serves any game.
+state. The client can neither read the stock or other hands from it nor alter it. Each seat
+also gets a key, an HMAC of the game id and the seat, that it must show to see its cards or to
+move. Both keys derive from the server secret (``THIRTYONE_SECRET_KEY``), so any server
+holding the same secret serves any game.
 
 The secret may be rotated without ending a game: ``THIRTYONE_SECRET_KEY`` may list several
 secrets, separated by commas or white space. The first seals new tokens and makes new seat
@@ -37,7 +36,6 @@ from __future__ import annotations
 import base64
 import hmac
 import secrets
-import sys
 import zlib
 from collections.abc import Mapping
 from typing import Any
@@ -47,18 +45,10 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from thirtyone.errors import N_
-from thirtyone.web.jsonio import dumps, loads
+from thirtyone.web.jsonio import deflate, dumps, loads
 from thirtyone.web.problems import Problem
 
-if sys.version_info >= (3, 14):
-    from compression import zstd
-else:  # the standard library's module, as published for older Pythons
-    from backports import zstd
-
 _VERSION = 1
-# A Zstandard frame's first bytes, which no zlib stream starts with (zlib's first two bytes
-# are a multiple of 31 read big-endian; 0x28B5 is not).
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 def _derive(secret: bytes, purpose: bytes) -> bytes:
@@ -103,9 +93,6 @@ class Sealer:
         # up again each time.
         self._seat_macs = [hmac.new(_derive(master, b"thirtyone seat key"), digestmod="sha256")
                            for master in masters]
-        # One compressor kept (thread-safe, each call a whole frame): making one per token
-        # cost a third of its work.
-        self._compressor = zstd.ZstdCompressor(level=1)
 
     @staticmethod
     def new_game_id() -> str:
@@ -116,19 +103,13 @@ class Sealer:
         # interleaved rounds): seal 25.7 us against Fernet's 22.6, open 43.6 against 26.6
         # (best rounds); the JSON and zlib around it are most of the cost either way.
         payload = dumps({"v": _VERSION, "game": game_id, "state": state})
-        # Zstandard's level 1 (callgrind, a 2,365-byte mid-game state): 95k instructions to
-        # compress and 50k to open, for 677 bytes, where zlib's fastest level took 240k and
-        # 65k for 679 (its default level: a third more time, a sixth shorter).
-        packed = self._compressor.compress(payload, zstd.ZstdCompressor.FLUSH_FRAME)
-        return self._fernet.encrypt(packed).decode("ascii")
+        return self._fernet.encrypt(deflate(payload)).decode("ascii")
 
     def unseal(self, token: str) -> tuple[str, dict[str, Any]]:
         """The game id and state sealed in ``token``; a :class:`Problem` if it is not ours."""
         try:
-            packed = self._fernet.decrypt(token)
-            payload = loads(zstd.decompress(packed) if packed[:4] == _ZSTD_MAGIC
-                            else zlib.decompress(packed))
-        except (InvalidToken, zlib.error, zstd.ZstdError, ValueError, TypeError):
+            payload = loads(zlib.decompress(self._fernet.decrypt(token)))
+        except (InvalidToken, zlib.error, ValueError, TypeError):
             raise bad_token() from None
         if not isinstance(payload, dict) or payload.get("v") != _VERSION:
             raise bad_token()
