@@ -85,7 +85,16 @@ def test_no_serious_violation_in_any_state(server, new_player, artifacts, langua
     # A table with a clock: its countdown is drawn on the felt beside the moves.
     player.page.goto(f"{server}/play?variant=scat&players=4&bots=1,2,3&lives=2"
                      "&free_ride=false&max_turns=10&turn_seconds=3600")
-    player.settled()
+    # The seat's own clock shows while it is to move: a round the bots end before its first
+    # turn (a dealt 31, a knock) leaves it to deal the next one first.
+    for _ in range(10):
+        player.settled()
+        if player.page.locator(".own [data-clock]").count():
+            break
+        if player.may_move():
+            player.move()
+        else:
+            player.wait_for_version(player.version + 1)
     player.page.wait_for_selector(".own [data-clock]")
     found["table"] = violations(player, source)
     player.page.set_viewport_size(DESKTOP)
