@@ -21,6 +21,7 @@ from thirtyone.web.tables.presence import Presence
 
 from .test_tables import (  # noqa: F401
     DEALS,
+    LASTING,
     QUICK,
     bearer,
     create_table,
@@ -250,9 +251,9 @@ def test_leave_hands_the_seat_to_a_bot_and_the_match_ends(client):
 
 
 def test_a_departed_player_takes_the_seat_back_and_nobody_else_can(client):
-    # Three lives: the bot on the seat may move before the player is back, and a 31 it
-    # discards would end a one-life match (a loaded CI run).
-    table, keys = _two_humans(client, options={**QUICK, "lives": 3})
+    # The bot on the seat may move before the player is back: a 31 it discards would end a
+    # one-life match (a loaded CI run).
+    table, keys = _two_humans(client, options=LASTING)
     seat_1 = f"/v1/tables/{table}/seats/1/return"
     early = client.post(seat_1, headers=bearer(keys[1]))
     assert (early.status_code, early.json["code"]) == (409, "seat_not_handed_over")

@@ -17,6 +17,9 @@ from thirtyone.web.store import StaleVersion
 from thirtyone.web.store.sqlite import SQLiteStore
 
 QUICK = {"lives": 1, "free_ride": False}
+LASTING = {**QUICK, "lives": 3}
+"""Options of a match no single deal or discard ends (a dealt or discarded 31 ends a one-life
+match at once: 1 table in about 550 on its first discard), for tests that play on."""
 DEALS = 10
 """How many tables a test opens at most to get one whose first deal did not end its match."""
 

@@ -17,11 +17,16 @@ import pytest
 from thirtyone.web.store import SNAPSHOT_EVERY
 from thirtyone.web.tables import ledger
 
-from .test_tables import QUICK, bearer, choose, keys_of, make_app, open_table, play_one
-
-LASTING = {**QUICK, "lives": 3}
-"""Options of a match no single deal or discard ends (a dealt or discarded 31 ends a one-life
-match at once: 1 table in about 550 on its first discard), for tests that play on."""
+from .test_tables import (
+    LASTING,
+    QUICK,
+    bearer,
+    choose,
+    keys_of,
+    make_app,
+    open_table,
+    play_one,
+)
 
 
 @pytest.fixture(params=["sqlite", "redis"])
