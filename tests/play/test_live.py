@@ -9,7 +9,7 @@ import time
 
 import pytest
 from tests.conftest import calibrated
-from tests.play.conftest import boxes
+from tests.play.conftest import TIMEOUT_MS, boxes
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -363,3 +363,33 @@ def test_the_settings_are_kept_and_the_fast_speed_is_fast(server, new_player):
     # 80 ms before each computer move at the fast speed (600 at the normal one).
     assert gaps and min(gaps) >= 80 * 0.9 and max(gaps) < 300, gaps
     assert player.errors == []
+
+
+def test_a_finished_match_opened_on_a_lost_stream_still_tells_every_round(server, new_player):
+    player = new_player(seed=33)
+    player.page.goto(f"{server}/play?variant=no-trips&players=2&bots=1&max_turns=10")
+    player.play_alone()
+    assert player.over
+    address = player.page.url
+    rounds = player.page.request.get(
+        f"{server}/v1/tables/{player.table_id}").json()["view"]["round"]
+    # Opened again, the page has the match over from its first read of the table; the first
+    # stream (which brings the table's story, its rounds) is lost at once. The page must open
+    # it again: the story has not come yet, however over the match is.
+    refused = {"left": 1}
+
+    def stream(route) -> None:
+        if refused["left"]:
+            refused["left"] -= 1
+            route.fulfill(status=503, body="")
+        else:
+            route.continue_()
+
+    player.page.route("**/v1/tables/*/events?*", stream)
+    player.page.goto("about:blank")
+    player.page.goto(address)
+    player.page.wait_for_function(
+        "count => document.querySelectorAll('.rounds tbody tr[data-round]').length === count",
+        arg=rounds, timeout=TIMEOUT_MS)
+    assert refused["left"] == 0
+    assert player.page.locator("[data-summary]").count() == 1

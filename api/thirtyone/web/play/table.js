@@ -95,7 +95,12 @@ export class TableView {
       },
       onState: (open) => this.connected(open),
       catchUp: async () => this.show(this.hear(await getTable(this.table, this.key))),
-      finished: () => this.streamOver || Boolean(this.answer?.is_over) || this.closed,
+      // A table read apart from the stream (on opening, to catch up) may say the match is
+      // over before the stream has brought the versions up to its end: their events (the
+      // log, the rounds' history) still have to come, so a stream lost before them is opened
+      // again.
+      finished: () => this.closed || this.streamOver
+        || (Boolean(this.answer?.is_over) && this.queue.queued >= this.answer.version),
     });
     this.element = h("section", { class: "table", id: "table", "aria-busy": "true" },
       h("p", { class: "loading" }, t("loading")));
