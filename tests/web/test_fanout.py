@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from thirtyone.web.jsonio import dumps
-from thirtyone.web.tables import answers, fanout
+from thirtyone.web.tables import answers, fanout, presence
 from thirtyone.web.tables.ledger import load_table, table_state
 
 
@@ -25,11 +25,13 @@ def test_streams_of_one_version_seat_and_language_share_one_event(client, monkey
             # Each stream holds its own record.
             record = load_table(opened["table"])
             state = table_state(record)
-            event, connected = fanout.event(record, record.version, record.digest, state, None,
-                                            [])
+            event, connected, looked = fanout.event(record, record.version, record.digest,
+                                                    state, None, [])
             expected = answers.table_answer(record, record.version, state, None, [])
             sent.setdefault(language, set()).add(event)
             assert connected == [seat["connected"] for seat in expected["seats"]]
+            # When it was looked at, shared or not: presence answers as shown until it moves.
+            assert looked.record is record and presence.same(record, looked)
             assert event == b"id: %s\ndata: %s\n\n" % (expected["cursor"].encode(),
                                                          dumps(expected))
     assert {language: len(events) for language, events in sent.items()} == {"en": 1, "ru": 1}

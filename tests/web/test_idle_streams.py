@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from tests.conftest import calibrated
 
-from thirtyone.web import connections
+from thirtyone.web import connections, keepalives
 from thirtyone.web.store import TableStore
-from thirtyone.web.tables import presence, streams
+from thirtyone.web.tables import presence
 
 from .test_tables import bearer, hold_tab, make_app, open_table, store_url  # noqa: F401
 
@@ -231,6 +231,6 @@ def test_keepalives_fall_due_on_the_process_grid_never_late(store_url, monkeypat
     for began, end in ends:
         # The end as the wait was given it, a few microseconds after the stream's own look
         # at the clock: on the grid within 5 ms (a 4% chance each for an end off it).
-        grid = streams.KEEPALIVE_GRID
+        grid = keepalives.GRID
         assert abs(end - round(end / grid) * grid) < 0.005, (began, end)
-        assert 1.0 - streams.KEEPALIVE_GRID - 0.05 <= end - began <= 1.0, (began, end)
+        assert 1.0 - keepalives.GRID - 0.05 <= end - began <= 1.0, (began, end)

@@ -99,6 +99,88 @@ def test_idle_streams_wake_for_nothing_and_a_closed_one_is_noticed_at_once(tmp_p
         server.stop()
 
 
+def _keepalives(text: str) -> dict[str, float]:
+    return {by: float(value) for by, value in re.findall(
+        r'^thirtyone_stream_keepalives_total\{by="(\w+)"\} (\S+)$', text, re.M)}
+
+
+def _raw_stream(server: Server, table: str, key: str) -> socket.socket:
+    """An HTTP/1.0 event stream (not chunked) on a raw socket, its headers read."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    sock.sendall(f"GET /v1/tables/{table}/events?key={key} HTTP/1.0\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.0 200") or head.startswith(b"HTTP/1.1 200"), head
+    assert b"chunked" not in head.lower()
+    return sock
+
+
+@pytest.mark.slow  # a real gunicorn server
+def test_the_workers_keeper_keeps_idle_streams_alive_while_they_sleep(tmp_path):
+    # A keep-alive a second: the worker's keeper writes them, the streams stay asleep.
+    period = 1.0
+    server = Server(f"sqlite:///{tmp_path}/tables.sqlite3", tmp_path,
+                    app=f"thirtyone.web:create_app({{'TABLE_KEEPALIVE_SECONDS': {period}}})")
+    streams: list[Stream] = []
+    raw = None
+    try:
+        server.wait_up()
+        table, keys, _ = _open(server)
+        for index in range(STREAMS):
+            streams.append(Stream(server, table, keys[index % len(keys)]))
+        raw = _raw_stream(server, table, keys[0])
+        for stream in streams:
+            assert stream.next(timeout=calibrated(10)) is not None
+        _wait_for(lambda: _open_streams(_metrics(server)) == STREAMS + 1, 10, "open streams")
+        time.sleep(3 * period)  # past the openings, and each stream's first keep-alive
+        before = _wakeups(_metrics(server)), _keepalives(_metrics(server))
+        read = [stream.keepalives for stream in streams]
+        began = time.monotonic()
+        time.sleep(6 * period)
+        quiet = time.monotonic() - began
+        after = _wakeups(_metrics(server)), _keepalives(_metrics(server))
+        woke = {cause: after[0].get(cause, 0.0) - before[0].get(cause, 0.0)
+                for cause in after[0]}
+        kept = {by: after[1].get(by, 0.0) - before[1].get(by, 0.0) for by in after[1]}
+        # Every client had its keep-alives (at least one a period, give or take the edges of
+        # the window and a busy machine), and the streams did not wake for them.
+        assert all(stream.keepalives - then >= 2 for stream, then in zip(streams, read,
+                                                                        strict=True)), (
+            [stream.keepalives - then for stream, then in zip(streams, read, strict=True)])
+        assert kept.get("keeper", 0.0) >= 2 * (STREAMS + 1), kept
+        assert kept.get("stream", 0.0) == 0.0, (kept, quiet)
+        assert sum(woke.values()) == 0.0, (woke, quiet)
+
+        # The keeper's writes kept the streams' framing: a move reaches every client.
+        version = _move(server, table, keys)["version"]
+        for stream in streams:
+            while (pushed := stream.next(timeout=calibrated(10))) is not None \
+                    and pushed[0] < version:
+                pass
+            assert pushed is not None and pushed[0] == version
+        # The HTTP/1.0 client had its keep-alives unframed, then the version's event.
+        received = b""
+        deadline = time.monotonic() + calibrated(10)
+        while not re.search(rb"^id: \w+\.%d\." % version, received, re.M):
+            assert time.monotonic() < deadline, received
+            received += raw.recv(65536)
+        assert received.count(b": keep-alive\n\n") >= 4, received
+        assert b"\r\n" not in received, received
+        # After an event too the keep-alives are the keeper's: the event said who is here,
+        # and when that was looked at.
+        time.sleep(4 * period)
+        later = _keepalives(_metrics(server))
+        assert later.get("keeper", 0.0) >= after[1].get("keeper", 0.0) + 2 * STREAMS
+        assert later.get("stream", 0.0) == after[1].get("stream", 0.0), (later, after[1])
+    finally:
+        if raw is not None:
+            raw.close()
+        for stream in streams:
+            stream.close()
+        server.stop()
+
+
 def _counted() -> dict[str, float]:
     return {cause: REGISTRY.get_sample_value("thirtyone_stream_wakeups_total",
                                              {"cause": cause}) or 0.0

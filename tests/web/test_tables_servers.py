@@ -40,7 +40,8 @@ def _free_port() -> int:
 class Server:
     """One gunicorn instance (gevent workers, the settings of `thirtyone serve`)."""
 
-    def __init__(self, store: str, folder: Path, workers: int = 1) -> None:
+    def __init__(self, store: str, folder: Path, workers: int = 1,
+                 app: str = "thirtyone.web:create_app()") -> None:
         self.port = _free_port()
         self.log = folder / f"access-{self.port}.log"
         env = {**os.environ, "THIRTYONE_STORE": store, "THIRTYONE_SECRET_KEY": "servers",
@@ -49,7 +50,7 @@ class Server:
             [sys.executable, "-m", "gunicorn", "-c", "python:thirtyone.web.serving",
              "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
              "--graceful-timeout", "1", "--access-logfile", str(self.log),
-             "thirtyone.web:create_app()"],
+             app],
             env=env, stdout=subprocess.DEVNULL,
             stderr=(folder / f"errors-{self.port}.log").open("wb"),
             # Its own process group: killing the instance kills its workers too.
@@ -126,6 +127,8 @@ class Stream:
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         self.received: queue.Queue[tuple[int, dict[str, Any]] | None] = queue.Queue()
+        # The keep-alive comments read so far.
+        self.keepalives = 0
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -137,6 +140,8 @@ class Stream:
                     version = int(line[4:].split(".")[1])  # EPOCH.VERSION.DIGEST
                 elif line.startswith("data: "):
                     self.received.put((version, json.loads(line[6:])))
+                elif line == ": keep-alive":
+                    self.keepalives += 1
         except (OSError, ValueError, AttributeError, http.client.HTTPException):
             # The connection was closed under the reader (by close(), or a server's death).
             pass

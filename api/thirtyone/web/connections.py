@@ -31,7 +31,7 @@ from typing import Any
 from flask import Flask, current_app, request
 
 from thirtyone.errors import N_
-from thirtyone.web import metrics
+from thirtyone.web import keepalives, metrics
 from thirtyone.web.problems import Problem
 from thirtyone.web.security import Environ, StartResponse, WSGIApp, wrap
 
@@ -170,6 +170,12 @@ class ClientWatch:
         sock = request.environ.get("gunicorn.socket")
         self._sock = sock if isinstance(sock, socket.socket) else None
         self._readable: _Readable | None = None
+        response = request.environ.get(keepalives.RESPONSE)
+        # What writes to the client while the request waits (see keepalives.py): under
+        # gevent, where the worker gave its response; never to a HEAD's, which has no body.
+        self.writer = (keepalives.ClientWriter(response, self._sock)
+                       if response is not None and self._sock is not None
+                       and request.method != "HEAD" and _gevent_patched() else None)
 
     def __enter__(self) -> ClientWatch:
         if self._sock is not None and _gevent_patched():

@@ -22,7 +22,7 @@ from flask import Flask, Response, request
 _NAMES = ("REQUESTS", "REQUEST_SECONDS", "COMMITS", "CONFLICTS", "STORE_ERRORS", "STORE_SECONDS",
           "OPEN_STREAMS", "PUBSUB_MESSAGES", "PUBSUB_LAG", "BOT_SECONDS", "ARCHIVE_WRITES",
           "ARCHIVE_SECONDS", "ARCHIVE_LAG", "PROCESS_CPU", "PROCESS_RSS", "PROCESS_FDS",
-          "POOL_JOBS", "POOL_SLOTS", "POOL_WAIT", "STREAM_WAKEUPS")
+          "POOL_JOBS", "POOL_SLOTS", "POOL_WAIT", "STREAM_WAKEUPS", "STREAM_KEEPALIVES")
 _made: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -100,6 +100,12 @@ def _make() -> dict[str, Any]:
             "version, a seat come or gone, the instance stopping), timeout (a keep-alive, a "
             "turn's deadline, the wait's end), client (its socket readable: it left), check "
             "(a periodic look at the client's socket, without gevent).", ["cause"]),
+        # Keep-alives the worker's keeper wrote with the stream asleep ("keeper") against
+        # those the stream woke to write ("stream"): see keepalives.py.
+        "STREAM_KEEPALIVES": Counter(
+            "thirtyone_stream_keepalives",
+            "Keep-alive comments written to event streams, by whom: keeper (the worker's, "
+            "the stream asleep) or stream (the stream woke to write it).", ["by"]),
     }
 
 

@@ -42,6 +42,7 @@ import socket
 import sys
 import tempfile
 import threading
+from collections.abc import Iterable, MutableMapping
 from contextlib import suppress
 from typing import Any
 from urllib.parse import unquote_plus
@@ -268,6 +269,22 @@ class GeventWorker(_ProblemErrors, ggevent.GeventWorker):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
+
+    def load_wsgi(self) -> None:
+        from thirtyone.web import keepalives
+        from thirtyone.web.security import StartResponse
+
+        super().load_wsgi()
+        app = self.wsgi
+
+        def serve(environ: MutableMapping[str, Any],
+                  start_response: StartResponse) -> Iterable[bytes]:
+            # The response (gunicorn passes its bound `start_response`): the worker's keeper
+            # writes idle streams' keep-alives to it while they sleep (keepalives.py).
+            environ[keepalives.RESPONSE] = getattr(start_response, "__self__", None)
+            return app(environ, start_response)
+
+        self.wsgi = serve
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         if type(client) is gevent.socket.socket:

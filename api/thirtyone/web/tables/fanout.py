@@ -101,18 +101,19 @@ def answer(record: TableRecord, state: GameState, seat: int | None) -> bytes:
 
 def event(record: TableRecord, version: int, digest: str, state: GameState,
           seat: int | None, events: Sequence[dict[str, Any]],
-          name: str | None = None) -> tuple[bytes, list[bool]]:
+          name: str | None = None) -> tuple[bytes, list[bool], presence.Look]:
     """The event (``event: name``, if any, ``id:`` and ``data:``) of the table at
     ``version`` (``state``, on the timeline ``digest`` names) as ``seat`` sees it, with
-    ``events``, and the seats' ``connected`` it shows; made once for every stream asking."""
+    ``events``, the seats' ``connected`` it shows, and when that was looked at (see
+    :func:`presence.same`); made once for every stream asking."""
     shared = _shared()
-    connected = presence.connected(record)
+    connected, looked = presence.look(record)
     # Everything else the answer shows follows from the stored record and the version.
     key = (record.table, version, digest, seat, language(), name, dumps(events),
            tuple(connected), shared.meta(record))
     found = shared.get(key)
     if found is not None:
-        return found
+        return found[0], found[1], looked
     answer = table_answer(record, version, state, seat, list(events), digest)
     # Who is connected as the key says (read a moment ago): the bytes are the key's.
     for shown, now in zip(answer["seats"], connected, strict=True):
@@ -121,4 +122,4 @@ def event(record: TableRecord, version: int, digest: str, state: GameState,
     made = (named + b"id: %s\ndata: %s\n\n" % (answer["cursor"].encode(), dumps(answer)),
             connected)
     shared.put(key, made)
-    return made
+    return made[0], made[1], looked

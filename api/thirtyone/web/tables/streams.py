@@ -13,7 +13,9 @@ socket, see :class:`~thirtyone.web.connections.ClientWatch`), in every other pro
 within half a second with Redis or at its next presence sweep (2 s) with SQLite (see
 :mod:`.presence`); such a wake-up reads nothing from the store. A stream sleeps between these:
 it wakes for a version, a seat come or gone, a keep-alive, a turn's deadline, the instance
-stopping or its client leaving, nothing else. When the instance stops, every stream ends with
+stopping or its client leaving, nothing else; on gunicorn's gevent worker not even for a
+keep-alive, which the worker's keeper writes while the stream sleeps (see
+:mod:`thirtyone.web.keepalives`), unless the stream has something else to do. When the instance stops, every stream ends with
 ``event: reconnect`` and a jittered ``retry:``.
 """
 
@@ -32,6 +34,7 @@ from werkzeug import Response as WerkzeugResponse
 from thirtyone.game import GameState
 from thirtyone.web import draining, metrics
 from thirtyone.web.connections import ClientWatch, holding_stream, stream_slot
+from thirtyone.web.keepalives import KEEPALIVE, Kept, count, due, keeper
 from thirtyone.web.store import Entry, StoreUnavailable, Swept, TableRecord, TableStore
 from thirtyone.web.tables import clocks, fanout, presence, scheduler
 from thirtyone.web.tables.answers import table_answer
@@ -248,24 +251,6 @@ def _resumed(record: TableRecord, resume: Cursor | None) -> tuple[GameState, lis
     return found
 
 
-KEEPALIVE_GRID = 0.25
-"""A keep-alive falls due on this grid of the process's clock (up to a grid step early, never
-late), so that the idle streams of a process due about together wake in one turn of the event
-loop: a turn for each cost each wake-up three times as much (gevent, 1,000 waiters)."""
-
-
-def due(now: float, pause: float) -> float:
-    """When a wait of ``pause`` from ``now`` (monotonic) ends: the step of
-    :data:`KEEPALIVE_GRID` at or before its end, if that leaves a wait of a step or more.
-
-    >>> due(100.1, 15.0), due(100.0, 15.0), due(100.1, 0.2)
-    (115.0, 115.0, 100.3)
-    """
-    end = now + pause
-    aligned = math.floor(end / KEEPALIVE_GRID) * KEEPALIVE_GRID
-    return aligned if aligned - now >= KEEPALIVE_GRID else end
-
-
 class _Follower:
     """One stream's place on the table's timeline (its cursor, that version's digest and
     state), the versions it has still to send, and who its client was last shown here.
@@ -294,13 +279,20 @@ class _Follower:
         self.since = time.monotonic()
         # The client's connection, watched while the stream waits: its closing wakes it.
         self.client = ClientWatch()
+        # When the stream ends (monotonic; see follow).
+        self.ends = math.inf
+        # Its keep-alives, written by the worker's keeper while it sleeps (None: it writes
+        # them itself, where the server lets nothing else write to its client).
+        self.kept: Kept | None = None
         # What _timing worked out, and for which record and state.
         self._timed: tuple[TableRecord, GameState, bool, float | None] | None = None
 
     def _event(self, name: str | None, events: list[dict[str, Any]]) -> bytes:
-        sent, self.shown = fanout.event(self.record, self.cursor, self.digest, self.state,
-                                        self.seat, events, name)
-        self.looked = None
+        # What the client is shown now, and when it was looked at: a keep-alive after it
+        # asks again only once that may have changed (an idle stream, kept by the worker's
+        # keeper from its first keep-alive on).
+        sent, self.shown, self.looked = fanout.event(self.record, self.cursor, self.digest,
+                                                     self.state, self.seat, events, name)
         return sent
 
     def follow(self, opening: bool, reset: bool, keepalive: float,
@@ -310,7 +302,10 @@ class _Follower:
         and who comes and goes, as they come."""
         if opening:
             yield self._event("table_reset" if reset else None, [])
+        self.ends = deadline
         with self.tables.listen(self.record.table) as woken, self.client:
+            if self.client.writer is not None:
+                self.kept = Kept(self.client.writer, self._asleep, woken.set, keepalive)
             while (yield from self._catch_up()):
                 if draining.stopping():
                     # The wait is in `data` too: a browser's EventSource never shows `retry:`.
@@ -388,13 +383,18 @@ class _Follower:
         then keep the stream alive if nothing came. False when the client is gone."""
         # A turn's deadline wakes the stream as it passes (an app made for tests plays the
         # autopilot's move inline there).
-        limit = self._timing()[1]
+        nudge, limit = self._timing()
+        kept = self.kept
         if limit is not None and limit > time.time():
             until = time.monotonic() + min(pause, limit - time.time() + 0.01)
+            kept = None
         else:
             until = due(time.monotonic(), pause)
-        while (woke := self.client.wait(woken, until - time.monotonic())) and self._no_version(
-                woken):
+        if kept is not None and (nudge or limit is not None or until >= self.ends):
+            kept = None  # the scheduler's to nudge at each keep-alive, or the stream's end
+        if kept is not None:
+            kept.at = until
+        while (woke := self._sleep(woken, until, kept)) and self._no_version(woken):
             if self._presence_changed():
                 yield self._event("presence", [])
         if woke is None:
@@ -404,8 +404,42 @@ class _Follower:
             # Someone came or went without a move: no version tells it.
             yield self._event("presence", [])
         elif self.quiet:
-            yield b": keep-alive\n\n"
+            count("stream")
+            yield KEEPALIVE
         return True
+
+    def _sleep(self, woken: threading.Event, until: float, kept: Kept | None) -> bool | None:
+        """Wait as :meth:`ClientWatch.wait` does, until ``until`` (monotonic); with ``kept``,
+        until the stream's end, the worker's keeper writing its keep-alives meanwhile (from
+        ``kept.at`` on) for as long as it has nothing else to do, and waking it (False, as a
+        wait run out) when it has, or the keep-alive must come from it."""
+        if kept is None:
+            return self.client.wait(woken, until - time.monotonic())
+        keeper().keep(kept, kept.at)
+        try:
+            woke = self.client.wait(woken, self.ends - time.monotonic())
+        finally:
+            keeper().drop(kept)
+            # What the socket did not take of the keeper's last keep-alive goes first.
+            kept.writer.finish()
+        if woke and kept.due:
+            # The keeper's wake-up (with a notice of a version too, perhaps).
+            kept.due = False
+            return not self._no_version(woken)
+        return woke
+
+    def _asleep(self, following: float) -> bool:
+        """Whether the stream, asleep, has nothing to send but a keep-alive now and, as far
+        as it can tell, until ``following`` (monotonic): what its own wake-up for a keep-alive
+        would find (see _read, _presence_changed and follow), read without a wait (the
+        worker's keeper asks it, for each stream kept, at each step of the grid)."""
+        table = self.record.table
+        hub = self.tables.hub
+        head = self.presence.head(table, self.since)
+        return (following < self.ends and not draining.stopping()
+                and hub.notices(table) == self.noticed and hub.generation == self.generation
+                and (head is None or (head.version == self.cursor and head.digest == self.digest))
+                and self.looked is not None and presence.same(self.record, self.looked))
 
     def _timing(self) -> tuple[bool, float | None]:
         """Whether a move nobody chooses is due at the stream's version (see
