@@ -154,3 +154,32 @@ def test_a_stream_kept_for_sooner_than_the_keeper_waits_for_is_kept_in_time(pair
     keeper.keep(soon.kept, keepalives.due(now, 0.5))
     assert soon.woken.wait(timeout=calibrated(5))
     assert not late.woken.is_set()
+
+
+def test_a_client_that_reads_nothing_stalls_no_other_streams_keepalive(pair):
+    stalled_end, _ = pair
+    sending, receiving = gevent.socket.socketpair()
+    try:
+        # A hostile client: its socket full, it never reads.
+        while True:
+            try:
+                stalled_end.send(b"x" * 4096, socket.MSG_DONTWAIT, timeout=0.0)
+            except BlockingIOError:
+                break
+        keeper = keepalives.Keeper()
+        stalled = _Stream(keepalives.ClientWriter(_Response(True), stalled_end), 0.5)
+        other = _Stream(keepalives.ClientWriter(_Response(True), sending), 0.5)
+        at = keepalives.due(time.monotonic(), 0.5)
+        keeper.keep(stalled.kept, at)
+        keeper.keep(other.kept, at)
+        # The stalled stream is woken to send it itself (its own greenlet waits for its
+        # socket), at once; the other's keep-alive went out in the same pass, and goes on.
+        assert stalled.woken.wait(timeout=calibrated(5)) and stalled.kept.due
+        assert receiving.recv(100) == b"E\r\n: keep-alive\n\n\r\n"
+        assert not other.woken.is_set()
+        wire = b"E\r\n: keep-alive\n\n\r\n"
+        later = receiving.recv(100)  # the next ones (more than one, on a slow machine)
+        assert later and later == wire * (len(later) // len(wire)), later
+    finally:
+        sending.close()
+        receiving.close()
