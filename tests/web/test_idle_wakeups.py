@@ -54,6 +54,18 @@ def _wait_for(condition, seconds: float, what: str) -> None:  # type: ignore[no-
         time.sleep(0.1)
 
 
+def _move_seen_by_all(server: Server, table: str, keys: dict[int, str],
+                      streams: list[Stream]) -> int:
+    """Make a move, and wait until every stream pushed its version, which it returns."""
+    version = _move(server, table, keys)["version"]
+    for stream in streams:
+        while (pushed := stream.next(timeout=calibrated(10))) is not None \
+                and pushed[0] < version:
+            pass
+        assert pushed is not None and pushed[0] == version
+    return version
+
+
 @pytest.mark.slow  # a real gunicorn server
 def test_idle_streams_wake_for_nothing_and_a_closed_one_is_noticed_at_once(tmp_path):
     server = Server(f"sqlite:///{tmp_path}/tables.sqlite3", tmp_path)
@@ -69,12 +81,7 @@ def test_idle_streams_wake_for_nothing_and_a_closed_one_is_noticed_at_once(tmp_p
         # Past the openings: the seats' coming told (at the worker's next presence sweep).
         time.sleep(3.0)
         # A move wakes every stream once (counted), and each sends it.
-        version = _move(server, table, keys)["version"]
-        for stream in streams:
-            while (pushed := stream.next(timeout=calibrated(10))) is not None \
-                    and pushed[0] < version:
-                pass
-            assert pushed is not None and pushed[0] == version
+        _move_seen_by_all(server, table, keys, streams)
         before = _wakeups(_metrics(server))
         assert before.get("notice", 0.0) >= STREAMS, before
         began = time.monotonic()
@@ -153,12 +160,7 @@ def test_the_workers_keeper_keeps_idle_streams_alive_while_they_sleep(tmp_path):
         assert sum(woke.values()) == 0.0, (woke, quiet)
 
         # The keeper's writes kept the streams' framing: a move reaches every client.
-        version = _move(server, table, keys)["version"]
-        for stream in streams:
-            while (pushed := stream.next(timeout=calibrated(10))) is not None \
-                    and pushed[0] < version:
-                pass
-            assert pushed is not None and pushed[0] == version
+        version = _move_seen_by_all(server, table, keys, streams)
         # The HTTP/1.0 client had its keep-alives unframed, then the version's event.
         received = b""
         deadline = time.monotonic() + calibrated(10)
