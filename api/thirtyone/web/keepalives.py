@@ -162,11 +162,12 @@ class Keeper:
                 asleep = False
             if asleep and kept.writer.send_now(KEEPALIVE):
                 written += 1
+                kept.at = following
                 if kept.writer.unsent:
-                    kept.due = True  # the rest goes with the stream, before all else
+                    # Woken to send the rest itself, before all else; it sleeps on after,
+                    # kept from its next keep-alive on.
                     kept.wake()
                 else:
-                    kept.at = following
                     self._due.setdefault(following, {})[kept] = None
             else:
                 kept.due = True

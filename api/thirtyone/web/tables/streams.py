@@ -15,8 +15,8 @@ within half a second with Redis or at its next presence sweep (2 s) with SQLite 
 it wakes for a version, a seat come or gone, a keep-alive, a turn's deadline, the instance
 stopping or its client leaving, nothing else; on gunicorn's gevent worker not even for a
 keep-alive, which the worker's keeper writes while the stream sleeps (see
-:mod:`thirtyone.web.keepalives`), unless the stream has something else to do. When the instance stops, every stream ends with
-``event: reconnect`` and a jittered ``retry:``.
+:mod:`thirtyone.web.keepalives`), unless the stream has something else to do. When the
+instance stops, every stream ends with ``event: reconnect`` and a jittered ``retry:``.
 """
 
 from __future__ import annotations
