@@ -245,17 +245,9 @@ class _Readable:
         self._io.close()
 
 
-_WAKEUPS: dict[str, Any] = {}
-"""``thirtyone_stream_wakeups`` by cause, looked up once: ``labels()`` at each keep-alive
-cost an idle stream's wake-up a tenth of its time."""
-
-
 def _woke(cause: str, answer: bool | None) -> bool | None:
     """Count a wake-up of a waiting stream or long poll; ``answer``, for the caller."""
-    counter = _WAKEUPS.get(cause)
-    if counter is None:
-        counter = _WAKEUPS.setdefault(cause, metrics.STREAM_WAKEUPS.labels(cause))
-    counter.inc()
+    metrics.child("STREAM_WAKEUPS", cause).inc()
     return answer
 
 

@@ -176,17 +176,9 @@ class Keeper:
             count("keeper", written)
 
 
-_COUNTERS: dict[str, Any] = {}
-"""``thirtyone_stream_keepalives`` by whom, looked up once (``labels()`` at each keep-alive
-cost an idle stream's wake-up a tenth of its time)."""
-
-
 def count(by: str, written: int = 1) -> None:
     """Count ``written`` keep-alives written by ``by`` (``keeper`` or ``stream``)."""
-    counter = _COUNTERS.get(by)
-    if counter is None:
-        counter = _COUNTERS.setdefault(by, metrics.STREAM_KEEPALIVES.labels(by))
-    counter.inc(written)
+    metrics.child("STREAM_KEEPALIVES", by).inc(written)
 
 
 _keeper: Keeper | None = None

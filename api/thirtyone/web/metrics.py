@@ -118,6 +118,18 @@ def __getattr__(name: str) -> Any:
     return _made[name]
 
 
+_children: dict[tuple[str, str], Any] = {}
+
+
+def child(name: str, label: str) -> Any:
+    """The metric ``name``'s child for the one label ``label``, looked up once: ``labels()``
+    at each of an idle stream's wake-ups or keep-alives cost it a tenth of its time."""
+    found = _children.get((name, label))
+    if found is None:
+        found = _children.setdefault((name, label), __getattr__(name).labels(label))
+    return found
+
+
 @contextmanager
 def store_call(call: str) -> Iterator[None]:
     start = time.perf_counter()

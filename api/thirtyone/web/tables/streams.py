@@ -384,14 +384,13 @@ class _Follower:
         # A turn's deadline wakes the stream as it passes (an app made for tests plays the
         # autopilot's move inline there).
         nudge, limit = self._timing()
-        kept = self.kept
         if limit is not None and limit > time.time():
             until = time.monotonic() + min(pause, limit - time.time() + 0.01)
-            kept = None
         else:
             until = due(time.monotonic(), pause)
-        if kept is not None and (nudge or limit is not None or until >= self.ends):
-            kept = None  # the scheduler's to nudge at each keep-alive, or the stream's end
+        # The keeper keeps a stream with nothing timed of its own: no turn's deadline, no move
+        # for the scheduler to be nudged about at each keep-alive, its end beyond the next.
+        kept = None if nudge or limit is not None or until >= self.ends else self.kept
         if kept is not None:
             kept.at = until
         while (woke := self._sleep(woken, until, kept)) and self._no_version(woken):
